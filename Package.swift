@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The linker version script keeps only the public C API in the .so's dynamic
+// symbol table; the linker needs its absolute path.
+let packageRoot = String(#filePath.dropLast("/Package.swift".count))
+let exportsMap = packageRoot + "/Sources/exports.map"
+
+let package = Package(
+    name: "Quartzite",
+    // MARK: - Public API
+    products: [
+        // libquartzite.so: the C ABI (build with -Xswiftc -static-stdlib for a self-contained .so).
+        .library(name: "quartzite", type: .dynamic, targets: ["Quartzite"]),
+        // The Swift engine, for Swift packages that link it directly.
+        .library(name: "Quartzite", targets: ["Quartzite"]),
+    ],
+    targets: [
+        // MARK: - Implementation details
+        // Public C structs, enums, callback tables and exported constant data.
+        .target(
+            name: "CQuartzite",
+            path: "Sources/CQuartzite",
+            cSettings: [.unsafeFlags(["-O2"])]
+        ),
+        // The engine and its @c export layer.
+        .target(
+            name: "Quartzite",
+            dependencies: ["CQuartzite"],
+            path: "Sources/Quartzite",
+            swiftSettings: [
+                // Thread safety comes from explicit locks around shared state (see DESIGN.md),
+                // which Swift 6 strict concurrency checking cannot see.
+                .swiftLanguageMode(.v5),
+                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
+            ],
+            // lld (shipped with the toolchain) keeps every non-public symbol out of
+            // .dynsym; gold leaves local Swift metadata symbols there.
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "--version-script=\(exportsMap)"])]
+        ),
+        // MARK: - Unit test bundles
+        .testTarget(
+            name: "QuartziteTests",
+            dependencies: ["Quartzite", "CQuartzite"],
+            path: "Tests/QuartziteTests",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+    ]
+)

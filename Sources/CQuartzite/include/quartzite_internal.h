@@ -1,0 +1,35 @@
+/* Internal helpers the Swift engine calls. Not installed; not exported from the
+ * .so (the version script keeps only the public prefixes). */
+#ifndef QUARTZITE_INTERNAL_H
+#define QUARTZITE_INTERNAL_H
+
+#include "quartzite/quartzite_types.h"
+
+/* Swift's importer treats typedef names it knows from Apple's Core Foundation
+ * family (CGColorRef, CGPathRef, CVPixelBufferRef, ...) as managed classes that
+ * cannot cross @c. The engine names the same pointer types through these
+ * aliases; scripts/generate-header.py prints them under Apple's names. */
+typedef struct QZOpaqueCGColor *QZCGColorRef;
+
+#define QZ_ERROR_MESSAGE_CAPACITY 512
+
+/* The calling thread's last error. C owns it because C11 has thread-locals
+ * that cost one instruction to reach. */
+typedef struct qz_error_state {
+    int code;
+    int in_handler;   /* 1 while the error handler runs: no recursion */
+    char message[QZ_ERROR_MESSAGE_CAPACITY];
+} qz_error_state;
+
+qz_error_state *qz_internal_error_state(void);
+
+/* Process-wide callbacks, swapped atomically as (fn, info) pairs. */
+void qz_internal_set_error_handler(QZErrorHandlerCallback fn, void *info);
+QZErrorHandlerCallback qz_internal_get_error_handler(void **info);
+void qz_internal_set_time_source(QZMediaTimeSourceCallback fn, void *info);
+QZMediaTimeSourceCallback qz_internal_get_time_source(void **info);
+
+/* CLOCK_MONOTONIC in seconds. */
+double qz_internal_monotonic_seconds(void);
+
+#endif

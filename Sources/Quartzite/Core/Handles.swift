@@ -1,0 +1,66 @@
+import CQuartzite
+
+@inline(__always)
+func readTag(_ p: OpaquePointer) -> UInt32 {
+    UnsafeRawPointer(p).load(fromByteOffset: tagOffset, as: UInt32.self)
+}
+
+/// The object behind a C handle, if the handle is non-NULL and of type `T`;
+/// otherwise records the error (naming the calling C function) and returns nil.
+@inline(__always)
+func object<T: Handle>(_ p: OpaquePointer?, as type: T.Type, _ function: StaticString = #function) -> T? {
+    guard let p else {
+        recordError(QZErrorNullArgument, function, "\(T.handleTypeName)Ref argument is NULL")
+        return nil
+    }
+    guard T.accepts(readTag(p)) else {
+        wrongType(p, expected: T.handleTypeName, function)
+        return nil
+    }
+    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
+}
+
+/// Any live Quartzite object behind a handle.
+@inline(__always)
+func anyObject(_ p: UnsafeRawPointer?, _ function: StaticString = #function) -> QZObject? {
+    guard let p else {
+        recordError(QZErrorNullArgument, function, "handle is NULL")
+        return nil
+    }
+    guard isLiveObjectTag(readTag(OpaquePointer(p))) else {
+        wrongType(OpaquePointer(p), expected: "Quartzite object", function)
+        return nil
+    }
+    return Unmanaged<QZObject>.fromOpaque(p).takeUnretainedValue()
+}
+
+@inline(__always)
+func isLiveObjectTag(_ tag: UInt32) -> Bool {
+    tag & tagMagicMask == tagMagic && ObjectKind(rawValue: UInt16(truncatingIfNeeded: tag)) != nil
+}
+
+@inline(never)
+func wrongType(_ p: OpaquePointer, expected: String, _ function: StaticString) {
+    let tag = readTag(p)
+    let found: String
+    if tag & tagMagicMask == deadTag {
+        found = "a released object"
+    } else if isLiveObjectTag(tag), let kind = ObjectKind(rawValue: UInt16(truncatingIfNeeded: tag)) {
+        found = "a \(kind.typeName)Ref"
+    } else {
+        found = "not a Quartzite handle"
+    }
+    recordError(QZErrorWrongType, function, "expected a \(expected)Ref, got \(found)")
+}
+
+/// A +1 handle for `object` (Create/Copy functions).
+@inline(__always)
+func retainedHandle(_ object: QZObject) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passRetained(object).toOpaque())
+}
+
+/// A +0 handle for `object` (Get functions).
+@inline(__always)
+func borrowedHandle(_ object: QZObject) -> OpaquePointer {
+    OpaquePointer(Unmanaged.passUnretained(object).toOpaque())
+}

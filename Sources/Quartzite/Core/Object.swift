@@ -1,0 +1,51 @@
+import CQuartzite
+
+/// What a handle is. Every object stores `tagMagic | kind` in its first stored
+/// property, which sits at a fixed offset (16 bytes, after Swift's object
+/// header), so the export layer can check a pointer's type before it trusts it.
+public enum ObjectKind: UInt16, Sendable {
+    case value = 1
+    case color = 2
+
+    var typeName: String {
+        switch self {
+        case .value: return "CAValue"
+        case .color: return "CGColor"
+        }
+    }
+}
+
+let tagMagic: UInt32 = 0x515A_0000
+let tagMagicMask: UInt32 = 0xFFFF_0000
+/// Written by deinit so that a dangling handle reads as "not a Quartzite object"
+/// for as long as its memory is not reused.
+let deadTag: UInt32 = 0xDEAD_0000
+
+/// Byte offset of `QZObject.tag` inside an instance (checked by a unit test).
+let tagOffset = 16
+
+/// The root of every object a C handle can point at.
+open class QZObject {
+    /// Must stay the first stored property: see `tagOffset`.
+    final var tag: UInt32
+
+    init(kind: ObjectKind) {
+        tag = tagMagic | UInt32(kind.rawValue)
+    }
+
+    deinit {
+        tag = deadTag
+    }
+
+    final var kind: ObjectKind? {
+        ObjectKind(rawValue: UInt16(truncatingIfNeeded: tag))
+    }
+}
+
+/// A Swift class that a C handle may point at, and which tags it accepts
+/// (a class accepts its subclasses' tags, as Apple's C-style API accepts
+/// every subclass of the declaring class).
+protocol Handle: QZObject {
+    static var handleTypeName: String { get }
+    static func accepts(_ tag: UInt32) -> Bool
+}

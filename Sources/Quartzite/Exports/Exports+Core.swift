@@ -1,0 +1,68 @@
+import CQuartzite
+
+// MARK: - Errors
+
+/// Returns the calling thread's last recorded error code (QZErrorNone if none).
+/// Successful calls do not clear it; use QZClearLastError before a call whose
+/// outcome you want to check.
+/// Thread safety: the error state is per thread.
+@c public func QZGetLastError() -> QZError {
+    lastErrorCode()
+}
+
+/// Returns the calling thread's last error message, naming the function and
+/// the problem, or "" when none is recorded. Borrowed: valid until the next
+/// error on this thread.
+@c public func QZGetLastErrorMessage() -> UnsafePointer<CChar> {
+    let state = qz_internal_error_state()!
+    return UnsafeRawPointer(state).advanced(by: MemoryLayout<qz_error_state>.offset(of: \.message)!)
+        .assumingMemoryBound(to: CChar.self)
+}
+
+/// Resets the calling thread's error to QZErrorNone and its message to "".
+@c public func QZClearLastError() {
+    clearLastError()
+}
+
+/// Installs a process-wide handler called on the failing thread each time an
+/// error is recorded (errors raised by the handler itself are recorded but
+/// not reported again). NULL removes it.
+@c public func QZSetErrorHandler(_ handler: QZErrorHandlerCallback?, _ info: UnsafeMutableRawPointer?) {
+    qz_internal_set_error_handler(handler, info)
+}
+
+// MARK: - Reference counting
+
+/// Adds a reference to any Quartzite handle and returns it. NULL returns NULL
+/// without an error; a pointer that is not a Quartzite handle records
+/// QZErrorWrongType and returns NULL.
+@c public func CARetain(_ handle: UnsafeRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let handle else { return nil }
+    guard anyObject(handle) != nil else { return nil }
+    return Unmanaged<QZObject>.fromOpaque(handle).retain().toOpaque()
+}
+
+/// Drops a reference to any Quartzite handle; the object is freed with its
+/// last reference. Releasing NULL does nothing.
+@c public func CARelease(_ handle: UnsafeRawPointer?) {
+    guard let handle else { return }
+    guard anyObject(handle) != nil else { return }
+    Unmanaged<QZObject>.fromOpaque(handle).release()
+}
+
+// MARK: - Media time
+
+/// Returns the current media time in seconds: CLOCK_MONOTONIC, or the source
+/// installed with QZSetMediaTimeSource. Thread safety: any thread.
+@c public func CACurrentMediaTime() -> CFTimeInterval {
+    MediaClock.now()
+}
+
+/// Replaces the media clock with `source(info)` for every later time query
+/// (animations, display links, renderers), e.g. to step time in tests or
+/// render offline. NULL restores CLOCK_MONOTONIC. The source is called on
+/// whichever thread asks for the time. A source returning NaN records
+/// QZErrorNotFinite and the monotonic clock is used for that query.
+@c public func QZSetMediaTimeSource(_ source: QZMediaTimeSourceCallback?, _ info: UnsafeMutableRawPointer?) {
+    qz_internal_set_time_source(source, info)
+}

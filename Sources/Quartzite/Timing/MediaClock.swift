@@ -1,0 +1,19 @@
+import CQuartzite
+
+/// The one clock everything runs on: CLOCK_MONOTONIC seconds, or the host's
+/// source installed with QZSetMediaTimeSource (for deterministic tests and
+/// offline rendering).
+public enum MediaClock {
+    public static func now(_ function: StaticString = #function) -> Double {
+        var info: UnsafeMutableRawPointer? = nil
+        guard let source = qz_internal_get_time_source(&info) else {
+            return qz_internal_monotonic_seconds()
+        }
+        let t = source(info)
+        if t.isNaN {
+            recordError(QZErrorNotFinite, function, "the media time source returned NaN; using the monotonic clock")
+            return qz_internal_monotonic_seconds()
+        }
+        return t
+    }
+}

@@ -1,0 +1,3 @@
+import Testing
+@testable import Quartzite
+@Test func placeholder() {}
