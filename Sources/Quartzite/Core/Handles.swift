@@ -64,3 +64,21 @@ func retainedHandle(_ object: QZObject) -> OpaquePointer {
 func borrowedHandle(_ object: QZObject) -> OpaquePointer {
     OpaquePointer(Unmanaged.passUnretained(object).toOpaque())
 }
+
+/// Runs `body` on the object behind a C handle without retaining it (the
+/// caller's reference keeps it alive for the duration of the C call), or
+/// records the error and returns `fallback`. For getters on hot paths, where a
+/// retain/release pair would cost more than the work.
+@inline(__always)
+func withObject<T: Handle, R>(_ p: OpaquePointer?, as type: T.Type, fallback: R,
+                              _ function: StaticString = #function, _ body: (T) -> R) -> R {
+    guard let p else {
+        recordError(QZErrorNullArgument, function, "\(T.handleTypeName)Ref argument is NULL")
+        return fallback
+    }
+    guard T.accepts(readTag(p)) else {
+        wrongType(p, expected: T.handleTypeName, function)
+        return fallback
+    }
+    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p))._withUnsafeGuaranteedRef(body)
+}

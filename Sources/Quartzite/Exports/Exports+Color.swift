@@ -40,12 +40,12 @@ func makeColor(_ space: Color.Space, _ components: [Double], _ function: StaticS
 
 /// Returns the number of components, alpha included (4 for RGB, 2 for gray).
 @c public func CGColorGetNumberOfComponents(_ color: QZCGColorRef?) -> size_t {
-    object(color, as: Color.self)?.componentCount ?? 0
+    withObject(color, as: Color.self, fallback: 0) { $0.componentCount }
 }
 
 /// Returns the alpha component.
 @c public func CGColorGetAlpha(_ color: QZCGColorRef?) -> Double {
-    object(color, as: Color.self)?.alpha ?? 0
+    withObject(color, as: Color.self, fallback: 0) { $0.alpha }
 }
 
 /// True when both colours are in the same space with equal components.

@@ -155,23 +155,28 @@ func valueList(_ items: UnsafePointer<CAValueRef?>?, _ count: Int, _ what: Strin
 
 /// Returns what the value holds.
 @c public func CAValueGetType(_ value: CAValueRef?) -> CAValueType {
-    object(value, as: Value.self)?.type ?? CAValueTypeNull
+    withObject(value, as: Value.self, fallback: CAValueTypeNull) { $0.type }
 }
 
 /// Returns a number (a boolean reads as 0 or 1); 0 for other types, with QZErrorWrongType.
 @c public func CAValueGetNumber(_ value: CAValueRef?) -> Double {
-    guard let v = object(value, as: Value.self) else { return 0 }
-    if case .number(let x) = v.storage { return x }
-    if case .bool(let b) = v.storage { return b ? 1 : 0 }
-    wrongValueType(v, "number", #function)
-    return 0
+    withObject(value, as: Value.self, fallback: 0) { v in
+        switch v.storage {
+        case .number(let x): return x
+        case .bool(let b): return b ? 1 : 0
+        default:
+            wrongValueType(v, "number", #function)
+            return 0
+        }
+    }
 }
 
 /// Returns a boolean (a number reads as true when non-zero).
 @c public func CAValueGetBool(_ value: CAValueRef?) -> Bool {
-    guard let v = object(value, as: Value.self) else { return false }
-    guard let x = v.number else { wrongValueType(v, "bool", #function); return false }
-    return x != 0
+    withObject(value, as: Value.self, fallback: false) { v in
+        guard let x = v.number else { wrongValueType(v, "bool", #function); return false }
+        return x != 0
+    }
 }
 
 /// Returns a point value's point (CGPointZero for other types).

@@ -1,0 +1,185 @@
+/* Drives the export layer with random calls: valid handles, NULL, pointers
+ * that are not Quartzite handles, handles of the wrong type, NaN and infinite
+ * numbers, wild indices and counts. Every call must return (no crash), and a
+ * call that is given garbage must record an error. A second phase hammers
+ * shared values from several threads. QZ_FUZZ_STEPS overrides the step count
+ * (valgrind runs use fewer). */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "qz_test.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t next_u64(void) {
+    /* xorshift64*: deterministic, so a failure reproduces. */
+    rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+static unsigned pick(unsigned n) { return (unsigned)(next_u64() % n); }
+
+static double random_number(void) {
+    switch (pick(8)) {
+    case 0: return NAN;
+    case 1: return INFINITY;
+    case 2: return -INFINITY;
+    case 3: return 0.0;
+    case 4: return 1e308;
+    default: return ((double)(next_u64() >> 11) / 9007199254740992.0 - 0.5) * 2000.0;
+    }
+}
+
+enum { POOL = 64 };
+static void *pool[POOL];          /* owned handles of any type, or NULL */
+static uint64_t foreign[8];       /* memory that is not a handle */
+
+static void *random_handle(void) {
+    switch (pick(6)) {
+    case 0: return NULL;
+    case 1: return foreign;
+    default: return pool[pick(POOL)];
+    }
+}
+
+static void put(void *handle) {
+    unsigned slot = pick(POOL);
+    CARelease(pool[slot]);
+    pool[slot] = handle;
+}
+
+static int is_value(void *h) {
+    if (!h || h == (void *)foreign) return 0;
+    QZClearLastError();
+    CAValueGetType(h);
+    int ok = QZGetLastError() == QZErrorNone;
+    QZClearLastError();
+    return ok;
+}
+
+static void one_step(void) {
+    void *h = random_handle();
+    double x = random_number(), y = random_number(), z = random_number(), a = random_number();
+    size_t index = pick(4) == 0 ? (size_t)-1 : pick(6);
+    QZClearLastError();
+    switch (pick(20)) {
+    case 0: put(CAValueCreateNumber(x)); break;
+    case 1: put(CAValueCreatePoint((CGPoint){ x, y })); break;
+    case 2: put(CAValueCreateRect((CGRect){ { x, y }, { z, a } })); break;
+    case 3: put(CAValueCreateTransform3D(CATransform3DMakeRotation(x, y, z, a))); break;
+    case 4: put(CAValueCreateString(pick(5) ? "key" : NULL)); break;
+    case 5: put(CGColorCreateSRGB(x, y, z, a)); break;
+    case 6: put(CAValueCreateColor(h)); break;
+    case 7: put(CAValueCreateWithObject(h)); break;
+    case 8: {
+        CAValueRef items[4] = { random_handle(), random_handle(), random_handle(), random_handle() };
+        put(CAValueCreateArray(pick(4) ? items : NULL, pick(8) == 0 ? (size_t)-3 : pick(5)));
+        break;
+    }
+    case 9: {
+        const char *keys[3] = { "a", pick(6) ? "b" : NULL, "a" };
+        CAValueRef values[3] = { random_handle(), random_handle(), random_handle() };
+        put(CAValueCreateDictionary(keys, values, pick(4)));
+        break;
+    }
+    case 10: (void)CAValueGetNumber(h); (void)CAValueGetBool(h); (void)CAValueGetType(h); break;
+    case 11: (void)CAValueGetArrayItem(h, index); (void)CAValueGetCount(h); break;
+    case 12: (void)CAValueGetDictionaryItem(h, pick(4) ? "a" : NULL); (void)CAValueGetDictionaryKeyAtIndex(h, index); break;
+    case 13: (void)CAValueGetString(h); (void)CAValueGetColor(h); (void)CAValueGetObject(h); break;
+    case 14: (void)CAValueEqual(h, random_handle()); break;
+    case 15: (void)CGColorGetAlpha(h); (void)CGColorGetComponents(h); (void)CGColorEqualToColor(h, random_handle()); break;
+    case 16: {
+        CATransform3D t = CATransform3DMakeRotation(x, y, z, a);
+        t = CATransform3DConcat(t, CATransform3DMakeScale(y, z, a));
+        t = CATransform3DInvert(CATransform3DTranslate(t, x, y, z));
+        (void)CATransform3DIsAffine(t);
+        break;
+    }
+    case 17: {
+        CGRect r = CGRectUnion(CGRectMake(x, y, z, a), CGRectInset(CGRectMake(a, z, y, x), x, y));
+        (void)CGRectContainsPoint(r, (CGPoint){ x, y });
+        (void)CGRectApplyAffineTransform(r, CGAffineTransformMake(x, y, z, a, x, y));
+        break;
+    }
+    case 18: {
+        /* Balanced retain/release on whatever the handle is. */
+        void *r = CARetain(h);
+        if (r) CARelease(r);
+        break;
+    }
+    default: {
+        /* A value whose type we know: reading it as the wrong type must record an error. */
+        void *v = pool[pick(POOL)];
+        if (is_value(v) && CAValueGetType(v) == CAValueTypeString) {
+            (void)CAValueGetNumber(v);
+            CHECK(QZGetLastError() == QZErrorWrongType);
+        }
+        (void)CAValueGetNumber((CAValueRef)(void *)foreign);
+        CHECK(QZGetLastError() == QZErrorWrongType);
+        (void)CAValueGetNumber(NULL);
+        CHECK(QZGetLastError() == QZErrorNullArgument);
+        break;
+    }
+    }
+}
+
+static void random_calls(void) {
+    long steps = getenv("QZ_FUZZ_STEPS") ? atol(getenv("QZ_FUZZ_STEPS")) : 200000;
+    for (long i = 0; i < steps; i++) one_step();
+    /* Every pooled handle is still a live, typed object. */
+    for (int i = 0; i < POOL; i++) {
+        if (!pool[i]) continue;
+        QZClearLastError();
+        void *r = CARetain(pool[i]);
+        CHECK(r == pool[i]);
+        CARelease(r);
+        CHECK(QZGetLastError() == QZErrorNone);
+        CARelease(pool[i]);
+        pool[i] = NULL;
+    }
+    QZClearLastError();
+}
+
+/* MARK: - Shared values under several threads */
+
+enum { THREADS = 4, SHARED = 16 };
+static CAValueRef shared[SHARED];
+
+static void *hammer(void *arg) {
+    uint64_t seed = (uintptr_t)arg * 7919 + 1;
+    long bad = 0;
+    for (int i = 0; i < 50000; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        CAValueRef v = shared[(seed >> 33) % SHARED];
+        CAValueRef mine = CARetain(v);
+        if (CAValueGetCount(mine) != 3) bad++;
+        if (CAValueGetNumber(CAValueGetArrayItem(mine, 1)) != 2) bad++;
+        CAValueRef items[] = { mine, mine };
+        CAValueRef pair = CAValueCreateArray(items, 2);
+        CARelease(mine);
+        if (CAValueGetArrayItem(pair, 0) != v) bad++;
+        CARelease(pair);
+        if (QZGetLastError() != QZErrorNone) bad++;
+    }
+    return (void *)bad;
+}
+
+static void shared_values_across_threads(void) {
+    for (int i = 0; i < SHARED; i++) {
+        CAValueRef n[3] = { CAValueCreateNumber(1), CAValueCreateNumber(2), CAValueCreateNumber(3) };
+        shared[i] = CAValueCreateArray(n, 3);
+        for (int k = 0; k < 3; k++) CARelease(n[k]);
+    }
+    pthread_t threads[THREADS];
+    for (long t = 0; t < THREADS; t++) pthread_create(&threads[t], NULL, hammer, (void *)t);
+    for (int t = 0; t < THREADS; t++) {
+        void *bad = NULL;
+        pthread_join(threads[t], &bad);
+        CHECK(bad == NULL);
+    }
+    for (int i = 0; i < SHARED; i++) CARelease(shared[i]);
+}
+
+int main(void) {
+    RUN(random_calls);
+    RUN(shared_values_across_threads);
+    return qz_summary();
+}
