@@ -1,0 +1,37 @@
+"""Quartzite: Apple's Core Animation model for Linux, from Python.
+
+Two layers:
+
+* ``quartzite._lib`` -- the raw ctypes layer: every C function, struct, enum,
+  callback type and constant of the public headers under its C name.
+* this package -- Pythonic wrappers that raise :class:`QuartziteError` when
+  the library records an error: geometry (:class:`Point`, :class:`Size`,
+  :class:`Rect`, :class:`AffineTransform`, :class:`Transform3D`),
+  :class:`Color`, boxed values (:class:`Value`, :func:`to_value`,
+  :func:`from_value`), the media clock and the error handler.
+
+The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
+from the build tree (``build/lib/libquartzite.so``), else from the system
+loader path.
+"""
+from . import _lib
+from .color import Color
+from .errors import (
+    ErrorCode, InvalidArgumentError, InvalidStateError, NotFiniteError,
+    NullArgumentError, OutOfMemoryError, OutOfRangeError, QuartziteError,
+    UnknownConstantError, WrongTypeError, call, clear_last_error, last_error,
+    set_error_handler,
+)
+from .geometry import AffineTransform, Point, Rect, Size, Transform3D
+from .timing import current_media_time, set_media_time_source
+from .values import Value, ValueType, from_value, to_value
+
+__all__ = [
+    "AffineTransform", "Color", "ErrorCode", "InvalidArgumentError",
+    "InvalidStateError", "NotFiniteError", "NullArgumentError",
+    "OutOfMemoryError", "OutOfRangeError", "Point", "QuartziteError", "Rect",
+    "Size", "Transform3D", "UnknownConstantError", "Value", "ValueType",
+    "WrongTypeError", "call", "clear_last_error", "current_media_time",
+    "from_value", "last_error", "set_error_handler", "set_media_time_source",
+    "to_value",
+]

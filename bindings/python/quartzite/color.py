@@ -1,0 +1,112 @@
+"""Color: an owned CGColorRef."""
+import ctypes
+
+from . import _lib
+from .errors import call
+
+__all__ = ["Color"]
+
+
+class Color:
+    """An RGBA or gray colour (Apple's CGColorRef), holding one reference.
+
+    ``Color(r, g, b, a=1.0)`` is an sRGB colour; ``Color.generic_rgb`` and
+    ``Color.gray`` make the other spaces. The reference is dropped with
+    CGColorRelease by ``close()``, by leaving a ``with`` block, or when the
+    object is garbage collected. A Color can be passed directly to raw
+    functions that take a CGColorRef.
+    """
+
+    __slots__ = ("_ref", "__weakref__")
+
+    def __init__(self, red, green, blue, alpha=1.0):
+        self._ref = None
+        self._ref = _created(call(_lib.CGColorCreateSRGB, red, green, blue, alpha))
+
+    @classmethod
+    def _adopt(cls, ref):
+        """Wraps a +1 reference (from a Create function) without retaining it."""
+        color = cls.__new__(cls)
+        color._ref = ref
+        return color
+
+    @classmethod
+    def from_handle(cls, ref):
+        """Wraps a borrowed CGColorRef, adding a reference of its own."""
+        if not ref:
+            raise ValueError("a NULL CGColorRef")
+        return cls._adopt(call(_lib.CGColorRetain, ref))
+
+    @classmethod
+    def srgb(cls, red, green, blue, alpha=1.0):
+        return cls(red, green, blue, alpha)
+
+    @classmethod
+    def generic_rgb(cls, red, green, blue, alpha=1.0):
+        return cls._adopt(_created(call(_lib.CGColorCreateGenericRGB, red, green, blue, alpha)))
+
+    @classmethod
+    def gray(cls, gray, alpha=1.0):
+        return cls._adopt(_created(call(_lib.CGColorCreateGenericGray, gray, alpha)))
+
+    @property
+    def handle(self):
+        """The CGColorRef as an integer (None once closed)."""
+        return self._ref
+
+    @property
+    def _as_parameter_(self):
+        # Lets ctypes pass a Color wherever a CGColorRef (c_void_p) is expected.
+        return ctypes.c_void_p(self._ref)
+
+    @property
+    def components(self):
+        """Colour channels then alpha: 4 entries for RGB, 2 for gray."""
+        count = call(_lib.CGColorGetNumberOfComponents, self)
+        pointer = call(_lib.CGColorGetComponents, self)
+        return tuple(pointer[:count]) if pointer else ()
+
+    @property
+    def number_of_components(self):
+        return call(_lib.CGColorGetNumberOfComponents, self)
+
+    @property
+    def alpha(self):
+        return call(_lib.CGColorGetAlpha, self)
+
+    def with_alpha(self, alpha):
+        """A copy with another alpha (CGColorCreateCopyWithAlpha)."""
+        return Color._adopt(_created(call(_lib.CGColorCreateCopyWithAlpha, self, alpha)))
+
+    def close(self):
+        """Drops this object's reference; safe to call twice."""
+        ref, self._ref = self._ref, None
+        if ref and _lib is not None:  # module globals may be gone at interpreter exit
+            _lib.CGColorRelease(ref)
+
+    def __del__(self):
+        self.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __eq__(self, other):
+        if not isinstance(other, Color):
+            return NotImplemented
+        return call(_lib.CGColorEqualToColor, self, other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        if self._ref is None:
+            return "Color(<closed>)"
+        return f"Color(components={self.components!r})"
+
+
+def _created(ref):
+    if not ref:
+        raise MemoryError("the library returned NULL without recording an error")
+    return ref
