@@ -262,7 +262,11 @@ static void media_time(void) {
     now = NAN;
     double fallback = CACurrentMediaTime();
     CHECK_ERROR(QZErrorNotFinite);
-    CHECK(fallback >= before);
+    CHECK(fallback >= before && isfinite(fallback));
+    now = INFINITY;
+    fallback = CACurrentMediaTime();
+    CHECK_ERROR(QZErrorNotFinite);
+    CHECK(fallback >= before && isfinite(fallback));
     QZSetMediaTimeSource(NULL, NULL);
     CHECK(CACurrentMediaTime() >= after);
     CHECK_NO_ERROR();

@@ -42,7 +42,7 @@ static void wrong_value_types(void) {
     CHECK(CAValueGetNumber(str) == 0); CHECK_ERROR(QZErrorWrongType);
     CAValueGetNumber(str);
     CHECK(strstr(QZGetLastErrorMessage(), "CAValueGetNumber") != NULL);
-    CHECK(strstr(QZGetLastErrorMessage(), "string") != NULL);
+    CHECK(strstr(QZGetLastErrorMessage(), "value holds a string, not a number") != NULL);
     QZClearLastError();
     CHECK(CAValueGetPoint(str).x == 0); CHECK_ERROR(QZErrorWrongType);
     CHECK(CAValueGetSize(str).width == 0); CHECK_ERROR(QZErrorWrongType);
@@ -80,6 +80,9 @@ static void collections(void) {
     CHECK(strcmp(CAValueGetDictionaryKeyAtIndex(dict, 0), "scale") == 0);
     CHECK(strcmp(CAValueGetDictionaryKeyAtIndex(dict, 1), "touchPoints") == 0);
     CHECK(CAValueGetDictionaryKeyAtIndex(dict, 2) == NULL); CHECK_ERROR(QZErrorOutOfRange);
+    CHECK(CAValueGetDictionaryKeyAtIndex(array, 0) == NULL);
+    CHECK(strstr(QZGetLastErrorMessage(), "value holds an array, not a dictionary") != NULL);
+    CHECK_ERROR(QZErrorWrongType);
     CHECK(CAValueGetDictionaryItem(dict, "missing") == NULL);
     CHECK_NO_ERROR();
     /* Nesting: dictionary -> array -> number. */

@@ -28,7 +28,7 @@ func anyObject(_ p: UnsafeRawPointer?, _ function: StaticString = #function) -> 
         return nil
     }
     guard isLiveObjectTag(readTag(OpaquePointer(p))) else {
-        wrongType(OpaquePointer(p), expected: "Quartzite object", function)
+        wrongType(OpaquePointer(p), expected: nil, function)
         return nil
     }
     return Unmanaged<QZObject>.fromOpaque(p).takeUnretainedValue()
@@ -40,7 +40,7 @@ func isLiveObjectTag(_ tag: UInt32) -> Bool {
 }
 
 @inline(never)
-func wrongType(_ p: OpaquePointer, expected: String, _ function: StaticString) {
+func wrongType(_ p: OpaquePointer, expected: String?, _ function: StaticString) {
     let tag = readTag(p)
     let found: String
     if tag & tagMagicMask == deadTag {
@@ -48,9 +48,10 @@ func wrongType(_ p: OpaquePointer, expected: String, _ function: StaticString) {
     } else if isLiveObjectTag(tag), let kind = ObjectKind(rawValue: UInt16(truncatingIfNeeded: tag)) {
         found = "a \(kind.typeName)Ref"
     } else {
-        found = "not a Quartzite handle"
+        found = "a pointer that is not a Quartzite handle"
     }
-    recordError(QZErrorWrongType, function, "expected a \(expected)Ref, got \(found)")
+    let wanted = expected.map { "a \($0)Ref" } ?? "a Quartzite handle"
+    recordError(QZErrorWrongType, function, "expected \(wanted), got \(found)")
 }
 
 /// A +1 handle for `object` (Create/Copy functions).

@@ -61,8 +61,8 @@ import CQuartzite
 /// Replaces the media clock with `source(info)` for every later time query
 /// (animations, display links, renderers), e.g. to step time in tests or
 /// render offline. NULL restores CLOCK_MONOTONIC. The source is called on
-/// whichever thread asks for the time. A source returning NaN records
-/// QZErrorNotFinite and the monotonic clock is used for that query.
+/// whichever thread asks for the time. A source returning NaN or an infinity
+/// records QZErrorNotFinite and the monotonic clock is used for that query.
 @c public func QZSetMediaTimeSource(_ source: QZMediaTimeSourceCallback?, _ info: UnsafeMutableRawPointer?) {
     qz_internal_set_time_source(source, info)
 }

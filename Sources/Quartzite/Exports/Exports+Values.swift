@@ -11,7 +11,11 @@ func newValue(_ storage: Value.Storage) -> CAValueRef {
 
 @inline(never)
 func wrongValueType(_ v: Value, _ wanted: String, _ function: StaticString) {
-    recordError(QZErrorWrongType, function, "value holds a \(valueTypeName(v.type)), not a \(wanted)")
+    recordError(QZErrorWrongType, function, "value holds \(withArticle(valueTypeName(v.type))), not \(withArticle(wanted))")
+}
+
+func withArticle(_ noun: String) -> String {
+    (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
 }
 
 func valueTypeName(_ t: CAValueType) -> String {

@@ -10,8 +10,8 @@ public enum MediaClock {
             return qz_internal_monotonic_seconds()
         }
         let t = source(info)
-        if t.isNaN {
-            recordError(QZErrorNotFinite, function, "the media time source returned NaN; using the monotonic clock")
+        if !t.isFinite {
+            recordError(QZErrorNotFinite, function, "the media time source returned \(t); using the monotonic clock")
             return qz_internal_monotonic_seconds()
         }
         return t
