@@ -1,0 +1,51 @@
+# benchmarks/common.sh — sourced by run.sh and callgrind.sh.
+#
+# Finds the built library and compiles the C benchmark against it. Honours
+#   QUARTZITE_BUILD  build directory holding lib/libquartzite.so (default <repo>/build)
+#   CC               C compiler (default gcc)
+#   BENCH_OUT        where build outputs go (default <repo>/benchmarks/results, git-ignored)
+
+BENCH_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO_ROOT="$(cd "$BENCH_DIR/.." && pwd)"
+QZ_BUILD="${QUARTZITE_BUILD:-$REPO_ROOT/build}"
+if [ -d "$QZ_BUILD" ]; then
+    QZ_BUILD="$(cd "$QZ_BUILD" && pwd)"
+fi
+QZ_LIBDIR="$QZ_BUILD/lib"
+QZ_LIB="$QZ_LIBDIR/libquartzite.so"
+QZ_INCLUDE="$REPO_ROOT/include"
+BENCH_OUT="${BENCH_OUT:-$BENCH_DIR/results}"
+CC="${CC:-gcc}"
+# The reference is compiled with exactly these flags, in the same translation
+# unit as the loops; the library was compiled by its own build (release).
+BENCH_CFLAGS="-O2 -std=c11 -Wall -Wextra"
+
+qz_require_library() {
+    if [ ! -f "$QZ_LIB" ]; then
+        echo "error: $QZ_BUILD/lib/libquartzite.so not found." >&2
+        echo "       Build the library first: run 'make build' in $REPO_ROOT" >&2
+        echo "       (or set QUARTZITE_BUILD to a build directory that has lib/libquartzite.so)." >&2
+        exit 1
+    fi
+    if [ ! -f "$QZ_INCLUDE/quartzite/quartzite.h" ]; then
+        echo "error: $QZ_INCLUDE/quartzite/quartzite.h not found." >&2
+        exit 1
+    fi
+}
+
+# Describes the library being measured (it may be rebuilt between runs).
+qz_library_id() {
+    local sum when
+    sum="$(sha256sum "$QZ_LIB" 2>/dev/null | cut -c1-12)"
+    when="$(date -u -r "$QZ_LIB" '+%Y-%m-%d %H:%M:%S UTC' 2>/dev/null || echo '?')"
+    echo "$QZ_LIB (built $when, sha256 $sum)"
+}
+
+# Compiles bench_transform.c into $BENCH_OUT/bench_transform.
+qz_build_c_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_transform.c" \
+        -o "$BENCH_OUT/bench_transform" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}

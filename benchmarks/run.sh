@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
+#
+#   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python]
+#
+#   --quick         fewer iterations and repetitions (a smoke run; noisier)
+#   --no-callgrind  skip the instruction counts (also when valgrind is missing)
+#   --no-python     skip the ctypes benchmark (also when python3 is missing)
+#
+# Environment: QUARTZITE_BUILD (default <repo>/build), CC (default gcc),
+# BENCH_OUT (default benchmarks/results, git-ignored), BENCH_STRICT=1 to exit
+# non-zero when a performance target is not met.
+#
+# Exits 1 if the library is not built, if the library and the C reference
+# disagree numerically, or if the library records an error while measured.
+set -euo pipefail
+# shellcheck source=common.sh
+. "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+quick=0 callgrind=1 python=1
+for arg in "$@"; do
+    case "$arg" in
+    --quick) quick=1 ;;
+    --no-callgrind) callgrind=0 ;;
+    --no-python) python=0 ;;
+    -h | --help)
+        sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+        exit 0
+        ;;
+    *)
+        echo "run.sh: unknown option '$arg' (try --help)" >&2
+        exit 2
+        ;;
+    esac
+done
+
+qz_require_library
+mkdir -p "$BENCH_OUT"
+
+echo "== Quartzite benchmarks"
+echo "library:   $(qz_library_id)"
+echo "compiler:  $("$CC" --version | head -n1), reference and loops built with: $BENCH_CFLAGS"
+echo "machine:   $(nproc) CPU(s), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || echo '?')"
+echo "note:      absolute times on a shared machine are noise; read the ratios (same run, interleaved)."
+echo
+
+qz_build_c_bench
+"$CC" -O2 -shared -fPIC "$BENCH_DIR/ref_getter.c" -o "$BENCH_OUT/libqzbenchref.so"
+
+c_args=()
+py_args=()
+if [ "$quick" = 1 ]; then
+    c_args=(--reps 3 --scale 0.2)
+    py_args=(--reps 3 --iters 200000)
+fi
+
+status=0
+echo "== C: bench_transform"
+"$BENCH_OUT/bench_transform" ${c_args[@]+"${c_args[@]}"} | tee "$BENCH_OUT/bench_transform.txt" || status=1
+if [ "$status" != 0 ]; then
+    echo "run.sh: bench_transform FAILED (see the messages above)" >&2
+    exit 1
+fi
+echo
+
+: >"$BENCH_OUT/bench_ctypes.txt"
+if [ "$python" = 1 ] && command -v python3 >/dev/null; then
+    echo "== Python: bench_ctypes.py"
+    QUARTZITE_LIB="$QZ_LIB" BENCH_OUT="$BENCH_OUT" python3 "$BENCH_DIR/bench_ctypes.py" ${py_args[@]+"${py_args[@]}"} \
+        | tee "$BENCH_OUT/bench_ctypes.txt" || status=1
+    echo
+elif [ "$python" = 1 ]; then
+    echo "== Python: skipped (python3 not found)"
+    echo
+fi
+
+: >"$BENCH_OUT/callgrind.txt"
+if [ "$callgrind" = 1 ] && command -v valgrind >/dev/null; then
+    echo "== callgrind: instructions per operation"
+    BENCH_SKIP_BUILD=1 "$BENCH_DIR/callgrind.sh" | tee "$BENCH_OUT/callgrind.txt" || status=1
+    echo
+elif [ "$callgrind" = 1 ]; then
+    echo "== callgrind: skipped (valgrind not found)"
+    echo
+fi
+
+echo "== Summary (library / reference; 1.00x = as fast as the reference)"
+grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_ctypes.txt" "$BENCH_OUT/callgrind.txt" \
+    | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
+echo "(full output in $BENCH_OUT/)"
+
+if [ "${BENCH_STRICT:-0}" = 1 ] && grep -q 'NOT met' "$BENCH_OUT/summary.txt"; then
+    echo "run.sh: a performance target is not met (BENCH_STRICT=1)" >&2
+    exit 1
+fi
+exit "$status"
