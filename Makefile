@@ -24,7 +24,7 @@ demo: build
 	$(BUILD_DIR)/demo out
 
 bench: build
-	QUARTZITE_BUILD=$(abspath $(BUILD_DIR)) sh benchmarks/run.sh
+	QUARTZITE_BUILD=$(abspath $(BUILD_DIR)) bash benchmarks/run.sh
 
 header:
 	python3 scripts/generate-header.py

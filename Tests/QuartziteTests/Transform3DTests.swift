@@ -112,3 +112,17 @@ import Testing
         #expect(matrix([Double](repeating: 1e300, count: 16)).isFinite)
     }
 }
+
+@Suite struct SinCosTests {
+    @Test(arguments: [(-2.0, 0.0, -1.0), (-1.0, -1.0, 0.0), (1.0, 1.0, 0.0), (3.0, -1.0, 0.0), (4.0, 0.0, 1.0), (7.0, -1.0, 0.0)])
+    func quarterTurnsAreExact(quarters: Double, sine: Double, cosine: Double) {
+        let (s, c) = sinCos(quarters * .pi / 2)
+        #expect(s == sine && c == cosine)
+    }
+
+    @Test(arguments: [0.3, -2.5, 1e16, 123456.789])
+    func otherAnglesMatchLibm(angle: Double) {
+        let (s, c) = sinCos(angle)
+        #expect(abs(s - sin(angle)) <= 1e-15 && abs(c - cos(angle)) <= 1e-15)
+    }
+}

@@ -29,6 +29,10 @@ QZErrorHandlerCallback qz_internal_get_error_handler(void **info);
 void qz_internal_set_time_source(QZMediaTimeSourceCallback fn, void *info);
 QZMediaTimeSourceCallback qz_internal_get_time_source(void **info);
 
+/* glibc's sincos (a GNU extension Swift's Glibc module does not show): one
+ * call for both, where Swift would make two. */
+void sincos(double x, double *sine, double *cosine);
+
 /* CLOCK_MONOTONIC in seconds. */
 double qz_internal_monotonic_seconds(void);
 

@@ -67,7 +67,11 @@ func checkTransform(_ t: CATransform3D, _ function: StaticString) -> Bool {
 /// Returns the inverse of t, or t unchanged when t has no inverse (no error:
 /// that is Apple's documented behaviour).
 @c public func CATransform3DInvert(_ t: CATransform3D) -> CATransform3D {
-    checkTransform(t, #function) ? (t.inverse ?? t) : t
+    var r = t
+    if t.invert(into: &r) { return r }
+    // Slow path: tell a non-finite input apart from a singular matrix.
+    _ = checkTransform(t, #function)
+    return t
 }
 
 /// Returns the 3D transform with the same effect as the affine transform m.

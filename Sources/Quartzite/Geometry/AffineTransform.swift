@@ -1,4 +1,3 @@
-import Glibc
 import CQuartzite
 
 // CGAffineTransform [a b 0; c d 0; tx ty 1], row vectors: x' = a x + c y + tx.
@@ -86,13 +85,19 @@ extension CGRect {
 @inline(__always)
 func sinCos(_ angle: Double) -> (Double, Double) {
     let quarter = angle / (Double.pi / 2)
-    if quarter == quarter.rounded(), abs(quarter) < 1e15 {
-        switch Int(quarter) & 3 {
-        case 0: return (0, 1)
-        case 1: return (1, 0)
-        case 2: return (0, -1)
-        default: return (-1, 0)
+    // Integer round trip instead of libm's round(): this runs on every rotation.
+    if abs(quarter) < 1e15 {
+        let turns = Int64(quarter)
+        if Double(turns) == quarter {
+            switch turns & 3 {
+            case 0: return (0, 1)
+            case 1: return (1, 0)
+            case 2: return (0, -1)
+            default: return (-1, 0)
+            }
         }
     }
-    return (sin(angle), cos(angle))
+    var s = 0.0, c = 0.0
+    sincos(angle, &s, &c)
+    return (s, c)
 }

@@ -89,32 +89,40 @@ extension CATransform3D {
 
     /// The inverse, or nil when the matrix is singular or not finite.
     public var inverse: CATransform3D? {
+        var r = CATransform3D.identity
+        return invert(into: &r) ? r : nil
+    }
+
+    /// Writes the inverse into `r` and returns true, or returns false when the
+    /// matrix is singular, not finite, or its inverse overflows. A non-finite
+    /// entry always makes the determinant non-finite, so one check covers it.
+    @inline(__always)
+    public func invert(into r: inout CATransform3D) -> Bool {
         // Cofactor expansion using 2x2 sub-determinants of the top and bottom halves.
         let s0 = m11 * m22 - m21 * m12, s1 = m11 * m23 - m21 * m13, s2 = m11 * m24 - m21 * m14
         let s3 = m12 * m23 - m22 * m13, s4 = m12 * m24 - m22 * m14, s5 = m13 * m24 - m23 * m14
         let c5 = m33 * m44 - m43 * m34, c4 = m32 * m44 - m42 * m34, c3 = m32 * m43 - m42 * m33
         let c2 = m31 * m44 - m41 * m34, c1 = m31 * m43 - m41 * m33, c0 = m31 * m42 - m41 * m32
         let det = s0 * c5 - s1 * c4 + s2 * c3 + s3 * c2 - s4 * c1 + s5 * c0
-        guard det != 0, det.isFinite else { return nil }
+        guard det != 0, det.isFinite else { return false }
         let inv = 1 / det
-        let r = CATransform3D(
-            m11: (m22 * c5 - m23 * c4 + m24 * c3) * inv,
-            m12: (-m12 * c5 + m13 * c4 - m14 * c3) * inv,
-            m13: (m42 * s5 - m43 * s4 + m44 * s3) * inv,
-            m14: (-m32 * s5 + m33 * s4 - m34 * s3) * inv,
-            m21: (-m21 * c5 + m23 * c2 - m24 * c1) * inv,
-            m22: (m11 * c5 - m13 * c2 + m14 * c1) * inv,
-            m23: (-m41 * s5 + m43 * s2 - m44 * s1) * inv,
-            m24: (m31 * s5 - m33 * s2 + m34 * s1) * inv,
-            m31: (m21 * c4 - m22 * c2 + m24 * c0) * inv,
-            m32: (-m11 * c4 + m12 * c2 - m14 * c0) * inv,
-            m33: (m41 * s4 - m42 * s2 + m44 * s0) * inv,
-            m34: (-m31 * s4 + m32 * s2 - m34 * s0) * inv,
-            m41: (-m21 * c3 + m22 * c1 - m23 * c0) * inv,
-            m42: (m11 * c3 - m12 * c1 + m13 * c0) * inv,
-            m43: (-m41 * s3 + m42 * s1 - m43 * s0) * inv,
-            m44: (m31 * s3 - m32 * s1 + m33 * s0) * inv)
-        return r.isFinite ? r : nil
+        r.m11 = (m22 * c5 - m23 * c4 + m24 * c3) * inv
+        r.m12 = (-m12 * c5 + m13 * c4 - m14 * c3) * inv
+        r.m13 = (m42 * s5 - m43 * s4 + m44 * s3) * inv
+        r.m14 = (-m32 * s5 + m33 * s4 - m34 * s3) * inv
+        r.m21 = (-m21 * c5 + m23 * c2 - m24 * c1) * inv
+        r.m22 = (m11 * c5 - m13 * c2 + m14 * c1) * inv
+        r.m23 = (-m41 * s5 + m43 * s2 - m44 * s1) * inv
+        r.m24 = (m31 * s5 - m33 * s2 + m34 * s1) * inv
+        r.m31 = (m21 * c4 - m22 * c2 + m24 * c0) * inv
+        r.m32 = (-m11 * c4 + m12 * c2 - m14 * c0) * inv
+        r.m33 = (m41 * s4 - m42 * s2 + m44 * s0) * inv
+        r.m34 = (-m31 * s4 + m32 * s2 - m34 * s0) * inv
+        r.m41 = (-m21 * c3 + m22 * c1 - m23 * c0) * inv
+        r.m42 = (m11 * c3 - m12 * c1 + m13 * c0) * inv
+        r.m43 = (-m41 * s3 + m42 * s1 - m43 * s0) * inv
+        r.m44 = (m31 * s3 - m32 * s1 + m33 * s0) * inv
+        return r.isFinite
     }
 
     public var isIdentity: Bool { isEqual(to: .identity) }
