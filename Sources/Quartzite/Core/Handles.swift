@@ -9,15 +9,7 @@ func readTag(_ p: OpaquePointer) -> UInt32 {
 /// otherwise records the error (naming the calling C function) and returns nil.
 @inline(__always)
 func object<T: Handle>(_ p: OpaquePointer?, as type: T.Type, _ function: StaticString = #function) -> T? {
-    guard let p else {
-        recordError(QZErrorNullArgument, function, "\(T.handleTypeName)Ref argument is NULL")
-        return nil
-    }
-    guard T.accepts(readTag(p)) else {
-        wrongType(p, expected: T.handleTypeName, function)
-        return nil
-    }
-    return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p)).takeUnretainedValue()
+    withObject(p, as: type, fallback: nil, function) { $0 }
 }
 
 /// Any live Quartzite object behind a handle.

@@ -1,41 +1,28 @@
 """Color: an owned CGColorRef."""
-import ctypes
 
 from . import _lib
 from .errors import call
+from .handle import Handle
 
 __all__ = ["Color"]
 
 
-class Color:
+class Color(Handle):
     """An RGBA or gray colour (Apple's CGColorRef), holding one reference.
 
     ``Color(r, g, b, a=1.0)`` is an sRGB colour; ``Color.generic_rgb`` and
     ``Color.gray`` make the other spaces. The reference is dropped with
-    CGColorRelease by ``close()``, by leaving a ``with`` block, or when the
+    CARelease by ``close()``, by leaving a ``with`` block, or when the
     object is garbage collected. A Color can be passed directly to raw
     functions that take a CGColorRef.
     """
 
-    __slots__ = ("_ref", "__weakref__")
+    __slots__ = ()
+    _type_name = "CGColorRef"
 
     def __init__(self, red, green, blue, alpha=1.0):
         self._ref = None
         self._ref = _created(call(_lib.CGColorCreateSRGB, red, green, blue, alpha))
-
-    @classmethod
-    def _adopt(cls, ref):
-        """Wraps a +1 reference (from a Create function) without retaining it."""
-        color = cls.__new__(cls)
-        color._ref = ref
-        return color
-
-    @classmethod
-    def from_handle(cls, ref):
-        """Wraps a borrowed CGColorRef, adding a reference of its own."""
-        if not ref:
-            raise ValueError("a NULL CGColorRef")
-        return cls._adopt(call(_lib.CGColorRetain, ref))
 
     @classmethod
     def srgb(cls, red, green, blue, alpha=1.0):
@@ -43,21 +30,11 @@ class Color:
 
     @classmethod
     def generic_rgb(cls, red, green, blue, alpha=1.0):
-        return cls._adopt(_created(call(_lib.CGColorCreateGenericRGB, red, green, blue, alpha)))
+        return cls.adopt(_created(call(_lib.CGColorCreateGenericRGB, red, green, blue, alpha)))
 
     @classmethod
     def gray(cls, gray, alpha=1.0):
-        return cls._adopt(_created(call(_lib.CGColorCreateGenericGray, gray, alpha)))
-
-    @property
-    def handle(self):
-        """The CGColorRef as an integer (None once closed)."""
-        return self._ref
-
-    @property
-    def _as_parameter_(self):
-        # Lets ctypes pass a Color wherever a CGColorRef (c_void_p) is expected.
-        return ctypes.c_void_p(self._ref)
+        return cls.adopt(_created(call(_lib.CGColorCreateGenericGray, gray, alpha)))
 
     @property
     def components(self):
@@ -76,22 +53,7 @@ class Color:
 
     def with_alpha(self, alpha):
         """A copy with another alpha (CGColorCreateCopyWithAlpha)."""
-        return Color._adopt(_created(call(_lib.CGColorCreateCopyWithAlpha, self, alpha)))
-
-    def close(self):
-        """Drops this object's reference; safe to call twice."""
-        ref, self._ref = self._ref, None
-        if ref and _lib is not None:  # module globals may be gone at interpreter exit
-            _lib.CGColorRelease(ref)
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
+        return Color.adopt(_created(call(_lib.CGColorCreateCopyWithAlpha, self, alpha)))
 
     def __eq__(self, other):
         if not isinstance(other, Color):

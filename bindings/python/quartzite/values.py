@@ -19,6 +19,7 @@ import numbers
 from . import _lib
 from .color import Color
 from .errors import _enum_member_name, call
+from .handle import Handle
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
 
 __all__ = ["ValueType", "Value", "to_value", "from_value"]
@@ -149,7 +150,7 @@ def from_value(ref):
     return Value.from_handle(handle)
 
 
-class Value:
+class Value(Handle):
     """An owned CAValueRef.
 
     ``Value(obj)`` converts a Python object (see to_value); ``to_python()``
@@ -161,36 +162,12 @@ class Value:
     to raw functions that take a CAValueRef.
     """
 
-    __slots__ = ("_ref", "__weakref__")
+    __slots__ = ()
+    _type_name = "CAValueRef"
 
     def __init__(self, obj=None):
         self._ref = None
         self._ref = to_value(obj)
-
-    @classmethod
-    def adopt(cls, ref):
-        """Takes over a +1 reference (from a Create or Copy function)."""
-        if not ref:
-            raise ValueError("a NULL CAValueRef")
-        value = cls.__new__(cls)
-        value._ref = ref
-        return value
-
-    @classmethod
-    def from_handle(cls, ref):
-        """Wraps a borrowed reference, adding one of its own."""
-        if not ref:
-            raise ValueError("a NULL CAValueRef")
-        return cls.adopt(call(_lib.CARetain, ref))
-
-    @property
-    def handle(self):
-        """The CAValueRef as an integer (None once closed)."""
-        return self._ref
-
-    @property
-    def _as_parameter_(self):
-        return ctypes.c_void_p(self._ref)
 
     @property
     def type(self):
@@ -270,21 +247,6 @@ class Value:
             return call(_lib.CAValueEqual, self, other)
 
     __hash__ = None
-
-    def close(self):
-        """Drops this object's reference; safe to call twice."""
-        ref, self._ref = self._ref, None
-        if ref and _lib is not None:  # module globals may be gone at interpreter exit
-            _lib.CARelease(ref)
-
-    def __del__(self):
-        self.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
 
     def __repr__(self):
         if self._ref is None:
