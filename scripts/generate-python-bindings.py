@@ -74,6 +74,7 @@ class TypeTable:
         self.scalars = {}     # typedef name -> ctypes name (CGFloat -> c_double)
         self.handles = set()  # opaque `...Ref` pointers -> c_void_p
         self.opaque = set()   # typedef struct X X; without a body (pointer only)
+        self.handle_structs = set()  # X of `typedef struct X *Ref`
         self.structs = {}     # name -> [(field, spec)]
         self.enums = {}       # name -> [(member, value)]
         self.anonymous_enum_members = []
@@ -94,6 +95,9 @@ class TypeTable:
         depth = ctype.count("*")
         words = [w for w in ctype.replace("*", " ").split() if w not in QUALIFIERS]
         base = " ".join(words)
+        # `struct X *` where X is the struct behind a handle typedef is that handle.
+        if base in self.handle_structs and depth >= 1:
+            return {1: "c_void_p", 2: "POINTER(c_void_p)"}.get(depth) or self._too_deep(ctype, context)
         if not base:
             raise UnknownType(f"{context}: empty type `{ctype}`")
         # Scalar typedefs (CGFloat, CFTimeInterval, CVReturn...) resolve to builtins.
@@ -291,6 +295,7 @@ def parse_types(text):
             table.anonymous_enum_members += enum_members(m.group(2), "anonymous enum", table)
         elif m := re.fullmatch(r"typedef (?:const )?struct (\w+) ?\* ?(\w+)", d):
             table.handles.add(m.group(2))
+            table.handle_structs.add(m.group(1))
         elif m := re.fullmatch(r"typedef struct (\w+) (\w+)", d):
             table.opaque.add(m.group(2))
         elif m := re.fullmatch(r"typedef (.+?)\( ?\* ?(\w+) ?\) ?\((.*)\)", d):
@@ -304,6 +309,8 @@ def parse_types(text):
                 table.scalars[m.group(2)] = table.scalars[base]
             elif base in table.enums:
                 table.enums[m.group(2)] = table.enums[base]
+            elif base in table.handles:  # typedef CVBufferRef CVImageBufferRef;
+                table.handles.add(m.group(2))
             else:
                 raise UnknownType(f"{context}: typedef of unknown type `{base}`")
         elif m := re.fullmatch(r"extern const (\w+) (\w+)", d):

@@ -1,5 +1,8 @@
 /* Thread-local error slot and the process-wide callback registrations. */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <time.h>
 #include "quartzite_internal.h"
 
@@ -47,4 +50,35 @@ double qz_internal_monotonic_seconds(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* MARK: - The model lock */
+
+static _Atomic(uintptr_t) model_owner;   /* address of the owner's thread token, 0 when free */
+static unsigned model_depth;             /* only touched by the owner */
+static _Thread_local char thread_token;  /* its address identifies the thread */
+
+void qz_internal_model_lock(void) {
+    uintptr_t self = (uintptr_t)&thread_token;
+    if (atomic_load_explicit(&model_owner, memory_order_relaxed) == self) {
+        model_depth++;
+        return;
+    }
+    for (unsigned spins = 0;; spins++) {
+        uintptr_t expected = 0;
+        if (atomic_compare_exchange_weak_explicit(&model_owner, &expected, self,
+                                                  memory_order_acquire, memory_order_relaxed)) break;
+        /* Contention is rare (commits and tree edits are short); spin briefly,
+         * then give the core to the holder. */
+        if (spins > 64) sched_yield();
+    }
+    model_depth = 1;
+}
+
+void qz_internal_model_unlock(void) {
+    if (--model_depth == 0) atomic_store_explicit(&model_owner, 0, memory_order_release);
+}
+
+bool qz_internal_model_lock_held(void) {
+    return atomic_load_explicit(&model_owner, memory_order_relaxed) == (uintptr_t)&thread_token;
 }

@@ -575,6 +575,800 @@ void CGColorRelease(CGColorRef color);
  */
 CGColorRef CGColorRetain(CGColorRef color);
 
+/* MARK: - CALayer: creation and classes */
+
+/**
+ * Apple's +defaultValueForKey: for a class: its callbacks' answer, else the
+ * spec's default of a declared property (zero values by type, identity for
+ * transforms), else NULL. Returns +1 (or NULL).
+ */
+CAValueRef CALayerClassCopyDefaultValueForKey(CALayerClassRef cls, const char *key);
+
+/**
+ * Creates a layer "subclass" of `superclass` (NULL means CALayer) whose
+ * non-NULL callbacks override the superclass's methods. The table is copied;
+ * `callbacks->release(info)` runs when the class is freed. Returns +1.
+ */
+CALayerClassRef CALayerClassCreate(const char *name, CALayerClassRef superclass, const CALayerClassCallbacks *callbacks, void *info);
+
+/**
+ * Returns a built-in class by name: "CALayer", "CAScrollLayer", "CATextLayer"
+ * or "CATiledLayer". Borrowed (never freed). Other names record
+ * QZErrorUnknownConstant and return NULL.
+ */
+CALayerClassRef CALayerClassGetBuiltin(const char *name);
+
+/**
+ * Returns the class's name. Borrowed: valid while the class lives.
+ */
+const char *CALayerClassGetName(CALayerClassRef cls);
+
+/**
+ * Returns the superclass (NULL for CALayer). Borrowed.
+ */
+CALayerClassRef CALayerClassGetSuperclass(CALayerClassRef cls);
+
+/**
+ * Apple's +needsDisplayForKey: for a class (false unless a callback says so).
+ */
+bool CALayerClassNeedsDisplayForKey(CALayerClassRef cls, const char *key);
+
+/**
+ * Apple's +[CALayer defaultValueForKey:]. Returns +1 (or NULL).
+ */
+CAValueRef CALayerCopyDefaultValueForKey(const char *key);
+
+/**
+ * Creates a CALayer with the spec's defaults. Returns +1: release with CARelease.
+ */
+CALayerRef CALayerCreate(void);
+
+/**
+ * Creates a layer of class `cls` (built-in or made with CALayerClassCreate);
+ * class defaults (defaultValueForKey) are applied. Returns +1.
+ */
+CALayerRef CALayerCreateWithClass(CALayerClassRef cls);
+
+/**
+ * Returns the layer's class. Borrowed.
+ */
+CALayerClassRef CALayerGetClass(CALayerRef layer);
+
+/**
+ * Apple's -shouldArchiveValueForKey: (always true).
+ */
+bool CALayerShouldArchiveValueForKey(CALayerRef layer, const char *key);
+
+/**
+ * Creates a CAScrollLayer (scrollMode kCAScrollBoth). Returns +1.
+ */
+CALayerRef CAScrollLayerCreate(void);
+
+/**
+ * Creates a CATextLayer (fontSize 36, white foreground, not wrapped,
+ * alignment natural, truncation none). Returns +1.
+ */
+CALayerRef CATextLayerCreate(void);
+
+/**
+ * Creates a CATiledLayer (levelsOfDetail 1, bias 0, tiles 256x256). Returns +1.
+ */
+CALayerRef CATiledLayerCreate(void);
+
+/* MARK: - CALayer: the layer tree */
+
+/**
+ * Appends `sublayer` (moving it from any superlayer). A cycle records
+ * QZErrorInvalidArgument and changes nothing. The superlayer holds a reference.
+ */
+void CALayerAddSublayer(CALayerRef layer, CALayerRef sublayer);
+
+/**
+ * Returns sublayer `index` (back to front). Borrowed. Out of range records
+ * QZErrorOutOfRange and returns NULL.
+ */
+CALayerRef CALayerGetSublayerAtIndex(CALayerRef layer, size_t index);
+
+/**
+ * Returns the number of sublayers.
+ */
+size_t CALayerGetSublayerCount(CALayerRef layer);
+
+/**
+ * The transform applied to the sublayers about the anchor point (default identity).
+ */
+CATransform3D CALayerGetSublayerTransform(CALayerRef layer);
+
+/**
+ * Returns the superlayer (for a mask, the layer it masks), or NULL. Borrowed.
+ */
+CALayerRef CALayerGetSuperlayer(CALayerRef layer);
+
+/**
+ * Inserts `sublayer` just above `sibling`, which must be a sublayer.
+ */
+void CALayerInsertSublayerAbove(CALayerRef layer, CALayerRef sublayer, CALayerRef sibling);
+
+/**
+ * Inserts `sublayer` at `index` (0...count; out of range records QZErrorOutOfRange).
+ */
+void CALayerInsertSublayerAtIndex(CALayerRef layer, CALayerRef sublayer, unsigned int index);
+
+/**
+ * Inserts `sublayer` just below `sibling`, which must be a sublayer
+ * (otherwise QZErrorInvalidArgument).
+ */
+void CALayerInsertSublayerBelow(CALayerRef layer, CALayerRef sublayer, CALayerRef sibling);
+
+/**
+ * Detaches the layer from its superlayer (or from the layer it masks).
+ * Without a superlayer it does nothing.
+ */
+void CALayerRemoveFromSuperlayer(CALayerRef layer);
+
+/**
+ * Replaces the sublayer `oldLayer` with `newLayer` at the same index.
+ */
+void CALayerReplaceSublayer(CALayerRef layer, CALayerRef oldLayer, CALayerRef newLayer);
+
+/**
+ * Replaces all sublayers with `layers[0..<count]` (each moved from its old
+ * superlayer). Duplicates, cycles or NULL entries record an error and change
+ * nothing. `layers` may be NULL when `count` is 0.
+ */
+void CALayerSetSublayers(CALayerRef layer, const CALayerRef *layers, size_t count);
+
+/* MARK: - CALayer: geometry, hit testing and scrolling */
+
+/**
+ * True when `point` (layer coordinates) is inside the bounds.
+ */
+bool CALayerContainsPoint(CALayerRef layer, CGPoint point);
+
+/**
+ * True when the layer's contents are drawn flipped: an odd number of
+ * geometryFlipped layers from it up to its root.
+ */
+bool CALayerContentsAreFlipped(CALayerRef layer);
+
+/**
+ * Converts `point` from `other`'s coordinates (NULL: the space the root's
+ * position is in) to the layer's, through transforms, sublayerTransforms
+ * (perspective included) and geometry flips. A layer flattened to a line
+ * records QZErrorInvalidArgument and returns the point unchanged.
+ */
+CGPoint CALayerConvertPointFromLayer(CALayerRef layer, CGPoint point, CALayerRef other);
+
+/**
+ * Converts `point` from the layer's coordinates to `other`'s (NULL: the root's position space).
+ */
+CGPoint CALayerConvertPointToLayer(CALayerRef layer, CGPoint point, CALayerRef other);
+
+/**
+ * Converts a rectangle from `other`'s coordinates; the result is the bounding
+ * box of the converted corners.
+ */
+CGRect CALayerConvertRectFromLayer(CALayerRef layer, CGRect rect, CALayerRef other);
+
+/**
+ * Converts a rectangle from the layer's coordinates to `other`'s.
+ */
+CGRect CALayerConvertRectToLayer(CALayerRef layer, CGRect rect, CALayerRef other);
+
+/**
+ * Converts a time from `other`'s local time (NULL: absolute media time) to
+ * the layer's: each layer maps its parent's time t to (t - beginTime) * speed + timeOffset.
+ */
+CFTimeInterval CALayerConvertTimeFromLayer(CALayerRef layer, CFTimeInterval time, CALayerRef other);
+
+/**
+ * Converts a time from the layer's local time to `other`'s (NULL: absolute media time).
+ */
+CFTimeInterval CALayerConvertTimeToLayer(CALayerRef layer, CFTimeInterval time, CALayerRef other);
+
+/**
+ * Apple's preferredFrameSize: the class's or layout manager's answer, else
+ * the bounds size mapped into the superlayer's space.
+ */
+CGSize CALayerGetPreferredFrameSize(CALayerRef layer);
+
+/**
+ * The part of the bounds not clipped by enclosing scroll layers.
+ */
+CGRect CALayerGetVisibleRect(CALayerRef layer);
+
+/**
+ * Returns the front-most layer of the subtree containing `point` (in the
+ * superlayer's coordinates), or NULL. Hidden layers, and with masksToBounds
+ * the area outside the bounds, are skipped. Borrowed.
+ */
+CALayerRef CALayerHitTest(CALayerRef layer, CGPoint point);
+
+/**
+ * Scrolls the closest enclosing CAScrollLayer so that `point` (layer
+ * coordinates) lies at its origin. Without one it does nothing.
+ */
+void CALayerScrollPoint(CALayerRef layer, CGPoint point);
+
+/**
+ * Scrolls the closest enclosing CAScrollLayer so that `rect` is visible.
+ */
+void CALayerScrollRectToVisible(CALayerRef layer, CGRect rect);
+
+/**
+ * Scrolls a CAScrollLayer: its bounds origin becomes `point`, as far as
+ * scrollMode allows.
+ */
+void CAScrollLayerScrollToPoint(CALayerRef layer, CGPoint point);
+
+/**
+ * Scrolls a CAScrollLayer by the least amount that makes `rect` visible.
+ */
+void CAScrollLayerScrollToRect(CALayerRef layer, CGRect rect);
+
+/* MARK: - CALayer: layout and display */
+
+/**
+ * Apple's -display: the class's display, else the delegate's displayLayer,
+ * else drawInContext (class) or drawLayerInContext (delegate) with a context
+ * clipped to the marked area. Clears the mark.
+ */
+void CALayerDisplay(CALayerRef layer);
+
+/**
+ * Displays the layer if it is marked.
+ */
+void CALayerDisplayIfNeeded(CALayerRef layer);
+
+/**
+ * Climbs to the highest ancestor needing layout and lays out every layer
+ * beneath it that needs it, top down.
+ */
+void CALayerLayoutIfNeeded(CALayerRef layer);
+
+/**
+ * Apple's -layoutSublayers: the class override, else the delegate's
+ * layoutSublayersOfLayer, else the layout manager's.
+ */
+void CALayerLayoutSublayers(CALayerRef layer);
+
+/**
+ * Apple's -needsDisplay.
+ */
+bool CALayerNeedsDisplay(CALayerRef layer);
+
+/**
+ * Apple's -needsLayout.
+ */
+bool CALayerNeedsLayout(CALayerRef layer);
+
+/**
+ * Installs the delegate (table copied; NULL removes it). The previous one's
+ * release(info) is called.
+ */
+void CALayerSetDelegate(CALayerRef layer, const CALayerDelegateCallbacks *callbacks, void *info);
+
+/**
+ * Installs the layout manager (table copied; NULL removes it). The previous
+ * one's release(info) is called.
+ */
+void CALayerSetLayoutManager(CALayerRef layer, const CALayoutManagerCallbacks *callbacks, void *info);
+
+/**
+ * Marks the whole layer for redisplay.
+ */
+void CALayerSetNeedsDisplay(CALayerRef layer);
+
+/**
+ * Marks `rect` (layer coordinates) for redisplay; rectangles accumulate.
+ */
+void CALayerSetNeedsDisplayInRect(CALayerRef layer, CGRect rect);
+
+void CALayerSetNeedsDisplayOnBoundsChange(CALayerRef layer, bool on);
+
+/**
+ * Marks the layer as needing layout and tells its layout manager
+ * (invalidateLayoutOfLayer).
+ */
+void CALayerSetNeedsLayout(CALayerRef layer);
+
+/**
+ * The clip of a drawing context: the area being redrawn, in layer coordinates.
+ */
+CGRect CGContextGetClipBoundingBox(CGContextRef ctx);
+
+/**
+ * The area marked for redisplay since the last display (CGRectNull when none).
+ */
+CGRect QZLayerGetDirtyRect(CALayerRef layer);
+
+/* MARK: - CALayer: key-value coding */
+
+/**
+ * Apple's valueForKey:: the property's value, a custom value, the style
+ * dictionary's, or the class default. Returns +1, or NULL for nil.
+ */
+CAValueRef CALayerCopyValueForKey(CALayerRef layer, const char *key);
+
+/**
+ * Apple's valueForKeyPath:. Returns +1, or NULL when nothing is there.
+ */
+CAValueRef CALayerCopyValueForKeyPath(CALayerRef layer, const char *keyPath);
+
+/**
+ * Reads a number at a key path; 0 with QZErrorWrongType when the value there
+ * is not a number, 0 without an error when there is none.
+ */
+double CALayerGetNumberForKeyPath(CALayerRef layer, const char *keyPath);
+
+/**
+ * Sets a number at a key path (a shortcut for CALayerSetValueForKeyPath).
+ */
+void CALayerSetNumberForKeyPath(CALayerRef layer, const char *keyPath, double number);
+
+/**
+ * Apple's setValue:forKey:. Declared properties are type-checked (a wrong
+ * type records QZErrorWrongType and changes nothing); other keys are stored
+ * as given. NULL or the null value clears a custom key.
+ */
+void CALayerSetValueForKey(CALayerRef layer, const char *key, CAValueRef value);
+
+/**
+ * Apple's setValue:forKeyPath:, with struct fields ("position.x",
+ * "bounds.size.width"), transform fields ("transform.rotation.z",
+ * "sublayerTransform.scale") and nested dictionaries of custom keys.
+ */
+void CALayerSetValueForKeyPath(CALayerRef layer, const char *keyPath, CAValueRef value);
+
+/* MARK: - CALayer: properties */
+
+/**
+ * The actions dictionary (key -> action object value; default NULL). Borrowed.
+ */
+CAValueRef CALayerGetActions(CALayerRef layer);
+
+/**
+ * The transform as an affine transform (its x-y part).
+ */
+CGAffineTransform CALayerGetAffineTransform(CALayerRef layer);
+
+/**
+ * The anchor point in the unit square of the bounds (default (0.5, 0.5)).
+ */
+CGPoint CALayerGetAnchorPoint(CALayerRef layer);
+
+/**
+ * The anchor point's z (default 0).
+ */
+double CALayerGetAnchorPointZ(CALayerRef layer);
+
+/**
+ * Whether each cycle plays backwards after forwards (default false).
+ */
+bool CALayerGetAutoreverses(CALayerRef layer);
+
+/**
+ * The background colour (default NULL: none). Borrowed.
+ */
+CGColorRef CALayerGetBackgroundColor(CALayerRef layer);
+
+/**
+ * Filters applied to what is behind the layer (stored as given; default NULL). Borrowed.
+ */
+CAValueRef CALayerGetBackgroundFilters(CALayerRef layer);
+
+/**
+ * Start of the layer's time space in its parent's (default 0).
+ */
+CFTimeInterval CALayerGetBeginTime(CALayerRef layer);
+
+/**
+ * The border colour (default opaque black). Borrowed.
+ */
+CGColorRef CALayerGetBorderColor(CALayerRef layer);
+
+/**
+ * Width of the border, drawn inset from the bounds (default 0).
+ */
+double CALayerGetBorderWidth(CALayerRef layer);
+
+/**
+ * The bounds (default CGRectZero). Changing the size marks the layer for
+ * layout, and for display when needsDisplayOnBoundsChange is set.
+ */
+CGRect CALayerGetBounds(CALayerRef layer);
+
+/**
+ * The compositing filter (stored as given; default NULL: source-over). Borrowed.
+ */
+CAValueRef CALayerGetCompositingFilter(CALayerRef layer);
+
+/**
+ * The contents: a pixel buffer, or NULL (default). Borrowed.
+ */
+CVPixelBufferRef CALayerGetContents(CALayerRef layer);
+
+/**
+ * The stretchable centre of the contents, in the unit square (default (0, 0, 1, 1)).
+ */
+CGRect CALayerGetContentsCenter(CALayerRef layer);
+
+/**
+ * How the contents fill the bounds: kCAGravityResize (default) or another
+ * kCAGravity* constant. Borrowed static string.
+ */
+const char *CALayerGetContentsGravity(CALayerRef layer);
+
+/**
+ * The portion of the contents shown, in the unit square (default (0, 0, 1, 1)).
+ */
+CGRect CALayerGetContentsRect(CALayerRef layer);
+
+/**
+ * Scale of the contents' pixels per point (default 1).
+ */
+double CALayerGetContentsScale(CALayerRef layer);
+
+/**
+ * Corner radius of the background and border (default 0).
+ */
+double CALayerGetCornerRadius(CALayerRef layer);
+
+/**
+ * Whether the back face is drawn (default true).
+ */
+bool CALayerGetDoubleSided(CALayerRef layer);
+
+/**
+ * Duration (default 0).
+ */
+CFTimeInterval CALayerGetDuration(CALayerRef layer);
+
+/**
+ * Which edges are antialiased (kCALayerLeftEdge | ... ; default all four).
+ */
+unsigned int CALayerGetEdgeAntialiasingMask(CALayerRef layer);
+
+/**
+ * Fill mode: kCAFillModeRemoved (default), Forwards, Backwards or Both.
+ */
+const char *CALayerGetFillMode(CALayerRef layer);
+
+/**
+ * Filters applied to the layer's contents (stored as given; default NULL). Borrowed.
+ */
+CAValueRef CALayerGetFilters(CALayerRef layer);
+
+/**
+ * The frame: the bounding box of the transformed bounds in the superlayer's
+ * coordinates (derived from bounds, position, anchorPoint and transform).
+ */
+CGRect CALayerGetFrame(CALayerRef layer);
+
+/**
+ * Whether the geometry of the sublayers is flipped vertically (default false).
+ */
+bool CALayerGetGeometryFlipped(CALayerRef layer);
+
+/**
+ * Whether the layer is hidden (default false).
+ */
+bool CALayerGetHidden(CALayerRef layer);
+
+/**
+ * Filter used when enlarging the contents: kCAFilterLinear (default) or Nearest.
+ */
+const char *CALayerGetMagnificationFilter(CALayerRef layer);
+
+/**
+ * The mask layer, or NULL (default). Borrowed.
+ */
+CALayerRef CALayerGetMask(CALayerRef layer);
+
+/**
+ * Whether sublayers are clipped to the bounds (default false).
+ */
+bool CALayerGetMasksToBounds(CALayerRef layer);
+
+/**
+ * Filter used when shrinking the contents: kCAFilterLinear (default), Nearest or Trilinear.
+ */
+const char *CALayerGetMinificationFilter(CALayerRef layer);
+
+/**
+ * Level-of-detail bias of the minification filter (default 0).
+ */
+float CALayerGetMinificationFilterBias(CALayerRef layer);
+
+/**
+ * The layer's name (default NULL). Borrowed.
+ */
+const char *CALayerGetName(CALayerRef layer);
+
+/**
+ * Whether a bounds change calls setNeedsDisplay (default false).
+ */
+bool CALayerGetNeedsDisplayOnBoundsChange(CALayerRef layer);
+
+/**
+ * Opacity, 0 (transparent) to 1 (default).
+ */
+float CALayerGetOpacity(CALayerRef layer);
+
+/**
+ * Whether the layer declares itself fully opaque (default false).
+ */
+bool CALayerGetOpaque(CALayerRef layer);
+
+/**
+ * The position of the anchor point in the superlayer (default (0, 0)).
+ */
+CGPoint CALayerGetPosition(CALayerRef layer);
+
+/**
+ * Scale of the rasterized bitmap when shouldRasterize is set (default 1).
+ */
+double CALayerGetRasterizationScale(CALayerRef layer);
+
+/**
+ * Repeat count (default 0; HUGE_VALF repeats forever).
+ */
+float CALayerGetRepeatCount(CALayerRef layer);
+
+/**
+ * Repeat duration (default 0).
+ */
+CFTimeInterval CALayerGetRepeatDuration(CALayerRef layer);
+
+/**
+ * The shadow colour (default opaque black). Borrowed.
+ */
+CGColorRef CALayerGetShadowColor(CALayerRef layer);
+
+/**
+ * Offset of the shadow (default (0, -3)).
+ */
+CGSize CALayerGetShadowOffset(CALayerRef layer);
+
+/**
+ * Opacity of the shadow (default 0).
+ */
+float CALayerGetShadowOpacity(CALayerRef layer);
+
+/**
+ * Blur radius of the shadow (default 3).
+ */
+double CALayerGetShadowRadius(CALayerRef layer);
+
+/**
+ * Whether the layer is rendered into a cached bitmap (default false).
+ */
+bool CALayerGetShouldRasterize(CALayerRef layer);
+
+/**
+ * Rate of the layer's time relative to its parent's (default 1; 0 pauses).
+ */
+float CALayerGetSpeed(CALayerRef layer);
+
+/**
+ * The style dictionary: values for properties not set explicitly, searched
+ * through nested "style" entries (default NULL). Borrowed.
+ */
+CAValueRef CALayerGetStyle(CALayerRef layer);
+
+/**
+ * Offset added to the layer's local time (default 0).
+ */
+CFTimeInterval CALayerGetTimeOffset(CALayerRef layer);
+
+/**
+ * The transform, applied about the anchor point (default identity).
+ */
+CATransform3D CALayerGetTransform(CALayerRef layer);
+
+/**
+ * Position on the z axis (default 0); also orders siblings.
+ */
+double CALayerGetZPosition(CALayerRef layer);
+
+void CALayerSetActions(CALayerRef layer, CAValueRef actions);
+
+/**
+ * Sets the transform from an affine transform.
+ */
+void CALayerSetAffineTransform(CALayerRef layer, CGAffineTransform transform);
+
+void CALayerSetAnchorPoint(CALayerRef layer, CGPoint anchorPoint);
+
+void CALayerSetAnchorPointZ(CALayerRef layer, double anchorPointZ);
+
+void CALayerSetAutoreverses(CALayerRef layer, bool on);
+
+void CALayerSetBackgroundColor(CALayerRef layer, CGColorRef color);
+
+void CALayerSetBackgroundFilters(CALayerRef layer, CAValueRef filters);
+
+void CALayerSetBeginTime(CALayerRef layer, CFTimeInterval t);
+
+void CALayerSetBorderColor(CALayerRef layer, CGColorRef color);
+
+void CALayerSetBorderWidth(CALayerRef layer, double width);
+
+void CALayerSetBounds(CALayerRef layer, CGRect bounds);
+
+void CALayerSetCompositingFilter(CALayerRef layer, CAValueRef filter);
+
+/**
+ * Sets the contents (retained). Until Core Video lands any Quartzite object
+ * is stored as given.
+ */
+void CALayerSetContents(CALayerRef layer, CVPixelBufferRef contents);
+
+void CALayerSetContentsCenter(CALayerRef layer, CGRect rect);
+
+void CALayerSetContentsGravity(CALayerRef layer, const char *gravity);
+
+void CALayerSetContentsRect(CALayerRef layer, CGRect rect);
+
+void CALayerSetContentsScale(CALayerRef layer, double scale);
+
+void CALayerSetCornerRadius(CALayerRef layer, double radius);
+
+void CALayerSetDoubleSided(CALayerRef layer, bool doubleSided);
+
+void CALayerSetDuration(CALayerRef layer, CFTimeInterval t);
+
+void CALayerSetEdgeAntialiasingMask(CALayerRef layer, unsigned int mask);
+
+void CALayerSetFillMode(CALayerRef layer, const char *mode);
+
+void CALayerSetFilters(CALayerRef layer, CAValueRef filters);
+
+/**
+ * Sets position and bounds.size so that the frame becomes `frame` (with an
+ * affine transform, the size is solved through it).
+ */
+void CALayerSetFrame(CALayerRef layer, CGRect frame);
+
+void CALayerSetGeometryFlipped(CALayerRef layer, bool flipped);
+
+void CALayerSetHidden(CALayerRef layer, bool hidden);
+
+void CALayerSetMagnificationFilter(CALayerRef layer, const char *filter);
+
+/**
+ * Sets the mask layer (retained; NULL removes it). A mask that already has a
+ * superlayer, or would make a cycle, records QZErrorInvalidArgument.
+ */
+void CALayerSetMask(CALayerRef layer, CALayerRef mask);
+
+void CALayerSetMasksToBounds(CALayerRef layer, bool masks);
+
+void CALayerSetMinificationFilter(CALayerRef layer, const char *filter);
+
+void CALayerSetMinificationFilterBias(CALayerRef layer, float bias);
+
+void CALayerSetName(CALayerRef layer, const char *name);
+
+void CALayerSetOpacity(CALayerRef layer, float opacity);
+
+void CALayerSetOpaque(CALayerRef layer, bool opaque);
+
+void CALayerSetPosition(CALayerRef layer, CGPoint position);
+
+void CALayerSetRasterizationScale(CALayerRef layer, double scale);
+
+void CALayerSetRepeatCount(CALayerRef layer, float count);
+
+void CALayerSetRepeatDuration(CALayerRef layer, CFTimeInterval t);
+
+void CALayerSetShadowColor(CALayerRef layer, CGColorRef color);
+
+void CALayerSetShadowOffset(CALayerRef layer, CGSize offset);
+
+void CALayerSetShadowOpacity(CALayerRef layer, float opacity);
+
+void CALayerSetShadowRadius(CALayerRef layer, double radius);
+
+void CALayerSetShouldRasterize(CALayerRef layer, bool on);
+
+void CALayerSetSpeed(CALayerRef layer, float speed);
+
+void CALayerSetStyle(CALayerRef layer, CAValueRef style);
+
+void CALayerSetSublayerTransform(CALayerRef layer, CATransform3D transform);
+
+void CALayerSetTimeOffset(CALayerRef layer, CFTimeInterval t);
+
+void CALayerSetTransform(CALayerRef layer, CATransform3D transform);
+
+void CALayerSetZPosition(CALayerRef layer, double zPosition);
+
+/* MARK: - CAScrollLayer, CATextLayer and CATiledLayer: properties */
+
+/**
+ * Which directions a CAScrollLayer scrolls: kCAScrollBoth (default), None,
+ * Vertically or Horizontally.
+ */
+const char *CAScrollLayerGetScrollMode(CALayerRef layer);
+
+void CAScrollLayerSetScrollMode(CALayerRef layer, const char *mode);
+
+/**
+ * Horizontal alignment: kCAAlignmentNatural (default), Left, Right, Center or Justified.
+ */
+const char *CATextLayerGetAlignmentMode(CALayerRef layer);
+
+/**
+ * The font: a font-name string value (default NULL: the system font). Borrowed.
+ */
+CAValueRef CATextLayerGetFont(CALayerRef layer);
+
+/**
+ * Font size in points (default 36).
+ */
+double CATextLayerGetFontSize(CALayerRef layer);
+
+/**
+ * Text colour (default opaque white). Borrowed.
+ */
+CGColorRef CATextLayerGetForegroundColor(CALayerRef layer);
+
+/**
+ * The text: a string value (default NULL). Borrowed.
+ */
+CAValueRef CATextLayerGetString(CALayerRef layer);
+
+/**
+ * Truncation: kCATruncationNone (default), Start, End or Middle.
+ */
+const char *CATextLayerGetTruncationMode(CALayerRef layer);
+
+/**
+ * Whether the text wraps to the bounds (default false).
+ */
+bool CATextLayerGetWrapped(CALayerRef layer);
+
+void CATextLayerSetAlignmentMode(CALayerRef layer, const char *mode);
+
+void CATextLayerSetFont(CALayerRef layer, CAValueRef font);
+
+void CATextLayerSetFontSize(CALayerRef layer, double size);
+
+void CATextLayerSetForegroundColor(CALayerRef layer, CGColorRef color);
+
+void CATextLayerSetString(CALayerRef layer, CAValueRef string);
+
+void CATextLayerSetTruncationMode(CALayerRef layer, const char *mode);
+
+void CATextLayerSetWrapped(CALayerRef layer, bool wrapped);
+
+/**
+ * Apple's +[CATiledLayer fadeDuration]: 0.25 s.
+ */
+CFTimeInterval CATiledLayerGetFadeDuration(void);
+
+/**
+ * Number of levels of detail (default 1).
+ */
+size_t CATiledLayerGetLevelsOfDetail(CALayerRef layer);
+
+/**
+ * Number of magnified levels of detail (default 0).
+ */
+size_t CATiledLayerGetLevelsOfDetailBias(CALayerRef layer);
+
+/**
+ * Tile size in pixels (default 256 x 256).
+ */
+CGSize CATiledLayerGetTileSize(CALayerRef layer);
+
+void CATiledLayerSetLevelsOfDetail(CALayerRef layer, size_t levels);
+
+void CATiledLayerSetLevelsOfDetailBias(CALayerRef layer, size_t bias);
+
+void CATiledLayerSetTileSize(CALayerRef layer, CGSize size);
+
 #ifdef __cplusplus
 }
 #endif

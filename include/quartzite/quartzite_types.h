@@ -60,6 +60,19 @@ typedef struct CATransform3D {
 typedef struct CAValue *CAValueRef;
 /** An RGBA colour (Apple's CGColorRef). */
 typedef struct QZOpaqueCGColor *CGColorRef;
+/** A layer (Apple's CALayer and its subclasses). */
+typedef struct CALayer *CALayerRef;
+/** A layer class: CALayer, CAScrollLayer, CATextLayer, CATiledLayer, or one
+ *  made with CALayerClassCreate. */
+typedef struct CALayerClass *CALayerClassRef;
+/** An action (Apple's CAAction protocol); every CAAnimation is one. */
+typedef struct CAAction *CAActionRef;
+/** A drawing context (Apple's CGContextRef). */
+typedef struct QZOpaqueCGContext *CGContextRef;
+/** A pixel buffer (Core Video). */
+typedef struct QZOpaqueCVBuffer *CVBufferRef;
+typedef CVBufferRef CVImageBufferRef;
+typedef CVImageBufferRef CVPixelBufferRef;
 
 /* MARK: - Errors */
 
@@ -104,6 +117,136 @@ typedef enum CAValueType {
     CAValueTypeDictionary = 11,
     CAValueTypeObject = 12
 } CAValueType;
+
+/* MARK: - Layers */
+
+/** Edges of a layer (edgeAntialiasingMask). */
+enum CAEdgeAntialiasingMask {
+    kCALayerLeftEdge = 1U << 0,
+    kCALayerRightEdge = 1U << 1,
+    kCALayerBottomEdge = 1U << 2,
+    kCALayerTopEdge = 1U << 3
+};
+
+/** The layer delegate (Apple's CALayerDelegate). A NULL entry means the
+ *  delegate does not implement that method. Callbacks run on the thread that
+ *  made the call that triggers them (display, layout, a property change) and
+ *  may call back into the library. `release`, if set, is called with `info`
+ *  when the delegate is replaced or its layer is freed. */
+typedef struct CALayerDelegateCallbacks {
+    uint32_t version; /**< 0 */
+    void (*displayLayer)(CALayerRef layer, void *info);
+    /* ctx is a CGContextRef (spelled as its struct so that Swift can implement it). */
+    void (*drawLayerInContext)(CALayerRef layer, struct QZOpaqueCGContext *ctx, void *info);
+    /** NULL result: no answer, the search continues; QZActionNull(): stop, no action. */
+    CAActionRef (*actionForLayerForKey)(CALayerRef layer, const char *key, void *info);
+    void (*layoutSublayersOfLayer)(CALayerRef layer, void *info);
+    void (*release)(void *info);
+} CALayerDelegateCallbacks;
+
+/** A layout manager (Apple's CALayoutManager), with the same conventions. */
+typedef struct CALayoutManagerCallbacks {
+    uint32_t version; /**< 0 */
+    void (*invalidateLayoutOfLayer)(CALayerRef layer, void *info);
+    void (*layoutSublayersOfLayer)(CALayerRef layer, void *info);
+    CGSize (*preferredSizeOfLayer)(CALayerRef layer, void *info);
+    void (*release)(void *info);
+} CALayoutManagerCallbacks;
+
+/** The overridable methods of a layer class (CALayerClassCreate). A NULL
+ *  entry inherits the superclass's behaviour. Class methods receive the class;
+ *  instance methods the layer. `defaultValueForKey` returns a +1 value or NULL
+ *  (no default: the superclass is asked); `defaultActionForKey` returns a
+ *  borrowed action or NULL. `initWithLayer` is called when the library makes
+ *  a shadow copy of a layer (presentation layers): copy custom state from
+ *  `source` to `copy`. Callbacks run on the calling thread and may call back
+ *  into the library. `release` is called with `info` when the class is freed. */
+typedef struct CALayerClassCallbacks {
+    uint32_t version; /**< 0 */
+    bool (*needsDisplayForKey)(CALayerClassRef cls, const char *key, void *info);
+    CAValueRef (*defaultValueForKey)(CALayerClassRef cls, const char *key, void *info);
+    CAActionRef (*defaultActionForKey)(CALayerClassRef cls, const char *key, void *info);
+    void (*display)(CALayerRef layer, void *info);
+    /* ctx is a CGContextRef. */
+    void (*drawInContext)(CALayerRef layer, struct QZOpaqueCGContext *ctx, void *info);
+    void (*layoutSublayers)(CALayerRef layer, void *info);
+    CGSize (*preferredFrameSize)(CALayerRef layer, void *info);
+    void (*initWithLayer)(CALayerRef copy, CALayerRef source, void *info);
+    void (*release)(void *info);
+} CALayerClassCallbacks;
+
+/* MARK: - String constants (Apple's names and values; compared by content) */
+
+/* contentsGravity */
+#define kCAGravityCenter "center"
+#define kCAGravityTop "top"
+#define kCAGravityBottom "bottom"
+#define kCAGravityLeft "left"
+#define kCAGravityRight "right"
+#define kCAGravityTopLeft "topLeft"
+#define kCAGravityTopRight "topRight"
+#define kCAGravityBottomLeft "bottomLeft"
+#define kCAGravityBottomRight "bottomRight"
+#define kCAGravityResize "resize"
+#define kCAGravityResizeAspect "resizeAspect"
+#define kCAGravityResizeAspectFill "resizeAspectFill"
+/* minificationFilter, magnificationFilter */
+#define kCAFilterNearest "nearest"
+#define kCAFilterLinear "linear"
+#define kCAFilterTrilinear "trilinear"
+/* CAScrollLayer scrollMode */
+#define kCAScrollNone "none"
+#define kCAScrollVertically "vertically"
+#define kCAScrollHorizontally "horizontally"
+#define kCAScrollBoth "both"
+/* CATextLayer alignmentMode and truncationMode */
+#define kCAAlignmentNatural "natural"
+#define kCAAlignmentLeft "left"
+#define kCAAlignmentRight "right"
+#define kCAAlignmentCenter "center"
+#define kCAAlignmentJustified "justified"
+#define kCATruncationNone "none"
+#define kCATruncationStart "start"
+#define kCATruncationEnd "end"
+#define kCATruncationMiddle "middle"
+/* CAMediaTiming fillMode */
+#define kCAFillModeForwards "forwards"
+#define kCAFillModeBackwards "backwards"
+#define kCAFillModeBoth "both"
+#define kCAFillModeRemoved "removed"
+#define kCAFillModeFrozen "frozen"
+/* Action identifiers */
+#define kCAOnOrderIn "onOrderIn"
+#define kCAOnOrderOut "onOrderOut"
+#define kCATransition "transition"
+/* CAKeyframeAnimation calculationMode and rotationMode */
+#define kCAAnimationLinear "linear"
+#define kCAAnimationDiscrete "discrete"
+#define kCAAnimationPaced "paced"
+#define kCAAnimationCubic "cubic"
+#define kCAAnimationCubicPaced "cubicPaced"
+#define kCAAnimationRotateAuto "auto"
+#define kCAAnimationRotateAutoReverse "autoReverse"
+/* CAMediaTimingFunction names */
+#define kCAMediaTimingFunctionLinear "linear"
+#define kCAMediaTimingFunctionEaseIn "easeIn"
+#define kCAMediaTimingFunctionEaseOut "easeOut"
+#define kCAMediaTimingFunctionEaseInEaseOut "easeInEaseOut"
+#define kCAMediaTimingFunctionDefault "default"
+/* CATransition type and subtype */
+#define kCATransitionFade "fade"
+#define kCATransitionMoveIn "moveIn"
+#define kCATransitionPush "push"
+#define kCATransitionReveal "reveal"
+#define kCATransitionFromRight "fromRight"
+#define kCATransitionFromLeft "fromLeft"
+#define kCATransitionFromTop "fromTop"
+#define kCATransitionFromBottom "fromBottom"
+/* CATransaction keys */
+#define kCATransactionAnimationDuration "animationDuration"
+#define kCATransactionDisableActions "disableActions"
+#define kCATransactionAnimationTimingFunction "animationTimingFunction"
+#define kCATransactionCompletionBlock "completionBlock"
 
 /* MARK: - Exported constants (defined in the library) */
 

@@ -10,6 +10,8 @@
  * cannot cross @c. The engine names the same pointer types through these
  * aliases; scripts/generate-header.py prints them under Apple's names. */
 typedef struct QZOpaqueCGColor *QZCGColorRef;
+typedef struct QZOpaqueCGContext *QZCGContextRef;
+typedef struct QZOpaqueCVBuffer *QZCVPixelBufferRef;
 
 #define QZ_ERROR_MESSAGE_CAPACITY 512
 
@@ -32,6 +34,15 @@ QZMediaTimeSourceCallback qz_internal_get_time_source(void **info);
 /* glibc's sincos (a GNU extension Swift's Glibc module does not show): one
  * call for both, where Swift would make two. */
 void sincos(double x, double *sine, double *cosine);
+
+/* The model lock: one recursive lock around every layer-tree mutation and
+ * model read (Apple's CATransaction lock). Recursive so that callbacks may
+ * call back into the library. Uncontended lock and unlock cost one atomic
+ * operation each. */
+void qz_internal_model_lock(void);
+void qz_internal_model_unlock(void);
+/* true when the calling thread holds the model lock. */
+bool qz_internal_model_lock_held(void);
 
 /* CLOCK_MONOTONIC in seconds. */
 double qz_internal_monotonic_seconds(void);

@@ -6,11 +6,17 @@ import CQuartzite
 public enum ObjectKind: UInt16, Sendable {
     case value = 1
     case color = 2
+    case layer = 16
+    case layerClass = 17
+    case context = 18
 
     var typeName: String {
         switch self {
         case .value: return "CAValue"
         case .color: return "CGColor"
+        case .layer: return "CALayer"
+        case .layerClass: return "CALayerClass"
+        case .context: return "CGContext"
         }
     }
 }

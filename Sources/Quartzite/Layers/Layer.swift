@@ -1,0 +1,199 @@
+import CQuartzite
+
+/// A layer: the model object users build trees of (Apple's CALayer and its
+/// built-in subclasses). Hot geometry lives inline; appearance, timing and
+/// subclass state live in side objects allocated on first use, so a layer
+/// with default properties stays small. Every access holds the model lock.
+public final class Layer: QZObject, Handle {
+    // MARK: Geometry (inline)
+    var bounds = CGRect.zero
+    var position = CGPoint(x: 0, y: 0)
+    var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    var zPosition = 0.0
+    var anchorPointZ = 0.0
+    /// nil means the identity (most layers).
+    var transformBox: TransformBox?
+    var sublayerTransformBox: TransformBox?
+    var opacity: Float = 1
+    var flags = LayerFlags.defaults
+    /// CAScrollLayer.scrollMode (an index into ConstantSet.scrollMode).
+    var scrollMode: UInt8 = 0
+
+    // MARK: Tree
+    /// Back-reference, cleared when the superlayer removes or frees this layer.
+    unowned(unsafe) var superlayer: Layer?
+    var sublayers: [Layer] = []
+
+    // MARK: Side storage (nil until something non-default is set)
+    var visuals: LayerVisuals?
+    var timing: LayerTiming?
+    var text: TextLayerState?
+    var tiled: TiledLayerState?
+    var custom: CustomValues?
+    var hooks: LayerHooks?
+
+    /// Properties set explicitly (for the style dictionary fallback).
+    var setBits: (UInt64, UInt64) = (0, 0)
+
+    public let layerClass: LayerClass
+
+    static var handleTypeName: String { "CALayer" }
+    static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.layer.rawValue) }
+
+    public init(class layerClass: LayerClass = .base) {
+        self.layerClass = layerClass
+        super.init(kind: .layer)
+        switch layerClass.builtin {
+        case .text: text = TextLayerState()
+        case .tiled: tiled = TiledLayerState()
+        case .scroll, .layer: break
+        }
+        layerClass.applyDefaults(to: self)
+    }
+
+    deinit {
+        for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
+        if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
+        hooks?.releaseAll()
+    }
+
+    // MARK: Derived access
+
+    public var transform: CATransform3D { transformBox?.value ?? .identity }
+    public var sublayerTransform: CATransform3D { sublayerTransformBox?.value ?? .identity }
+
+    @inline(__always) var ensureVisuals: LayerVisuals {
+        if let v = visuals { return v }
+        let v = LayerVisuals()
+        visuals = v
+        return v
+    }
+
+    @inline(__always) var ensureTiming: LayerTiming {
+        if let t = timing { return t }
+        let t = LayerTiming()
+        timing = t
+        return t
+    }
+
+    @inline(__always) var ensureHooks: LayerHooks {
+        if let h = hooks { return h }
+        let h = LayerHooks()
+        hooks = h
+        return h
+    }
+
+    @inline(__always) func markSet(_ key: LayerKey) {
+        if key.word == 0 { setBits.0 |= key.bit } else { setBits.1 |= key.bit }
+    }
+
+    @inline(__always) func isSet(_ key: LayerKey) -> Bool {
+        key.word == 0 ? setBits.0 & key.bit != 0 : setBits.1 & key.bit != 0
+    }
+
+    /// True when the layer's class is or derives from `kind`.
+    func declares(_ key: LayerKey) -> Bool {
+        let kind = key.declaringKind
+        return kind == .layer || kind == layerClass.builtin
+    }
+}
+
+/// A boxed transform, so that identity transforms cost one pointer.
+final class TransformBox {
+    let value: CATransform3D
+    init(_ value: CATransform3D) { self.value = value }
+
+    static func make(_ t: CATransform3D) -> TransformBox? { t.isIdentity ? nil : TransformBox(t) }
+}
+
+/// Boolean properties and state bits.
+struct LayerFlags: OptionSet {
+    let rawValue: UInt32
+    static let hidden = LayerFlags(rawValue: 1 << 0)
+    static let masksToBounds = LayerFlags(rawValue: 1 << 1)
+    static let doubleSided = LayerFlags(rawValue: 1 << 2)
+    static let opaque = LayerFlags(rawValue: 1 << 3)
+    static let geometryFlipped = LayerFlags(rawValue: 1 << 4)
+    static let needsDisplayOnBoundsChange = LayerFlags(rawValue: 1 << 5)
+    static let shouldRasterize = LayerFlags(rawValue: 1 << 6)
+    static let needsLayout = LayerFlags(rawValue: 1 << 7)
+    static let needsDisplay = LayerFlags(rawValue: 1 << 8)
+    /// A style dictionary is set: getters of unset properties consult it.
+    static let hasStyle = LayerFlags(rawValue: 1 << 9)
+    static let insideLayout = LayerFlags(rawValue: 1 << 10)
+
+    static let defaults: LayerFlags = [.doubleSided]
+}
+
+/// Appearance and contents properties, with the spec's defaults.
+final class LayerVisuals {
+    var contents: QZObject?
+    var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    var contentsGravity = ConstantSet.gravityResize
+    var contentsScale = 1.0
+    var minificationFilter = ConstantSet.filterLinear
+    var minificationFilterBias: Float = 0
+    var magnificationFilter = ConstantSet.filterLinear
+    var cornerRadius = 0.0
+    var borderWidth = 0.0
+    var borderColor: Color? = Color.opaqueBlack
+    var backgroundColor: Color?
+    var shadowOpacity: Float = 0
+    var shadowRadius = 3.0
+    var shadowOffset = CGSize(width: 0, height: -3)
+    var shadowColor: Color? = Color.opaqueBlack
+    var shadowPath: QZObject?
+    var edgeAntialiasingMask: UInt32 = 0xF
+    var rasterizationScale = 1.0
+    var filters: Value?
+    var backgroundFilters: Value?
+    var compositingFilter: Value?
+    var mask: Layer?
+    var name: CString?
+    var style: Value?
+    var actions: Value?
+    /// setNeedsDisplayInRect: accumulated dirty area (CGRectNull when clean).
+    var dirtyRect = CGRect.null
+}
+
+/// CAMediaTiming of a layer, with the protocol's defaults.
+final class LayerTiming {
+    var beginTime = 0.0
+    var duration = 0.0
+    var speed: Float = 1
+    var timeOffset = 0.0
+    var repeatCount: Float = 0
+    var repeatDuration = 0.0
+    var autoreverses = false
+    var fillMode: UInt8 = 0   // removed
+}
+
+/// CATextLayer's properties and defaults.
+final class TextLayerState {
+    var string: Value?
+    var font: Value?
+    var fontSize = 36.0
+    var foregroundColor: Color? = Color.opaqueWhite
+    var wrapped = false
+    var alignmentMode: UInt8 = 0    // natural
+    var truncationMode: UInt8 = 0   // none
+}
+
+/// CATiledLayer's properties and defaults.
+final class TiledLayerState {
+    var levelsOfDetail = 1
+    var levelsOfDetailBias = 0
+    var tileSize = CGSize(width: 256, height: 256)
+}
+
+/// Values stored under custom (undeclared) keys.
+final class CustomValues {
+    var values = ValueDictionary()
+}
+
+extension Color {
+    /// Shared defaults (borderColor, shadowColor, CATextLayer.foregroundColor).
+    static let opaqueBlack = Color(space: .sRGB, components: [0, 0, 0, 1])
+    static let opaqueWhite = Color(space: .sRGB, components: [1, 1, 1, 1])
+}

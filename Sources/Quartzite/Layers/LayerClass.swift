@@ -1,0 +1,157 @@
+import CQuartzite
+
+/// A layer class: one of the built-in classes or a "subclass" made with
+/// CALayerClassCreate, whose callbacks override the superclass's methods.
+public final class LayerClass: QZObject, Handle {
+    public let name: String
+    let cName: CString
+    public let superclass: LayerClass?
+    public let builtin: BuiltinLayerKind
+    let callbacks: CALayerClassCallbacks?
+    let info: UnsafeMutableRawPointer?
+    /// Defaults of declared keys answered by defaultValueForKey callbacks,
+    /// resolved once per class (Apple's +defaultValueForKey: is a class method).
+    private var resolvedDefaults: [(LayerKey, Value)]?
+
+    static var handleTypeName: String { "CALayerClass" }
+    static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.layerClass.rawValue) }
+
+    init(name: String, superclass: LayerClass?, builtin: BuiltinLayerKind,
+         callbacks: CALayerClassCallbacks?, info: UnsafeMutableRawPointer?) {
+        self.name = name
+        cName = CString(name)
+        self.superclass = superclass
+        self.builtin = builtin
+        self.callbacks = callbacks
+        self.info = info
+        super.init(kind: .layerClass)
+    }
+
+    public convenience init(name: String, superclass: LayerClass, callbacks: CALayerClassCallbacks?, info: UnsafeMutableRawPointer?) {
+        self.init(name: name, superclass: superclass, builtin: superclass.builtin, callbacks: callbacks, info: info)
+    }
+
+    deinit {
+        callbacks?.release?(info)
+    }
+
+    public static let base = LayerClass(name: "CALayer", superclass: nil, builtin: .layer, callbacks: nil, info: nil)
+    public static let scroll = LayerClass(name: "CAScrollLayer", superclass: base, builtin: .scroll, callbacks: nil, info: nil)
+    public static let text = LayerClass(name: "CATextLayer", superclass: base, builtin: .text, callbacks: nil, info: nil)
+    public static let tiled = LayerClass(name: "CATiledLayer", superclass: base, builtin: .tiled, callbacks: nil, info: nil)
+
+    static func builtin(named name: String) -> LayerClass? {
+        switch name {
+        case "CALayer": return base
+        case "CAScrollLayer": return scroll
+        case "CATextLayer": return text
+        case "CATiledLayer": return tiled
+        default: return nil
+        }
+    }
+
+    var handle: OpaquePointer { borrowedHandle(self) }
+
+    /// The nearest class in the chain (self first) whose table implements a method.
+    @inline(__always)
+    func nearest<F>(_ method: (CALayerClassCallbacks) -> F?) -> (F, UnsafeMutableRawPointer?, LayerClass)? {
+        var cls: LayerClass? = self
+        while let c = cls {
+            if let table = c.callbacks, let fn = method(table) { return (fn, c.info, c) }
+            cls = c.superclass
+        }
+        return nil
+    }
+
+    /// True when some class in the chain overrides defaultValueForKey.
+    lazy var hasDefaultValueCallbacks: Bool = nearest { $0.defaultValueForKey } != nil
+    lazy var hasNeedsDisplayForKey: Bool = nearest { $0.needsDisplayForKey } != nil
+
+    // MARK: Class methods
+
+    /// The class's default for `key`: the nearest defaultValueForKey callback's
+    /// answer, else the built-in default of a declared key, else nil.
+    public func defaultValue(forKey key: String) -> Value? {
+        var cls: LayerClass? = self
+        while let c = cls {
+            if let fn = c.callbacks?.defaultValueForKey {
+                let answer = key.withCString { fn(c.handle, $0, c.info) }
+                if let answer, let value = object(answer, as: Value.self) {
+                    // The callback returns +1: take ownership.
+                    Unmanaged<Value>.fromOpaque(UnsafeRawPointer(answer)).release()
+                    return value
+                }
+            }
+            cls = c.superclass
+        }
+        if let declared = LayerKey.byName[key], declared.declaringKind == .layer || declared.declaringKind == builtin {
+            return Layer.builtinDefault(declared, builtin: builtin)
+        }
+        return nil
+    }
+
+    /// Apple's +needsDisplayForKey:.
+    public func needsDisplay(forKey key: String) -> Bool {
+        guard let (fn, info, cls) = nearest({ $0.needsDisplayForKey }) else { return false }
+        return key.withCString { fn(cls.handle, $0, info) }
+    }
+
+    /// Apple's +defaultActionForKey: (borrowed; nil when no class answers).
+    public func defaultAction(forKey key: String) -> OpaquePointer? {
+        guard let (fn, info, cls) = nearest({ $0.defaultActionForKey }) else { return nil }
+        return key.withCString { fn(cls.handle, $0, info) }
+    }
+
+    /// Sets the class defaults of declared keys on a new layer (not as explicit values).
+    func applyDefaults(to layer: Layer) {
+        guard hasDefaultValueCallbacks else { return }
+        if resolvedDefaults == nil {
+            var list: [(LayerKey, Value)] = []
+            for key in LayerKey.allCases where key != .frame && key != .sublayers && layer.declares(key) {
+                var cls: LayerClass? = self
+                while let c = cls {
+                    if let fn = c.callbacks?.defaultValueForKey {
+                        let answer = key.name.withCString { fn(c.handle, $0, c.info) }
+                        if let answer, let value = object(answer, as: Value.self) {
+                            Unmanaged<Value>.fromOpaque(UnsafeRawPointer(answer)).release()
+                            list.append((key, value))
+                            break
+                        }
+                    }
+                    cls = c.superclass
+                }
+            }
+            resolvedDefaults = list
+        }
+        for (key, value) in resolvedDefaults! {
+            _ = layer.setDeclared(key, value, explicit: false, function: "defaultValueForKey")
+        }
+    }
+}
+
+/// A layer's delegate and layout manager (copied callback tables).
+final class LayerHooks {
+    var delegate: CALayerDelegateCallbacks?
+    var delegateInfo: UnsafeMutableRawPointer?
+    var layoutManager: CALayoutManagerCallbacks?
+    var layoutManagerInfo: UnsafeMutableRawPointer?
+
+    func setDelegate(_ table: CALayerDelegateCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        let old = (delegate, delegateInfo)
+        delegate = table
+        delegateInfo = info
+        old.0?.release?(old.1)
+    }
+
+    func setLayoutManager(_ table: CALayoutManagerCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        let old = (layoutManager, layoutManagerInfo)
+        layoutManager = table
+        layoutManagerInfo = info
+        old.0?.release?(old.1)
+    }
+
+    func releaseAll() {
+        setDelegate(nil, nil)
+        setLayoutManager(nil, nil)
+    }
+}
