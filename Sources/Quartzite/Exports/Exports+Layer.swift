@@ -263,7 +263,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// (perspective included) and geometry flips. A layer flattened to a line
 /// records QZErrorInvalidArgument and returns the point unchanged.
 @c public func CALayerConvertPointFromLayer(_ layer: CALayerRef?, _ point: CGPoint, _ other: CALayerRef?) -> CGPoint {
-    guard checkPoint(point, #function), let l = object(layer, as: Layer.self) else { return point }
+    guard checkFinite(point.x, point.y, function: #function), let l = object(layer, as: Layer.self) else { return point }
     let o = optionalLayer(other, #function)
     guard o.ok else { return point }
     return withModelLock {
@@ -277,7 +277,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Converts `point` from the layer's coordinates to `other`'s (NULL: the root's position space).
 @c public func CALayerConvertPointToLayer(_ layer: CALayerRef?, _ point: CGPoint, _ other: CALayerRef?) -> CGPoint {
-    guard checkPoint(point, #function), let l = object(layer, as: Layer.self) else { return point }
+    guard checkFinite(point.x, point.y, function: #function), let l = object(layer, as: Layer.self) else { return point }
     let o = optionalLayer(other, #function)
     guard o.ok else { return point }
     return withModelLock {
@@ -339,13 +339,13 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// superlayer's coordinates), or NULL. Hidden layers, and with masksToBounds
 /// the area outside the bounds, are skipped. Borrowed.
 @c public func CALayerHitTest(_ layer: CALayerRef?, _ point: CGPoint) -> CALayerRef? {
-    guard checkPoint(point, #function) else { return nil }
+    guard checkFinite(point.x, point.y, function: #function) else { return nil }
     return readLayer(layer, nil) { $0.hitTest(point).map(borrowedHandle) }
 }
 
 /// True when `point` (layer coordinates) is inside the bounds.
 @c public func CALayerContainsPoint(_ layer: CALayerRef?, _ point: CGPoint) -> Bool {
-    guard checkPoint(point, #function) else { return false }
+    guard checkFinite(point.x, point.y, function: #function) else { return false }
     return readLayer(layer, false) { $0.contains(point) }
 }
 
@@ -363,7 +363,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// Scrolls the closest enclosing CAScrollLayer so that `point` (layer
 /// coordinates) lies at its origin. Without one it does nothing.
 @c public func CALayerScrollPoint(_ layer: CALayerRef?, _ point: CGPoint) {
-    guard checkPoint(point, #function) else { return }
+    guard checkFinite(point.x, point.y, function: #function) else { return }
     readLayer(layer, ()) { l in
         guard let scroller = l.enclosingScrollLayer, let p = l.convert(point, to: scroller) else { return }
         scroller.scroll(to: p)
@@ -398,7 +398,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// Scrolls a CAScrollLayer: its bounds origin becomes `point`, as far as
 /// scrollMode allows.
 @c public func CAScrollLayerScrollToPoint(_ layer: CALayerRef?, _ point: CGPoint) {
-    guard checkPoint(point, #function) else { return }
+    guard checkFinite(point.x, point.y, function: #function) else { return }
     readSubclassLayer(layer, .scroll, ()) { $0.scroll(to: point) }
 }
 

@@ -1,0 +1,290 @@
+import CQuartzite
+import Testing
+@testable import Quartzite
+
+/// Reads a declared or custom key through the C API as a Swift value.
+func copyValue(_ layer: CALayerRef, _ key: String) -> Value? {
+    guard let v = CALayerCopyValueForKeyPath(layer, key) else { return nil }
+    let value = Unmanaged<Value>.fromOpaque(UnsafeRawPointer(v)).takeRetainedValue()
+    return value
+}
+
+func setValue(_ layer: CALayerRef, _ key: String, _ value: Value?) {
+    CALayerSetValueForKeyPath(layer, key, value.map(borrowedHandle))
+}
+
+func layer(_ cls: LayerClass = .base) -> CALayerRef {
+    CALayerCreateWithClass(borrowedHandle(cls))!
+}
+
+@Suite struct LayerDefaultTests {
+    /// The spec's default of every declared property, and a value to round-trip.
+    static let table: [(String, Value?, Value)] = [
+        ("bounds", Value(.rect(.zero)), Value(.rect(CGRect(x: 1, y: 2, width: 30, height: 40)))),
+        ("position", Value(.point(CGPoint(x: 0, y: 0))), Value(.point(CGPoint(x: 5, y: 6)))),
+        ("zPosition", Value(.number(0)), Value(.number(3))),
+        ("anchorPoint", Value(.point(CGPoint(x: 0.5, y: 0.5))), Value(.point(CGPoint(x: 0, y: 1)))),
+        ("anchorPointZ", Value(.number(0)), Value(.number(-2))),
+        ("transform", Value(.transform3D(.identity)), Value(.transform3D(CATransform3D(scaleX: 2, y: 3, z: 4)))),
+        ("sublayerTransform", Value(.transform3D(.identity)), Value(.transform3D(CATransform3D(translationX: 1, y: 0, z: 0)))),
+        ("contents", nil, Value(.object(Value(.number(1))))),
+        ("contentsRect", Value(.rect(CGRect(x: 0, y: 0, width: 1, height: 1))), Value(.rect(CGRect(x: 0.5, y: 0, width: 0.5, height: 1)))),
+        ("contentsCenter", Value(.rect(CGRect(x: 0, y: 0, width: 1, height: 1))), Value(.rect(CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)))),
+        ("contentsGravity", Value(string: "resize"), Value(string: "topLeft")),
+        ("contentsScale", Value(.number(1)), Value(.number(2))),
+        ("minificationFilter", Value(string: "linear"), Value(string: "trilinear")),
+        ("minificationFilterBias", Value(.number(0)), Value(.number(0.5))),
+        ("magnificationFilter", Value(string: "linear"), Value(string: "nearest")),
+        ("opacity", Value(.number(1)), Value(.number(0.25))),
+        ("hidden", Value(.bool(false)), Value(.bool(true))),
+        ("masksToBounds", Value(.bool(false)), Value(.bool(true))),
+        ("doubleSided", Value(.bool(true)), Value(.bool(false))),
+        ("cornerRadius", Value(.number(0)), Value(.number(8))),
+        ("borderWidth", Value(.number(0)), Value(.number(2))),
+        ("borderColor", Value(.color(.opaqueBlack)), Value(.color(Color(space: .sRGB, components: [1, 0, 0, 1])))),
+        ("backgroundColor", nil, Value(.color(Color(space: .sRGB, components: [0, 1, 0, 0.5])))),
+        ("shadowOpacity", Value(.number(0)), Value(.number(0.75))),
+        ("shadowRadius", Value(.number(3)), Value(.number(10))),
+        ("shadowOffset", Value(.size(CGSize(width: 0, height: -3))), Value(.size(CGSize(width: 4, height: 4)))),
+        ("shadowColor", Value(.color(.opaqueBlack)), Value(.color(Color(space: .sRGB, components: [0, 0, 1, 1])))),
+        ("opaque", Value(.bool(false)), Value(.bool(true))),
+        ("edgeAntialiasingMask", Value(.number(15)), Value(.number(5))),
+        ("geometryFlipped", Value(.bool(false)), Value(.bool(true))),
+        ("needsDisplayOnBoundsChange", Value(.bool(false)), Value(.bool(true))),
+        ("shouldRasterize", Value(.bool(false)), Value(.bool(true))),
+        ("rasterizationScale", Value(.number(1)), Value(.number(2))),
+        ("filters", nil, Value(.array([Value(string: "blur")]))),
+        ("backgroundFilters", nil, Value(.array([Value(string: "x")]))),
+        ("compositingFilter", nil, Value(string: "multiply")),
+        ("name", nil, Value(string: "card")),
+        ("actions", nil, Value(.dictionary(ValueDictionary()))),
+        ("beginTime", Value(.number(0)), Value(.number(1.5))),
+        ("duration", Value(.number(0)), Value(.number(2))),
+        ("speed", Value(.number(1)), Value(.number(0.5))),
+        ("timeOffset", Value(.number(0)), Value(.number(0.25))),
+        ("repeatCount", Value(.number(0)), Value(.number(2.5))),
+        ("repeatDuration", Value(.number(0)), Value(.number(4))),
+        ("autoreverses", Value(.bool(false)), Value(.bool(true))),
+        ("fillMode", Value(string: "removed"), Value(string: "both")),
+    ]
+
+    @Test(arguments: table)
+    func defaultAndRoundTrip(key: String, expected: Value?, sample: Value) {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        QZClearLastError()
+        let got = copyValue(l, key)
+        if let expected {
+            #expect(got.map { $0.isEqual(to: expected) } == true, "default of \(key)")
+        } else {
+            #expect(got == nil, "default of \(key) is nil")
+        }
+        setValue(l, key, sample)
+        #expect(QZGetLastError() == QZErrorNone, "\(key): \(lastErrorMessage())")
+        let back = copyValue(l, key)
+        if case .object(let o) = sample.storage, case .object(let p)? = back?.storage {
+            #expect(o === p)
+        } else {
+            #expect(back.map { $0.isEqual(to: sample) } == true, "round trip of \(key)")
+        }
+        // The class default is the same value (CALayerCopyDefaultValueForKey).
+        let def = CALayerCopyDefaultValueForKey(key).map { Unmanaged<Value>.fromOpaque(UnsafeRawPointer($0)).takeRetainedValue() }
+        #expect(def.map { d in expected.map { d.isEqual(to: $0) } ?? false } ?? (expected == nil))
+    }
+
+    @Test func typedGettersReportDefaults() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        #expect(CALayerGetOpacity(l) == 1)
+        #expect(CALayerGetAnchorPoint(l).x == 0.5 && CALayerGetAnchorPoint(l).y == 0.5)
+        #expect(CALayerGetShadowOffset(l).height == -3 && CALayerGetShadowRadius(l) == 3)
+        #expect(CALayerGetDoubleSided(l) && !CALayerGetHidden(l))
+        #expect(CGColorGetComponents(CALayerGetBorderColor(l))![3] == 1)
+        #expect(CALayerGetBackgroundColor(l) == nil)
+        #expect(String(cString: CALayerGetContentsGravity(l)!) == kCAGravityResize)
+        #expect(String(cString: CALayerGetMinificationFilter(l)!) == kCAFilterLinear)
+        #expect(String(cString: CALayerGetFillMode(l)!) == kCAFillModeRemoved)
+        #expect(CALayerGetEdgeAntialiasingMask(l) == UInt32(kCALayerLeftEdge.rawValue | kCALayerRightEdge.rawValue | kCALayerBottomEdge.rawValue | kCALayerTopEdge.rawValue))
+        #expect(CALayerGetSpeed(l) == 1 && CALayerGetRepeatCount(l) == 0)
+        #expect(CALayerGetName(l) == nil && CALayerGetContents(l) == nil && CALayerGetMask(l) == nil)
+    }
+
+    @Test func subclassDefaults() {
+        let text = CATextLayerCreate()!, tiled = CATiledLayerCreate()!, scroll = CAScrollLayerCreate()!
+        defer { for l in [text, tiled, scroll] { CARelease(UnsafeRawPointer(l)) } }
+        #expect(CATextLayerGetFontSize(text) == 36)
+        let white = CGColorGetComponents(CATextLayerGetForegroundColor(text))!
+        #expect(white[0] == 1 && white[1] == 1 && white[2] == 1 && white[3] == 1)
+        #expect(!CATextLayerGetWrapped(text))
+        #expect(String(cString: CATextLayerGetAlignmentMode(text)!) == kCAAlignmentNatural)
+        #expect(String(cString: CATextLayerGetTruncationMode(text)!) == kCATruncationNone)
+        #expect(CATextLayerGetString(text) == nil)
+        #expect(CATiledLayerGetLevelsOfDetail(tiled) == 1 && CATiledLayerGetLevelsOfDetailBias(tiled) == 0)
+        #expect(CATiledLayerGetTileSize(tiled).width == 256 && CATiledLayerGetTileSize(tiled).height == 256)
+        #expect(CATiledLayerGetFadeDuration() == 0.25)
+        #expect(String(cString: CAScrollLayerGetScrollMode(scroll)!) == kCAScrollBoth)
+        // Subclass keys are custom keys on a plain layer, and the typed accessors refuse it.
+        let plain = layer()
+        defer { CARelease(UnsafeRawPointer(plain)) }
+        QZClearLastError()
+        _ = CATextLayerGetFontSize(plain)
+        #expect(takeError() == QZErrorWrongType)
+        setValue(plain, "fontSize", Value(.number(12)))
+        #expect(copyValue(plain, "fontSize")?.number == 12)
+    }
+
+    @Test func badValuesAreRejectedAndChangeNothing() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        QZClearLastError()
+        CALayerSetPosition(l, CGPoint(x: .nan, y: 0))
+        #expect(takeError() == QZErrorNotFinite)
+        CALayerSetOpacity(l, .infinity)
+        #expect(takeError() == QZErrorNotFinite)
+        CALayerSetContentsGravity(l, "sideways")
+        #expect(takeError() == QZErrorUnknownConstant)
+        setValue(l, "position", Value(string: "x"))
+        #expect(takeError() == QZErrorWrongType)
+        setValue(l, "bounds", Value(.number(3)))
+        #expect(takeError() == QZErrorWrongType)
+        CALayerSetFillMode(l, nil)
+        #expect(takeError() == QZErrorNullArgument)
+        #expect(CALayerGetPosition(l).x == 0 && CALayerGetOpacity(l) == 1)
+        #expect(String(cString: CALayerGetContentsGravity(l)!) == "resize")
+        // HUGE_VALF repeats forever: infinity is a valid repeatCount.
+        CALayerSetRepeatCount(l, .infinity)
+        #expect(takeError() == QZErrorNone && CALayerGetRepeatCount(l) == .infinity)
+        CALayerSetRepeatCount(l, .nan)
+        #expect(takeError() == QZErrorNotFinite)
+        _ = CALayerGetOpacity(nil)
+        #expect(takeError() == QZErrorNullArgument)
+        let color = CGColorCreateSRGB(1, 1, 1, 1)!
+        defer { CGColorRelease(color) }
+        _ = CALayerGetOpacity(color)
+        #expect(takeError() == QZErrorWrongType)
+    }
+}
+
+@Suite struct KeyPathTests {
+    /// (key path to set, value, key path to read, expected number)
+    static let numeric: [(String, Double, String, Double)] = [
+        ("position.x", 12, "position", .nan),
+        ("position.y", 7, "position.y", 7),
+        ("bounds.size.width", 40, "bounds.size.width", 40),
+        ("bounds.origin.x", -3, "bounds.origin.x", -3),
+        ("anchorPoint.x", 0.25, "anchorPoint.x", 0.25),
+        ("shadowOffset.height", 9, "shadowOffset.height", 9),
+        ("transform.translation.x", 10, "transform.translation.x", 10),
+        ("transform.translation.z", -4, "transform.m43", .nan),
+        ("transform.scale.y", 3, "transform.scale.y", 3),
+        ("transform.scale", 2, "transform.scale.x", 2),
+        ("transform.rotation.x", 0.5, "transform.rotation.x", 0.5),
+        ("transform.rotation.y", -0.3, "transform.rotation.y", -0.3),
+        ("transform.rotation", 1.25, "transform.rotation.z", 1.25),
+        ("sublayerTransform.rotation.z", 0.75, "sublayerTransform.rotation", 0.75),
+        ("sublayerTransform.scale.z", 5, "sublayerTransform.scale.z", 5),
+        ("touchPoints.a.scale", 2, "touchPoints.a.scale", 2),
+        ("touchPoints.b.scale", 3, "touchPoints.b.scale", 3),
+        ("someKey", 50, "someKey", 50),
+    ]
+
+    @Test(arguments: numeric)
+    func setAndRead(path: String, value: Double, readPath: String, expected: Double) {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        QZClearLastError()
+        CALayerSetNumberForKeyPath(l, path, value)
+        #expect(QZGetLastError() == QZErrorNone, "\(path): \(lastErrorMessage())")
+        if !expected.isNaN {
+            #expect(abs(CALayerGetNumberForKeyPath(l, readPath) - expected) < 1e-12, "\(readPath)")
+        }
+    }
+
+    @Test func rotationZWritesTheMatrix() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        CALayerSetNumberForKeyPath(l, "transform.rotation.z", .pi / 2)
+        let t = CALayerGetTransform(l)
+        #expect(abs(t.m11) < 1e-12 && abs(t.m12 - 1) < 1e-12 && abs(t.m21 + 1) < 1e-12 && abs(t.m22) < 1e-12)
+    }
+
+    @Test func componentsAreKeptWhenOneChanges() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        CALayerSetTransform(l, CATransform3DMakeScale(2, 2, 1))
+        CALayerSetNumberForKeyPath(l, "transform.rotation.z", .pi / 2)
+        CALayerSetNumberForKeyPath(l, "transform.translation.x", 10)
+        let t = CALayerGetTransform(l)
+        // scale 2 then a quarter turn: m12 = 2, m21 = -2; translation in m41.
+        #expect(abs(t.m12 - 2) < 1e-12 && abs(t.m21 + 2) < 1e-12 && abs(t.m11) < 1e-12 && t.m41 == 10)
+        #expect(abs(CALayerGetNumberForKeyPath(l, "transform.scale.x") - 2) < 1e-12)
+        // A size sets the x and y translation.
+        setValue(l, "transform.translation", Value(.size(CGSize(width: 3, height: 4))))
+        #expect(CALayerGetTransform(l).m41 == 3 && CALayerGetTransform(l).m42 == 4)
+        let tr = copyValue(l, "transform.translation")
+        if case .size(let s)? = tr?.storage { #expect(s.width == 3 && s.height == 4) } else { Issue.record("translation is not a size") }
+    }
+
+    @Test func structFieldsUpdateTheProperty() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        CALayerSetNumberForKeyPath(l, "position.x", 12)
+        CALayerSetNumberForKeyPath(l, "bounds.size.height", 30)
+        setValue(l, "bounds.origin", Value(.point(CGPoint(x: 4, y: 5))))
+        #expect(CALayerGetPosition(l).x == 12)
+        #expect(CALayerGetBounds(l).isEqual(to: CGRect(x: 4, y: 5, width: 0, height: 30)))
+        let origin = copyValue(l, "bounds.origin")
+        if case .point(let p)? = origin?.storage { #expect(p.x == 4 && p.y == 5) } else { Issue.record("bounds.origin is not a point") }
+    }
+
+    @Test func nestedDictionariesAreCreated() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        CALayerSetNumberForKeyPath(l, "touchPoints.a.scale", 2)
+        CALayerSetNumberForKeyPath(l, "touchPoints.a.point.x", 7)
+        let tp = copyValue(l, "touchPoints")
+        #expect(tp?.type == CAValueTypeDictionary)
+        #expect(copyValue(l, "touchPoints.a")?.count == 2)
+        #expect(CALayerGetNumberForKeyPath(l, "touchPoints.a.point.x") == 7)
+        #expect(copyValue(l, "touchPoints.missing.scale") == nil)
+    }
+
+    @Test func badKeyPathsRecordErrors() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        QZClearLastError()
+        CALayerSetNumberForKeyPath(l, "position.z", 1)
+        #expect(takeError() == QZErrorInvalidArgument)
+        CALayerSetNumberForKeyPath(l, "transform.rotation.w", 1)
+        #expect(takeError() == QZErrorInvalidArgument)
+        CALayerSetNumberForKeyPath(l, "position..x", 1)
+        #expect(takeError() == QZErrorInvalidArgument)
+        CALayerSetNumberForKeyPath(l, "", 1)
+        #expect(takeError() == QZErrorInvalidArgument)
+        CALayerSetNumberForKeyPath(l, "position.x", .nan)
+        #expect(takeError() == QZErrorInvalidArgument)
+        _ = CALayerGetNumberForKeyPath(l, "contentsGravity")
+        #expect(takeError() == QZErrorWrongType)
+        #expect(CALayerGetPosition(l).x == 0)
+    }
+
+    @Test func styleSuppliesUnsetProperties() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        var inner = ValueDictionary()
+        inner.set(Value(.number(4)), for: "cornerRadius")
+        inner.set(Value(.number(0.1)), for: "opacity")
+        inner.set(Value(.rect(CGRect(x: 0, y: 0, width: 9, height: 9))), for: "bounds")
+        var outer = ValueDictionary()
+        outer.set(Value(.number(0.5)), for: "opacity")
+        outer.set(Value(.number(3)), for: "custom")
+        outer.set(Value(.dictionary(inner)), for: "style")
+        setValue(l, "style", Value(.dictionary(outer)))
+        #expect(CALayerGetOpacity(l) == 0.5)                 // shallowest wins
+        #expect(CALayerGetCornerRadius(l) == 4)              // from style.style
+        #expect(CALayerGetNumberForKeyPath(l, "custom") == 3)
+        #expect(CALayerGetBounds(l).size.width == 0)         // never for bounds
+        CALayerSetOpacity(l, 0.8)
+        #expect(CALayerGetOpacity(l) == Float(0.8))          // explicit values win
+    }
+}
