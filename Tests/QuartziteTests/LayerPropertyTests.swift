@@ -133,6 +133,48 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         #expect(copyValue(plain, "fontSize")?.number == 12)
     }
 
+    @Test func subclassRoundTrips() {
+        let text = CATextLayerCreate()!, tiled = CATiledLayerCreate()!, scroll = CAScrollLayerCreate()!
+        defer { for l in [text, tiled, scroll] { CARelease(UnsafeRawPointer(l)) } }
+        QZClearLastError()
+        let hello = CAValueCreateString("hello")!
+        CATextLayerSetString(text, hello)
+        CARelease(UnsafeRawPointer(hello))
+        #expect(String(cString: CAValueGetString(CATextLayerGetString(text))!) == "hello")
+        let font = CAValueCreateString("DejaVu Sans")!
+        CATextLayerSetFont(text, font)
+        CARelease(UnsafeRawPointer(font))
+        #expect(String(cString: CAValueGetString(CATextLayerGetFont(text))!) == "DejaVu Sans")
+        CATextLayerSetFontSize(text, 12)
+        #expect(CATextLayerGetFontSize(text) == 12)
+        let red = CGColorCreateSRGB(1, 0, 0, 1)!
+        CATextLayerSetForegroundColor(text, red)
+        #expect(CGColorEqualToColor(CATextLayerGetForegroundColor(text), red))
+        CGColorRelease(red)
+        CATextLayerSetWrapped(text, true)
+        #expect(CATextLayerGetWrapped(text))
+        CATextLayerSetAlignmentMode(text, kCAAlignmentJustified)
+        #expect(String(cString: CATextLayerGetAlignmentMode(text)!) == "justified")
+        CATextLayerSetTruncationMode(text, kCATruncationMiddle)
+        #expect(String(cString: CATextLayerGetTruncationMode(text)!) == "middle")
+        CATiledLayerSetLevelsOfDetail(tiled, 4)
+        CATiledLayerSetLevelsOfDetailBias(tiled, 2)
+        CATiledLayerSetTileSize(tiled, CGSize(width: 512, height: 128))
+        #expect(CATiledLayerGetLevelsOfDetail(tiled) == 4 && CATiledLayerGetLevelsOfDetailBias(tiled) == 2)
+        #expect(CATiledLayerGetTileSize(tiled).width == 512 && CATiledLayerGetTileSize(tiled).height == 128)
+        CAScrollLayerSetScrollMode(scroll, kCAScrollHorizontally)
+        #expect(String(cString: CAScrollLayerGetScrollMode(scroll)!) == "horizontally")
+        #expect(QZGetLastError() == QZErrorNone)
+        // The same keys through key-value coding.
+        #expect(copyValue(text, "fontSize")?.number == 12)
+        #expect(copyValue(tiled, "tileSize.width")?.number == 512)
+        CATextLayerSetAlignmentMode(text, "diagonal")
+        #expect(takeError() == QZErrorUnknownConstant)
+        CATiledLayerSetTileSize(tiled, CGSize(width: 0, height: 10))
+        #expect(takeError() == QZErrorWrongType)
+        #expect(CATiledLayerGetTileSize(tiled).width == 512)
+    }
+
     @Test func badValuesAreRejectedAndChangeNothing() {
         let l = layer()
         defer { CARelease(UnsafeRawPointer(l)) }

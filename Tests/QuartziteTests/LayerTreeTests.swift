@@ -300,7 +300,7 @@ func release(_ layers: CALayerRef...) { for l in layers { CARelease(UnsafeRawPoi
                 var list: [CALayerRef?] = (0..<next(4)).map { _ in any() }
                 CALayerSetSublayers(any(), &list, list.count)
             }
-            if step % 50 == 0 || QZGetLastError() != QZErrorNone {
+            do {
                 let ok = withModelLock { pool.allSatisfy { L($0).checkInvariants() } }
                 #expect(ok, "invariants broken at step \(step)")
                 if !ok { return }
