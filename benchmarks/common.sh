@@ -49,3 +49,24 @@ qz_build_c_bench() {
         -o "$BENCH_OUT/bench_transform" \
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
+
+# Compiles bench_layers.c into $BENCH_OUT/bench_layers (glibc: mallinfo2).
+qz_build_layers_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_layers.c" \
+        -o "$BENCH_OUT/bench_layers" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lpthread -lm
+}
+
+# Prints the path of swift-demangle (PATH, next to swift, /opt/swift), or nothing.
+qz_swift_demangle() {
+    local d
+    d="$(command -v swift-demangle 2>/dev/null || true)"
+    if [ -z "$d" ] && command -v swift >/dev/null 2>&1; then
+        d="$(dirname "$(readlink -f "$(command -v swift)")")/swift-demangle"
+    fi
+    [ -x "$d" ] || d=/opt/swift/usr/bin/swift-demangle
+    [ -x "$d" ] && echo "$d"
+    return 0
+}
