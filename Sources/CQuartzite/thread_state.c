@@ -56,7 +56,9 @@ double qz_internal_monotonic_seconds(void) {
 
 static _Atomic(uintptr_t) model_owner;   /* address of the owner's thread token, 0 when free */
 static unsigned model_depth;             /* only touched by the owner */
-static _Thread_local char thread_token;  /* its address identifies the thread */
+/* Its address identifies the thread. initial-exec: one byte of static TLS
+ * spares every lock a call to __tls_get_addr. */
+static _Thread_local char thread_token __attribute__((tls_model("initial-exec")));
 
 void qz_internal_model_lock(void) {
     uintptr_t self = (uintptr_t)&thread_token;

@@ -122,7 +122,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 @c public func CALayerSetTransform(_ layer: CALayerRef?, _ transform: CATransform3D) {
     guard checkTransform(transform, #function) else { return }
-    changeLayer(layer, .transform) { $0.transformBox = TransformBox.make(transform) }
+    changeLayer(layer, .transform) { TransformBox.store(transform, in: &$0.transformBox) }
 }
 
 /// The transform applied to the sublayers about the anchor point (default identity).
@@ -132,7 +132,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 @c public func CALayerSetSublayerTransform(_ layer: CALayerRef?, _ transform: CATransform3D) {
     guard checkTransform(transform, #function) else { return }
-    changeLayer(layer, .sublayerTransform) { $0.sublayerTransformBox = TransformBox.make(transform) }
+    changeLayer(layer, .sublayerTransform) { TransformBox.store(transform, in: &$0.sublayerTransformBox) }
 }
 
 /// The transform as an affine transform (its x-y part).
@@ -301,6 +301,18 @@ func setVisualNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, _ funct
 
 // MARK: - Colours (borrowed getters; setters retain)
 
+/// Typed colour setter: no boxed value on the way.
+@inline(__always)
+func setLayerColor(_ layer: CALayerRef?, _ key: LayerKey, _ color: QZCGColorRef?, _ function: StaticString,
+                   _ write: (LayerVisuals, Color?) -> Void) {
+    var c: Color?
+    if let color {
+        guard let o = object(color, as: Color.self, function) else { return }
+        c = o
+    }
+    changeLayer(layer, key, function) { write($0.ensureVisuals, c) }
+}
+
 @inline(__always)
 func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ function: StaticString,
                 _ read: (LayerVisuals) -> Color?) -> QZCGColorRef? {
@@ -313,19 +325,19 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
 /// The background colour (default NULL: none). Borrowed.
 @c public func CALayerGetBackgroundColor(_ layer: CALayerRef?) -> QZCGColorRef? { layerColor(layer, .backgroundColor, nil, #function) { $0.backgroundColor } }
 @c public func CALayerSetBackgroundColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
-    let c = colorValue(color, #function); if c.ok { setLayerValue(layer, .backgroundColor, c.value) }
+    setLayerColor(layer, .backgroundColor, color, #function) { $0.backgroundColor = $1 }
 }
 
 /// The border colour (default opaque black). Borrowed.
 @c public func CALayerGetBorderColor(_ layer: CALayerRef?) -> QZCGColorRef? { layerColor(layer, .borderColor, .opaqueBlack, #function) { $0.borderColor } }
 @c public func CALayerSetBorderColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
-    let c = colorValue(color, #function); if c.ok { setLayerValue(layer, .borderColor, c.value) }
+    setLayerColor(layer, .borderColor, color, #function) { $0.borderColor = $1 }
 }
 
 /// The shadow colour (default opaque black). Borrowed.
 @c public func CALayerGetShadowColor(_ layer: CALayerRef?) -> QZCGColorRef? { layerColor(layer, .shadowColor, .opaqueBlack, #function) { $0.shadowColor } }
 @c public func CALayerSetShadowColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
-    let c = colorValue(color, #function); if c.ok { setLayerValue(layer, .shadowColor, c.value) }
+    setLayerColor(layer, .shadowColor, color, #function) { $0.shadowColor = $1 }
 }
 
 // MARK: - Objects

@@ -230,29 +230,42 @@ extension Layer {
     /// sublayers the front-most (highest zPosition, then latest) wins.
     func hitTest(_ p: CGPoint) -> Layer? {
         if flags.contains(.hidden) { return nil }
-        // The whole 4x4 chain is inverted at once: a perspective sublayerTransform
-        // acts on the z that this layer's own transform produces.
-        guard let inverse = toSuperlayer.inverse else { return nil }
-        return hitTest(local: inverse.apply(p))
+        let local: CGPoint
+        if transformBox == nil, superlayer?.sublayerSpace == nil {
+            // Untransformed (most layers): a translation.
+            let a = anchorInBounds
+            local = CGPoint(x: p.x - position.x + a.x, y: p.y - position.y + a.y)
+        } else {
+            // The whole 4x4 chain is inverted at once: a perspective sublayerTransform
+            // acts on the z that this layer's own transform produces.
+            guard let inverse = toSuperlayer.inverse else { return nil }
+            local = inverse.apply(p)
+        }
+        return hitTest(local: local)
     }
 
     private func hitTest(local: CGPoint) -> Layer? {
         let inside = contains(local)
         if flags.contains(.masksToBounds) && !inside { return nil }
-        for sub in frontToBack() {
-            if let hit = sub.hitTest(local) { return hit }
+        for i in frontToBackIndices() {
+            if let hit = sublayers[i].hitTest(local) { return hit }
         }
         return inside ? self : nil
     }
 
-    /// Sublayers from front to back: zPosition descending, then index descending.
-    func frontToBack() -> [Layer] {
-        if sublayers.count < 2 { return sublayers }
-        let indexed = sublayers.enumerated().map { ($0.offset, $0.element) }
-        return indexed.sorted { a, b in
-            a.1.zPosition != b.1.zPosition ? a.1.zPosition > b.1.zPosition : a.0 > b.0
-        }.map { $0.1 }
+    /// Indices of the sublayers from front to back: zPosition descending, then
+    /// index descending.
+    func frontToBackIndices() -> [Int] {
+        let n = sublayers.count
+        let z = n > 0 ? sublayers[0].zPosition : 0
+        if sublayers.allSatisfy({ $0.zPosition == z }) { return Array((0..<n).reversed()) }
+        // Sort indices by (zPosition, index), both descending; no layer references move.
+        let zs = sublayers.map(\.zPosition)
+        return (0..<n).sorted { zs[$0] != zs[$1] ? zs[$0] > zs[$1] : $0 > $1 }
     }
+
+    /// Sublayers from front to back.
+    func frontToBack() -> [Layer] { frontToBackIndices().map { sublayers[$0] } }
 
     // MARK: - Sizes and scrolling
 

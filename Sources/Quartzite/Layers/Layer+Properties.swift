@@ -246,10 +246,10 @@ extension Layer {
             anchorPointZ = n
         case .transform:
             guard let t = transform() else { return fail("a finite transform") }
-            transformBox = TransformBox.make(t)
+            TransformBox.store(t, in: &transformBox)
         case .sublayerTransform:
             guard let t = transform() else { return fail("a finite transform") }
-            sublayerTransformBox = TransformBox.make(t)
+            TransformBox.store(t, in: &sublayerTransformBox)
         case .opacity:
             guard let n = number() else { return numberFail() }
             opacity = Float(n)

@@ -100,10 +100,21 @@ public final class Layer: QZObject, Handle {
 
 /// A boxed transform, so that identity transforms cost one pointer.
 final class TransformBox {
-    let value: CATransform3D
+    var value: CATransform3D
     init(_ value: CATransform3D) { self.value = value }
 
     static func make(_ t: CATransform3D) -> TransformBox? { t.isIdentity ? nil : TransformBox(t) }
+
+    /// Stores `t` in `box`, reusing the allocation when nothing else shares it.
+    static func store(_ t: CATransform3D, in box: inout TransformBox?) {
+        if t.isIdentity {
+            box = nil
+        } else if box != nil, isKnownUniquelyReferenced(&box!) {
+            box!.value = t
+        } else {
+            box = TransformBox(t)
+        }
+    }
 }
 
 /// Boolean properties and state bits.

@@ -24,6 +24,8 @@ public final class LayerClass: QZObject, Handle {
         self.builtin = builtin
         self.callbacks = callbacks
         self.info = info
+        hasDefaultValueCallbacks = callbacks?.defaultValueForKey != nil || (superclass?.hasDefaultValueCallbacks ?? false)
+        hasNeedsDisplayForKey = callbacks?.needsDisplayForKey != nil || (superclass?.hasNeedsDisplayForKey ?? false)
         super.init(kind: .layerClass)
     }
 
@@ -63,9 +65,10 @@ public final class LayerClass: QZObject, Handle {
         return nil
     }
 
-    /// True when some class in the chain overrides defaultValueForKey.
-    lazy var hasDefaultValueCallbacks: Bool = nearest { $0.defaultValueForKey } != nil
-    lazy var hasNeedsDisplayForKey: Bool = nearest { $0.needsDisplayForKey } != nil
+    /// True when some class in the chain overrides defaultValueForKey or
+    /// needsDisplayForKey (fixed at creation: setters test it on every change).
+    let hasDefaultValueCallbacks: Bool
+    let hasNeedsDisplayForKey: Bool
 
     // MARK: Class methods
 
