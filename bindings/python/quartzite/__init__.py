@@ -8,7 +8,9 @@ Two layers:
   the library records an error: geometry (:class:`Point`, :class:`Size`,
   :class:`Rect`, :class:`AffineTransform`, :class:`Transform3D`),
   :class:`Color`, boxed values (:class:`Value`, :func:`to_value`,
-  :func:`from_value`), the media clock and the error handler.
+  :func:`from_value`), layers (:class:`Layer`, :class:`ScrollLayer`,
+  :class:`TextLayer`, :class:`TiledLayer`; subclass them to make layer
+  classes), the media clock and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -23,14 +25,16 @@ from .errors import (
     set_error_handler,
 )
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
+from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .timing import current_media_time, set_media_time_source
 from .values import Value, ValueType, from_value, to_value
 
 __all__ = [
-    "AffineTransform", "Color", "ErrorCode", "InvalidArgumentError",
-    "InvalidStateError", "NotFiniteError", "NullArgumentError",
-    "OutOfMemoryError", "OutOfRangeError", "Point", "QuartziteError", "Rect",
-    "Size", "Transform3D", "UnknownConstantError", "Value", "ValueType",
+    "AffineTransform", "Color", "Context", "Edge", "ErrorCode",
+    "InvalidArgumentError", "InvalidStateError", "Layer", "NotFiniteError",
+    "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Point",
+    "QuartziteError", "Rect", "ScrollLayer", "Size", "TextLayer", "TiledLayer",
+    "Transform3D", "UnknownConstantError", "Value", "ValueType",
     "WrongTypeError", "call", "clear_last_error", "current_media_time",
     "from_value", "last_error", "set_error_handler", "set_media_time_source",
     "to_value",

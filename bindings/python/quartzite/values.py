@@ -6,7 +6,8 @@ Conversions (both directions, recursively):
     str <-> string           list/tuple -> array -> list
     dict (str keys) <-> dictionary (insertion order kept)
     Point, Size, Rect, AffineTransform, Transform3D, Color <-> the same kinds
-    Value <-> itself (object values such as layers come back as a Value)
+    Value <-> itself
+    Layer (any Quartzite handle) -> object value -> Layer (layers) or Value (others)
 
 Ownership follows the C API: ``to_value`` returns a +1 CAValueRef that the
 caller must CARelease; ``from_value`` only reads (borrows) the reference it is
@@ -85,6 +86,11 @@ def to_value(obj):
         return _created(call(_lib.CAValueCreateTransform3D, obj))
     if isinstance(obj, Color):
         return _created(call(_lib.CAValueCreateColor, obj))
+    if isinstance(obj, Handle):
+        # Any other Quartzite object (a Layer, ...) is boxed as an object value.
+        if obj.handle is None:
+            raise ValueError(f"cannot convert a closed {type(obj).__name__}")
+        return _created(call(_lib.CAValueCreateWithObject, obj))
     if isinstance(obj, (list, tuple)):
         items = []
         try:
@@ -146,8 +152,19 @@ def from_value(ref):
             key = call(_lib.CAValueGetDictionaryKeyAtIndex, handle, i)
             result[key.decode("utf-8")] = from_value(call(_lib.CAValueGetDictionaryItem, handle, key))
         return result
-    # Objects (layers, animations, ...) have no Python counterpart yet.
+    # Objects: a registered converter (quartzite.layer turns layers into
+    # Layer objects) or, for kinds with no Python class yet, the Value itself.
+    obj = call(_lib.CAValueGetObject, handle)
+    for convert in _object_converters:
+        converted = convert(obj)
+        if converted is not None:
+            return converted
     return Value.from_handle(handle)
+
+
+# Functions from an object handle (borrowed) to a Python object, or None when
+# the object is not of their kind. Modules for object kinds register here.
+_object_converters = []
 
 
 class Value(Handle):
