@@ -171,7 +171,7 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         CATextLayerSetAlignmentMode(text, "diagonal")
         #expect(takeError() == QZErrorUnknownConstant)
         CATiledLayerSetTileSize(tiled, CGSize(width: 0, height: 10))
-        #expect(takeError() == QZErrorWrongType)
+        #expect(takeError() == QZErrorInvalidArgument)
         #expect(CATiledLayerGetTileSize(tiled).width == 512)
     }
 
@@ -328,5 +328,46 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         #expect(CALayerGetBounds(l).size.width == 0)         // never for bounds
         CALayerSetOpacity(l, 0.8)
         #expect(CALayerGetOpacity(l) == Float(0.8))          // explicit values win
+    }
+}
+
+@Suite struct LayerFixTests {
+    @Test func styleIsTypeCheckedAndNeverSuppliesStructure() {
+        let l = layer(), child = layer()
+        defer { CARelease(UnsafeRawPointer(l)); CARelease(UnsafeRawPointer(child)) }
+        CALayerAddSublayer(l, child)
+        var d = ValueDictionary()
+        d.set(Value(string: "junk"), for: "sublayers")
+        d.set(Value(string: "high"), for: "opacity")
+        d.set(Value(string: "sideways"), for: "contentsGravity")
+        d.set(Value(.number(5)), for: "cornerRadius")
+        setValue(l, "style", Value(.dictionary(d)))
+        #expect(copyValue(l, "sublayers")?.count == 1)
+        #expect(copyValue(l, "opacity")?.number == 1 && CALayerGetOpacity(l) == 1)
+        #expect(copyValue(l, "contentsGravity")?.string == "resize")
+        #expect(copyValue(l, "cornerRadius")?.number == 5)
+    }
+
+    @Test func typeNamesWithoutErrors() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        QZClearLastError()
+        #expect(String(cString: QZGetTypeName(UnsafeRawPointer(l))!) == "CALayer")
+        #expect(String(cString: QZGetTypeName(UnsafeRawPointer(CALayerClassGetBuiltin("CATextLayer")!))!) == "CALayerClass")
+        var junk = [UInt64](repeating: 0, count: 4)
+        #expect(junk.withUnsafeBytes { QZGetTypeName($0.baseAddress) } == nil)
+        #expect(QZGetTypeName(nil) == nil)
+        #expect(QZGetLastError() == QZErrorNone)
+    }
+
+    @Test func tiledLayerErrorCodes() {
+        let t = CATiledLayerCreate()!
+        defer { CARelease(UnsafeRawPointer(t)) }
+        QZClearLastError()
+        CATiledLayerSetLevelsOfDetail(t, 1_000_000_000_000)
+        #expect(takeError() == QZErrorOutOfRange)
+        CATiledLayerSetTileSize(t, CGSize(width: 0, height: 0))
+        #expect(takeError() == QZErrorInvalidArgument)
+        #expect(CATiledLayerGetLevelsOfDetail(t) == 1)
     }
 }

@@ -120,6 +120,9 @@ static void delegate_with_ffi_closures(void) {
     CALayerDisplay(a);
     CHECK(log.draws == 1 && log.last_layer == a && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 30, 30)));
     CHECK(CGRectIsNull(QZLayerGetDirtyRect(a)));
+    /* An unmarked layer redraws whole: the clip is the bounds. */
+    CALayerDisplay(a);
+    CHECK(log.draws == 2 && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 100, 100)));
     /* needsDisplayOnBoundsChange */
     CALayerSetNeedsDisplayOnBoundsChange(a, true);
     CALayerSetBounds(a, CGRectMake(0, 0, 120, 100));
@@ -192,6 +195,42 @@ static void layout_manager_and_classes(void) {
     CHECK(class_releases == 1);
 }
 
+/* MARK: - Class methods see the class asked; callback errors stay inside */
+
+static CALayerClassRef asked_class;
+static bool record_class(CALayerClassRef c, const char *key, void *info) {
+    (void)key; (void)info; asked_class = c; return false;
+}
+static void failing_display(CALayerRef l, void *info) {
+    (void)info;
+    CALayerSetOpacity(l, NAN);   /* records an error inside the callback */
+}
+
+static void class_methods_and_callback_errors(void) {
+    CALayerClassCallbacks a_cb;
+    memset(&a_cb, 0, sizeof a_cb);
+    a_cb.needsDisplayForKey = record_class;
+    CALayerClassRef a = CALayerClassCreate("A", NULL, &a_cb, NULL);
+    CALayerClassRef b = CALayerClassCreate("B", a, NULL, NULL);
+    CALayerClassNeedsDisplayForKey(b, "x");
+    CHECK(asked_class == b);
+    CALayerClassNeedsDisplayForKey(a, "x");
+    CHECK(asked_class == a);
+
+    CALayerDelegateCallbacks d;
+    memset(&d, 0, sizeof d);
+    d.displayLayer = failing_display;
+    CALayerRef l = CALayerCreate();
+    CALayerSetDelegate(l, &d, NULL);
+    QZClearLastError();
+    CALayerDisplay(l);
+    CHECK(QZGetLastError() == QZErrorNone);
+    CHECK(CALayerGetOpacity(l) == 1);
+    CARelease(l);
+    CARelease(b);
+    CARelease(a);
+}
+
 /* MARK: - Bad input */
 
 static void bad_input(void) {
@@ -228,6 +267,7 @@ static void bad_input(void) {
 int main(void) {
     RUN(delegate_with_ffi_closures);
     RUN(layout_manager_and_classes);
+    RUN(class_methods_and_callback_errors);
     RUN(bad_input);
     return qz_summary();
 }

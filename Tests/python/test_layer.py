@@ -271,8 +271,8 @@ def test_out_of_range_integers_raise():
 
 
 def test_library_rejections_raise_quartzite_errors():
-    with pytest.raises(WrongTypeError):
-        TiledLayer().tile_size = (0, 0)  # "a positive size"
+    with pytest.raises(InvalidArgumentError):
+        TiledLayer().tile_size = (0, 0)  # tiles must have a positive size
     with pytest.raises(WrongTypeError):
         Layer().set_value_for_key("opacity", "high")
     with pytest.raises(WrongTypeError):

@@ -37,6 +37,14 @@ QZError QZGetLastError(void);
 const char *QZGetLastErrorMessage(void);
 
 /**
+ * Returns the type of a Quartzite handle without "Ref" ("CALayer",
+ * "CAValue", "CGColor", ...), or NULL when the pointer is NULL or not a live
+ * Quartzite handle. Records no error: a query for bindings that need to know
+ * what they hold. Borrowed static string.
+ */
+const char *QZGetTypeName(const void *handle);
+
+/**
  * Installs a process-wide handler called on the failing thread each time an
  * error is recorded (errors raised by the handler itself are recorded but
  * not reported again). NULL removes it.

@@ -72,3 +72,15 @@ func requireString(_ s: UnsafePointer<CChar>?, _ what: StaticString, _ function:
     }
     return String(cString: s)
 }
+
+/// Calls into the host (a delegate, layout manager or class callback) without
+/// letting errors the callback's own library calls record leak into the call
+/// that triggered it: the thread's error state is saved and restored around it.
+@inline(__always)
+func hostCall<R>(_ body: () -> R) -> R {
+    let state = qz_internal_error_state()!
+    let saved = state.pointee
+    let result = body()
+    state.pointee = saved
+    return result
+}

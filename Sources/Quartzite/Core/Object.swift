@@ -10,6 +10,17 @@ public enum ObjectKind: UInt16, Sendable {
     case layerClass = 17
     case context = 18
 
+    /// The C type name without "Ref", as a static C string.
+    var cTypeName: StaticString {
+        switch self {
+        case .value: return "CAValue"
+        case .color: return "CGColor"
+        case .layer: return "CALayer"
+        case .layerClass: return "CALayerClass"
+        case .context: return "CGContext"
+        }
+    }
+
     var typeName: String {
         switch self {
         case .value: return "CAValue"

@@ -50,6 +50,17 @@ import CQuartzite
     Unmanaged<QZObject>.fromOpaque(handle).release()
 }
 
+/// Returns the type of a Quartzite handle without "Ref" ("CALayer",
+/// "CAValue", "CGColor", ...), or NULL when the pointer is NULL or not a live
+/// Quartzite handle. Records no error: a query for bindings that need to know
+/// what they hold. Borrowed static string.
+@c public func QZGetTypeName(_ handle: UnsafeRawPointer?) -> UnsafePointer<CChar>? {
+    guard let handle else { return nil }
+    let tag = readTag(OpaquePointer(handle))
+    guard isLiveObjectTag(tag), let kind = ObjectKind(rawValue: UInt16(truncatingIfNeeded: tag)) else { return nil }
+    return UnsafeRawPointer(kind.cTypeName.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
 // MARK: - Media time
 
 /// Returns the current media time in seconds: CLOCK_MONOTONIC, or the source

@@ -14,7 +14,7 @@ extension Layer {
             flags.insert(.needsLayout)
         }
         if let manager = hooks?.layoutManager, let invalidate = manager.invalidateLayoutOfLayer {
-            invalidate(handle, hooks?.layoutManagerInfo)
+            hostCall { invalidate(handle, hooks?.layoutManagerInfo) }
         }
     }
 
@@ -41,11 +41,11 @@ extension Layer {
     /// layout manager.
     func layoutSublayers() {
         if let (fn, info, _) = layerClass.nearest({ $0.layoutSublayers }) {
-            fn(handle, info)
+            hostCall { fn(handle, info) }
         } else if let d = hooks?.delegate, let fn = d.layoutSublayersOfLayer {
-            fn(handle, hooks?.delegateInfo)
+            hostCall { fn(handle, hooks?.delegateInfo) }
         } else if let m = hooks?.layoutManager, let fn = m.layoutSublayersOfLayer {
-            fn(handle, hooks?.layoutManagerInfo)
+            hostCall { fn(handle, hooks?.layoutManagerInfo) }
         }
     }
 
@@ -53,10 +53,10 @@ extension Layer {
     /// manager, else the bounds size mapped into the superlayer's space.
     var preferredFrameSize: CGSize {
         if let (fn, info, _) = layerClass.nearest({ $0.preferredFrameSize }) {
-            return fn(handle, info)
+            return hostCall { fn(handle, info) }
         }
         if let m = hooks?.layoutManager, let fn = m.preferredSizeOfLayer {
-            return fn(handle, hooks?.layoutManagerInfo)
+            return hostCall { fn(handle, hooks?.layoutManagerInfo) }
         }
         return defaultPreferredFrameSize
     }
@@ -87,13 +87,14 @@ extension Layer {
     /// else, when someone draws (the class's drawInContext or the delegate's
     /// drawLayerInContext), a context the size of the bounds is drawn into.
     func display() {
-        let clip = dirtyRect
+        // An unmarked layer redraws whole, as Apple's -display does.
+        let clip = dirtyRect.isNull ? bounds : dirtyRect
         flags.remove(.needsDisplay)
         visuals?.dirtyRect = .null
         if let (fn, info, _) = layerClass.nearest({ $0.display }) {
-            fn(handle, info)
+            hostCall { fn(handle, info) }
         } else if let d = hooks?.delegate, let fn = d.displayLayer {
-            fn(handle, hooks?.delegateInfo)
+            hostCall { fn(handle, hooks?.delegateInfo) }
         } else {
             drawContents(clip: clip)
         }
@@ -106,9 +107,9 @@ extension Layer {
         let context = DrawingContext(size: bounds.size, scale: visuals?.contentsScale ?? 1, clip: clip, origin: bounds.origin)
         let ctx = borrowedHandle(context)
         if let (fn, info, _) = classDraw {
-            fn(handle, ctx, info)
+            hostCall { fn(handle, ctx, info) }
         } else if let fn = delegateDraw {
-            fn(handle, ctx, hooks?.delegateInfo)
+            hostCall { fn(handle, ctx, hooks?.delegateInfo) }
         }
     }
 }

@@ -59,7 +59,8 @@ extension Layer {
     @inline(__always)
     func styled(_ key: LayerKey) -> Value? {
         guard flags.contains(.hasStyle), key.usesStyle, !isSet(key) else { return nil }
-        return styleValue(key.name)
+        guard let v = styleValue(key.name), key.accepts(v) else { return nil }
+        return v
     }
 
     // MARK: - Reading
@@ -282,7 +283,7 @@ extension Layer {
             } else if let handled = setTiming(key, v, number: number, numberFail: numberFail, bool: bool, constant: constant, fail: fail) {
                 if !handled { return false }
             } else if !setSubclass(key, v, number: number, numberFail: numberFail, size: size, bool: bool, color: color,
-                                   constant: constant, fail: fail) {
+                                   constant: constant, fail: fail, function: function) {
                 return false
             }
         }
@@ -396,7 +397,7 @@ extension Layer {
 
     private func setSubclass(_ key: LayerKey, _ v: Value?, number: (Bool) -> Double?, numberFail: () -> Bool,
                              size: () -> CGSize?, bool: () -> Bool?, color: () -> Color??,
-                             constant: (ConstantSet) -> UInt8?, fail: (String) -> Bool) -> Bool {
+                             constant: (ConstantSet) -> UInt8?, fail: (String) -> Bool, function: StaticString) -> Bool {
         switch key {
         case .string: text?.string = v
         case .font: text?.font = v
@@ -416,10 +417,18 @@ extension Layer {
             guard let i = constant(.truncation) else { return v?.string == nil ? fail("a string") : false }
             text?.truncationMode = i
         case .levelsOfDetail, .levelsOfDetailBias:
-            guard let n = number(true), n >= 0, n < 1e9 else { return numberFail() }
+            guard let n = number(true) else { return numberFail() }
+            guard n >= 0, n < 1e9 else {
+                recordError(QZErrorOutOfRange, function, "\(key.name) \(n) is outside 0..<1e9")
+                return false
+            }
             if key == .levelsOfDetail { tiled?.levelsOfDetail = Int(n) } else { tiled?.levelsOfDetailBias = Int(n) }
         case .tileSize:
-            guard let s = size(), s.width.isFinite, s.height.isFinite, s.width > 0, s.height > 0 else { return fail("a positive size") }
+            guard let s = size(), s.width.isFinite, s.height.isFinite else { return fail("a finite size") }
+            guard s.width > 0, s.height > 0 else {
+                recordError(QZErrorInvalidArgument, function, "tileSize must be positive, got \(s.width) x \(s.height)")
+                return false
+            }
             tiled?.tileSize = s
         default:
             return fail("a value")

@@ -34,7 +34,7 @@ public final class LayerClass: QZObject, Handle {
     }
 
     deinit {
-        callbacks?.release?(info)
+        if let release = callbacks?.release { hostCall { release(info) } }
     }
 
     public static let base = LayerClass(name: "CALayer", superclass: nil, builtin: .layer, callbacks: nil, info: nil)
@@ -78,7 +78,7 @@ public final class LayerClass: QZObject, Handle {
         var cls: LayerClass? = self
         while let c = cls {
             if let fn = c.callbacks?.defaultValueForKey {
-                let answer = key.withCString { fn(c.handle, $0, c.info) }
+                let answer = key.withCString { k in hostCall { fn(self.handle, k, c.info) } }
                 if let answer, let value = object(answer, as: Value.self) {
                     // The callback returns +1: take ownership.
                     Unmanaged<Value>.fromOpaque(UnsafeRawPointer(answer)).release()
@@ -95,14 +95,15 @@ public final class LayerClass: QZObject, Handle {
 
     /// Apple's +needsDisplayForKey:.
     public func needsDisplay(forKey key: String) -> Bool {
-        guard let (fn, info, cls) = nearest({ $0.needsDisplayForKey }) else { return false }
-        return key.withCString { fn(cls.handle, $0, info) }
+        // Like an Objective-C class method: `self` is the class asked, not the one defining it.
+        guard let (fn, info, _) = nearest({ $0.needsDisplayForKey }) else { return false }
+        return key.withCString { k in hostCall { fn(handle, k, info) } }
     }
 
     /// Apple's +defaultActionForKey: (borrowed; nil when no class answers).
     public func defaultAction(forKey key: String) -> OpaquePointer? {
-        guard let (fn, info, cls) = nearest({ $0.defaultActionForKey }) else { return nil }
-        return key.withCString { fn(cls.handle, $0, info) }
+        guard let (fn, info, _) = nearest({ $0.defaultActionForKey }) else { return nil }
+        return key.withCString { k in hostCall { fn(handle, k, info) } }
     }
 
     /// Sets the class defaults of declared keys on a new layer (not as explicit values).
@@ -114,7 +115,7 @@ public final class LayerClass: QZObject, Handle {
                 var cls: LayerClass? = self
                 while let c = cls {
                     if let fn = c.callbacks?.defaultValueForKey {
-                        let answer = key.name.withCString { fn(c.handle, $0, c.info) }
+                        let answer = key.name.withCString { k in hostCall { fn(self.handle, k, c.info) } }
                         if let answer, let value = object(answer, as: Value.self) {
                             Unmanaged<Value>.fromOpaque(UnsafeRawPointer(answer)).release()
                             list.append((key, value))
@@ -143,14 +144,14 @@ final class LayerHooks {
         let old = (delegate, delegateInfo)
         delegate = table
         delegateInfo = info
-        old.0?.release?(old.1)
+        if let release = old.0?.release { hostCall { release(old.1) } }
     }
 
     func setLayoutManager(_ table: CALayoutManagerCallbacks?, _ info: UnsafeMutableRawPointer?) {
         let old = (layoutManager, layoutManagerInfo)
         layoutManager = table
         layoutManagerInfo = info
-        old.0?.release?(old.1)
+        if let release = old.0?.release { hostCall { release(old.1) } }
     }
 
     func releaseAll() {

@@ -122,8 +122,43 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         }
     }
 
-    /// False only for bounds and frame: the style dictionary never supplies them.
-    var usesStyle: Bool { self != .bounds && self != .frame && self != .style }
+    /// The style dictionary never supplies bounds or frame (the spec), nor the
+    /// tree's structure (sublayers, mask) or itself.
+    var usesStyle: Bool {
+        switch self {
+        case .bounds, .frame, .style, .sublayers, .mask: return false
+        default: return true
+        }
+    }
+
+    /// Whether `value` has the kind of value this key holds (for the style
+    /// fallback, which is not checked when the dictionary is set).
+    func accepts(_ value: Value) -> Bool {
+        switch value.storage {
+        case .number, .bool:
+            switch self {
+            case .zPosition, .anchorPointZ, .opacity, .hidden, .masksToBounds, .doubleSided, .cornerRadius,
+                 .borderWidth, .shadowOpacity, .shadowRadius, .opaque, .edgeAntialiasingMask, .geometryFlipped,
+                 .needsDisplayOnBoundsChange, .shouldRasterize, .rasterizationScale, .contentsScale,
+                 .minificationFilterBias, .beginTime, .duration, .speed, .timeOffset, .repeatCount,
+                 .repeatDuration, .autoreverses, .fontSize, .wrapped, .levelsOfDetail, .levelsOfDetailBias:
+                return value.number!.isNaN == false
+            default: return false
+            }
+        case .point: return self == .position || self == .anchorPoint
+        case .size: return self == .shadowOffset || self == .tileSize
+        case .rect: return self == .contentsRect || self == .contentsCenter
+        case .transform3D, .affineTransform: return self == .transform || self == .sublayerTransform
+        case .color: return self == .borderColor || self == .backgroundColor || self == .shadowColor || self == .foregroundColor
+        case .string(let s):
+            if let set = ConstantSet.forKey(self) { return set.index(of: s.string) != nil }
+            return self == .name || self == .string || self == .font || self == .compositingFilter
+        case .null: return false
+        case .array: return self == .filters || self == .backgroundFilters || self == .string
+        case .dictionary: return self == .actions
+        case .object: return self == .contents || self == .shadowPath || self == .compositingFilter
+        }
+    }
 
     /// The bit recording that the property was set explicitly.
     @inline(__always) var bit: UInt64 { 1 << UInt64(rawValue & 63) }

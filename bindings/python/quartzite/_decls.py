@@ -473,6 +473,7 @@ FUNCTIONS = {
     "QZClearLastError": ("None", ()),
     "QZGetLastError": ("c_int", ()),
     "QZGetLastErrorMessage": ("c_char_p", ()),
+    "QZGetTypeName": ("c_char_p", ("c_void_p",)),
     "QZLayerGetDirtyRect": ("CGRect", ("c_void_p",)),
     "QZSetErrorHandler": ("None", ("QZErrorHandlerCallback", "c_void_p")),
     "QZSetMediaTimeSource": ("None", ("QZMediaTimeSourceCallback", "c_void_p")),
