@@ -10,6 +10,8 @@
  * cannot cross @c. The engine names the same pointer types through these
  * aliases; scripts/generate-header.py prints them under Apple's names. */
 typedef struct QZOpaqueCGColor *QZCGColorRef;
+typedef struct QZOpaqueCGPath *QZCGMutablePathRef;
+typedef const struct QZOpaqueCGPath *QZCGPathRef;
 
 #define QZ_ERROR_MESSAGE_CAPACITY 512
 
