@@ -6,11 +6,17 @@ import CQuartzite
 public enum ObjectKind: UInt16, Sendable {
     case value = 1
     case color = 2
+    /// An immutable CGPathRef (CGPathCreateCopy, CGPathCreateWith...).
+    case path = 3
+    /// A CGMutablePathRef (CGPathCreateMutable, CGPathCreateMutableCopy).
+    case mutablePath = 4
 
     var typeName: String {
         switch self {
         case .value: return "CAValue"
         case .color: return "CGColor"
+        case .path: return "CGPath"
+        case .mutablePath: return "CGMutablePath"
         }
     }
 }
