@@ -39,6 +39,8 @@ FAMILIES = [
     ("CGSizeApplyAffineTransform", "CGAffineTransform"),
     ("CGRectApplyAffineTransform", "CGAffineTransform"),
     ("CGColor", "CGColorRef"),
+    ("CGPath", "CGPathRef and CGMutablePathRef"),
+    ("QZPath", "CGPathRef and CGMutablePathRef"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not
