@@ -64,8 +64,12 @@ public final class PathMeasure {
             } else {
                 let initial = s.flatteningSteps(tolerance: 1, limit: 16)
                 let n = Swift.max(initial, 4)
+                // Pieces far shorter than the curve need no accuracy of their own.
+                let floor = s.arcLength(from: 0, to: 1) * 1e-6
+                var budget = 4096
                 for i in 0..<n {
-                    PathMeasure.integrate(s, Double(i) / Double(n), Double(i + 1) / Double(n), depth: 0, into: &add)
+                    PathMeasure.integrate(s, Double(i) / Double(n), Double(i + 1) / Double(n), depth: 0,
+                                          floor: floor, budget: &budget, into: &add)
                 }
             }
             for (t0, t1, l) in add {
@@ -83,19 +87,22 @@ public final class PathMeasure {
     }
 
     /// Splits [t0, t1] until the quadrature of the whole agrees with that of
-    /// its halves (to 1e-13 relative), then records the halves.
-    private static func integrate(_ s: PathSegment, _ t0: Double, _ t1: Double, depth: Int,
-                                  into out: inout [(Double, Double, Double)]) {
+    /// its halves (to 1e-13 of the larger of the piece and `floor`), then
+    /// records the halves. At most `budget` splits per curve and 24 levels.
+    private static func integrate(_ s: PathSegment, _ t0: Double, _ t1: Double, depth: Int, floor: Double,
+                                  budget: inout Int, into out: inout [(Double, Double, Double)]) {
         let mid = (t0 + t1) / 2
         let whole = s.arcLength(from: t0, to: t1)
         let left = s.arcLength(from: t0, to: mid), right = s.arcLength(from: mid, to: t1)
-        if depth >= 24 || abs(left + right - whole) <= 1e-13 * Swift.max(whole, 1e-300) || !whole.isFinite {
+        let settled = abs(left + right - whole) <= 1e-13 * Swift.max(whole, floor, 1e-300)
+        if settled || depth >= 24 || budget <= 0 || !whole.isFinite {
             out.append((t0, mid, left))
             out.append((mid, t1, right))
             return
         }
-        integrate(s, t0, mid, depth: depth + 1, into: &out)
-        integrate(s, mid, t1, depth: depth + 1, into: &out)
+        budget -= 1
+        integrate(s, t0, mid, depth: depth + 1, floor: floor, budget: &budget, into: &out)
+        integrate(s, mid, t1, depth: depth + 1, floor: floor, budget: &budget, into: &out)
     }
 
     /// The point at `distance` along the path (clamped to 0...length) and
