@@ -188,6 +188,12 @@ private func pt(_ x: Double, _ y: Double) -> CGPoint { CGPoint(x: x, y: y) }
         let e = elements(p)
         #expect(types(p) == [0, 1, 3])
         #expect(near(e[1].1[0], -10, 0) && near(e[2].1[2], 0, -10))
+        // Already at the start: no zero-length line.
+        CGPathAddArc(p, nil, 0, 0, 10, 3 * .pi / 2, 2 * .pi, false)
+        #expect(types(p) == [0, 1, 3, 3])
+        // The comparison is made after the transform: (5, 0) moved by 5 is the current point (10, 0).
+        withTransform(CGAffineTransform(translationX: 5, y: 0)) { CGPathAddArc(p, $0, 0, 0, 5, 0, .pi, false) }
+        #expect(types(p) == [0, 1, 3, 3, 3, 3])
         CGPathRelease(p)
     }
 

@@ -580,8 +580,9 @@ CGColorRef CGColorRetain(CGColorRef color);
 /**
  * Appends an arc of the circle centred on (x, y) from `startAngle` to
  * `endAngle`, as cubic Béziers of at most 90° each, transformed by `m`. If
- * the path has a current point, a line joins it to the arc's start (else
- * the arc starts a new subpath); the arc's end becomes the current point.
+ * the path has a current point, a line joins it to the arc's start (left
+ * out when the current point is exactly there); with no current point the
+ * arc starts a new subpath. The arc's end becomes the current point.
  * `clockwise` true sweeps towards decreasing angles (clockwise with y up;
  * counter-clockwise on screen in Quartzite's y-down layer space).
  * Edge cases: the sweep is the angle difference reduced modulo 2π in the
@@ -596,7 +597,8 @@ void CGPathAddArc(CGMutablePathRef path, const CGAffineTransform *m, double x, d
 /**
  * Appends an arc of `radius` tangent to the line from the current point to
  * (x1, y1) and to the line from (x1, y1) to (x2, y2), preceded by a line
- * from the current point to the first tangent point; the second tangent
+ * from the current point to the first tangent point (left out when they
+ * coincide exactly); the second tangent
  * point becomes the current point. Points are transformed by `m`.
  * Edge cases: needs a current point (else QZErrorInvalidState); when
  * the points are collinear or coincide, or the radius is 0, it adds a line

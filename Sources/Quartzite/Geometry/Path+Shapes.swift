@@ -136,6 +136,19 @@ extension PathData {
 
     // MARK: - Adding shapes
 
+    /// Appends arc elements that begin with a line to the arc's start,
+    /// leaving that line out when the current point is already exactly there
+    /// (a zero-length line would add a pause to keyframe animations that
+    /// follow the path).
+    private mutating func appendJoined(_ elements: [PathElement], transform: CGAffineTransform?) throws(PathError) {
+        var elements = elements
+        if case .lineTo(let start)? = elements.first, let current = currentPoint {
+            let p = transform.map { start.applying($0) } ?? start
+            if p.x == current.x && p.y == current.y { elements.removeFirst() }
+        }
+        try append(elements, transform: transform)
+    }
+
     public mutating func addRect(_ rect: CGRect, transform: CGAffineTransform? = nil) throws(PathError) {
         try append(PathData.rectElements(rect), transform: transform)
     }
@@ -151,14 +164,15 @@ extension PathData {
                    transform: transform)
     }
 
-    /// CGPathAddArc: a line from the current point (if any) to the arc's
-    /// start, then the arc. `clockwise` sweeps towards decreasing angles.
+    /// CGPathAddArc: a line from the current point (if any, and unless it is
+    /// the arc's start) to the arc's start, then the arc. `clockwise` sweeps
+    /// towards decreasing angles.
     public mutating func addArc(center: CGPoint, radius: Double, startAngle: Double, endAngle: Double,
                                 clockwise: Bool, transform: CGAffineTransform? = nil) throws(PathError) {
         guard radius >= 0 else { throw .invalidArgument("radius must not be negative, got \(radius)") }
         let sweep = PathData.arcSweep(from: startAngle, to: endAngle, clockwise: clockwise)
-        try append(PathData.arcElements(center: center, radius: radius, startAngle: startAngle, sweep: sweep,
-                                        endAngle: endAngle, connect: currentPoint != nil), transform: transform)
+        try appendJoined(PathData.arcElements(center: center, radius: radius, startAngle: startAngle, sweep: sweep,
+                                              endAngle: endAngle, connect: currentPoint != nil), transform: transform)
     }
 
     /// CGPathAddRelativeArc: like addArc with the sweep given directly
@@ -168,8 +182,8 @@ extension PathData {
                                         transform: CGAffineTransform? = nil) throws(PathError) {
         guard radius >= 0 else { throw .invalidArgument("radius must not be negative, got \(radius)") }
         let sweep = Swift.min(Swift.max(delta, -2 * Double.pi), 2 * Double.pi)
-        try append(PathData.arcElements(center: center, radius: radius, startAngle: startAngle, sweep: sweep,
-                                        connect: currentPoint != nil), transform: transform)
+        try appendJoined(PathData.arcElements(center: center, radius: radius, startAngle: startAngle, sweep: sweep,
+                                              connect: currentPoint != nil), transform: transform)
     }
 
     /// CGPathAddArcToPoint (PostScript's arct): a line from the current point
@@ -191,7 +205,7 @@ extension PathData {
             }
             p0 = current.applying(inverse)
         }
-        try append(PathData.tangentArcElements(from: p0, p1, p2, radius: radius), transform: transform)
+        try appendJoined(PathData.tangentArcElements(from: p0, p1, p2, radius: radius), transform: transform)
     }
 
     static func tangentArcElements(from p0: CGPoint, _ p1: CGPoint, _ p2: CGPoint, radius r: Double) -> [PathElement] {
