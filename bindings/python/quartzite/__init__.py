@@ -7,8 +7,9 @@ Two layers:
 * this package -- Pythonic wrappers that raise :class:`QuartziteError` when
   the library records an error: geometry (:class:`Point`, :class:`Size`,
   :class:`Rect`, :class:`AffineTransform`, :class:`Transform3D`),
-  :class:`Color`, boxed values (:class:`Value`, :func:`to_value`,
-  :func:`from_value`), the media clock and the error handler.
+  :class:`Color`, paths (:class:`Path`), boxed values (:class:`Value`,
+  :func:`to_value`, :func:`from_value`), the media clock and the error
+  handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -23,13 +24,15 @@ from .errors import (
     set_error_handler,
 )
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
+from .path import Path, PathElement, PathElementType
 from .timing import current_media_time, set_media_time_source
 from .values import Value, ValueType, from_value, to_value
 
 __all__ = [
     "AffineTransform", "Color", "ErrorCode", "InvalidArgumentError",
     "InvalidStateError", "NotFiniteError", "NullArgumentError",
-    "OutOfMemoryError", "OutOfRangeError", "Point", "QuartziteError", "Rect",
+    "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement", "PathElementType",
+    "Point", "QuartziteError", "Rect",
     "Size", "Transform3D", "UnknownConstantError", "Value", "ValueType",
     "WrongTypeError", "call", "clear_last_error", "current_media_time",
     "from_value", "last_error", "set_error_handler", "set_media_time_source",

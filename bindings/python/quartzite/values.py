@@ -6,6 +6,7 @@ Conversions (both directions, recursively):
     str <-> string           list/tuple -> array -> list
     dict (str keys) <-> dictionary (insertion order kept)
     Point, Size, Rect, AffineTransform, Transform3D, Color <-> the same kinds
+    Path -> an object value (which comes back as a Value)
     Value <-> itself (object values such as layers come back as a Value)
 
 Ownership follows the C API: ``to_value`` returns a +1 CAValueRef that the
@@ -21,6 +22,7 @@ from .color import Color
 from .errors import _enum_member_name, call
 from .handle import Handle
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
+from .path import Path
 
 __all__ = ["ValueType", "Value", "to_value", "from_value"]
 
@@ -85,6 +87,8 @@ def to_value(obj):
         return _created(call(_lib.CAValueCreateTransform3D, obj))
     if isinstance(obj, Color):
         return _created(call(_lib.CAValueCreateColor, obj))
+    if isinstance(obj, Path):
+        return _created(call(_lib.CAValueCreateWithObject, obj))
     if isinstance(obj, (list, tuple)):
         items = []
         try:
