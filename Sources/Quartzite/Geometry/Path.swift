@@ -35,6 +35,16 @@ public enum PathElement {
         }
     }
 
+    /// How many points the element holds (without building the array).
+    public var pointCount: Int {
+        switch self {
+        case .moveTo, .lineTo: return 1
+        case .quadCurveTo: return 2
+        case .curveTo: return 3
+        case .closeSubpath: return 0
+        }
+    }
+
     /// The same element with every point transformed by `t` (nil: unchanged).
     public func applying(_ t: CGAffineTransform?) -> PathElement {
         guard let t else { return self }
@@ -136,7 +146,7 @@ public struct PathData {
                 current = p
             case .closeSubpath: break
             }
-            added += e.points.count
+            added += e.pointCount
         }
         guard points.count + added <= Int(UInt32.max) else { throw .tooLarge }
         for e in transformed { appendChecked(e) }
