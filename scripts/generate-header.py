@@ -82,6 +82,8 @@ FAMILIES = [
     ("CAScrollLayerSet", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
     ("CATextLayer", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
     ("CATiledLayer", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
+    ("CGPath", "CGPathRef and CGMutablePathRef"),
+    ("QZPath", "CGPathRef and CGMutablePathRef"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not

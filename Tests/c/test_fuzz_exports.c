@@ -55,12 +55,37 @@ static int is_value(void *h) {
     return ok;
 }
 
+/* Usually an ordinary coordinate, sometimes `v` (NaN, an infinity, 1e308...),
+ * so that path calls often get far enough to change the path. */
+static double mostly_finite(double v) {
+    return pick(8) ? ((double)(next_u64() >> 11) / 9007199254740992.0 - 0.5) * 200.0 : v;
+}
+
+/* Usually a pooled path (mutable or not), so that path calls get past the
+ * handle check; otherwise any handle. */
+static void *random_path(void) {
+    if (pick(4) == 0) return random_handle();
+    unsigned start = pick(POOL);
+    for (unsigned i = 0; i < POOL; i++) {
+        void *h = pool[(start + i) % POOL];
+        if (!h) continue;
+        QZClearLastError();
+        (void)QZPathGetElementCount(h);
+        if (QZGetLastError() == QZErrorNone) return h;
+    }
+    QZClearLastError();
+    return random_handle();
+}
+
 static void one_step(void) {
     void *h = random_handle();
     double x = random_number(), y = random_number(), z = random_number(), a = random_number();
     size_t index = pick(4) == 0 ? (size_t)-1 : pick(6);
     QZClearLastError();
-    switch (pick(20)) {
+    CGAffineTransform t = CGAffineTransformMake(1, 0, 0, 1, 0, 0);
+    t.a = pick(3) ? 1 : x; t.tx = pick(3) ? 0 : y;
+    const CGAffineTransform *m = pick(2) ? NULL : &t;
+    switch (pick(24)) {
     case 0: put(CAValueCreateNumber(x)); break;
     case 1: put(CAValueCreatePoint((CGPoint){ x, y })); break;
     case 2: put(CAValueCreateRect((CGRect){ { x, y }, { z, a } })); break;
@@ -105,6 +130,65 @@ static void one_step(void) {
         if (r) CARelease(r);
         break;
     }
+    case 19:
+        x = mostly_finite(x); y = mostly_finite(y); z = mostly_finite(z); a = mostly_finite(a);
+        switch (pick(6)) {
+        case 0: put(CGPathCreateMutable()); break;
+        case 4: case 5: {
+            CGMutablePathRef p = CGPathCreateMutable();
+            CGPathMoveToPoint(p, NULL, x, y);
+            put(p);
+            break;
+        }
+        case 1: put((void *)CGPathCreateWithRect(CGRectMake(x, y, z, a), m)); break;
+        case 2: put((void *)CGPathCreateWithEllipseInRect(CGRectMake(x, y, z, a), m)); break;
+        default: put((void *)CGPathCreateWithRoundedRect(CGRectMake(x, y, z, a), y, z, m)); break;
+        }
+        break;
+    case 20: {
+        /* Changes, kept small so that measuring and hit-testing stay cheap. */
+        h = random_path();
+        if (QZPathGetElementCount(h) > 40) break;
+        x = mostly_finite(x); y = mostly_finite(y); z = mostly_finite(z); a = mostly_finite(a);
+        QZClearLastError();
+        switch (pick(10)) {
+        case 0: CGPathMoveToPoint(h, m, x, y); break;
+        case 1: CGPathAddLineToPoint(h, m, x, y); break;
+        case 2: CGPathAddQuadCurveToPoint(h, m, x, y, z, a); break;
+        case 3: CGPathAddCurveToPoint(h, m, x, y, z, a, y, x); break;
+        case 4: CGPathCloseSubpath(h); break;
+        case 5: CGPathAddArc(h, m, x, y, z, a, x, pick(2)); break;
+        case 6: CGPathAddArcToPoint(h, m, x, y, z, a, y); break;
+        case 7: CGPathAddRelativeArc(h, m, x, y, z, a, y); break;
+        case 8: CGPathAddRoundedRect(h, m, CGRectMake(x, y, z, a), y, z); break;
+        default: {
+            void *other = random_handle();
+            if (QZPathGetElementCount(other) <= 40) CGPathAddPath(h, m, other);
+            break;
+        }
+        }
+        break;
+    }
+    case 21: {
+        CGRect r;
+        CGPoint pts[3], tangent;
+        h = random_path();
+        (void)CGPathIsEmpty(h); (void)CGPathIsRect(h, pick(2) ? &r : NULL);
+        (void)CGPathGetBoundingBox(h); (void)CGPathGetPathBoundingBox(h); (void)CGPathGetCurrentPoint(h);
+        (void)CGPathContainsPoint(h, m, (CGPoint){ x, y }, pick(2));
+        (void)QZPathGetElementAtIndex(h, index, pick(2) ? pts : NULL);
+        (void)QZPathGetPointAtDistance(h, z, pick(2) ? &tangent : NULL);
+        (void)QZPathGetLength(h);
+        (void)CGPathEqualToPath(h, random_handle());
+        break;
+    }
+    case 22:
+        switch (pick(3)) {
+        case 0: put((void *)CGPathCreateCopy(h)); break;
+        case 1: put(CGPathCreateMutableCopy(h)); break;
+        default: put((void *)CGPathCreateCopyByTransformingPath(h, m)); break;
+        }
+        break;
     default: {
         /* A value whose type we know: reading it as the wrong type must record an error. */
         void *v = pool[pick(POOL)];

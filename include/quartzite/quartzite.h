@@ -1377,6 +1377,303 @@ void CATiledLayerSetLevelsOfDetailBias(CALayerRef layer, size_t bias);
 
 void CATiledLayerSetTileSize(CALayerRef layer, CGSize size);
 
+/* MARK: - CGPathRef and CGMutablePathRef */
+
+/**
+ * Appends an arc of the circle centred on (x, y) from `startAngle` to
+ * `endAngle`, as cubic Béziers of at most 90° each, transformed by `m`. If
+ * the path has a current point, a line joins it to the arc's start (left
+ * out when the current point is exactly there); with no current point the
+ * arc starts a new subpath. The arc's end becomes the current point.
+ * `clockwise` true sweeps towards decreasing angles (clockwise with y up;
+ * counter-clockwise on screen in Quartzite's y-down layer space).
+ * Edge cases: the sweep is the angle difference reduced modulo 2π in the
+ * arc's direction, but a difference of 2π or more in that direction is a
+ * full circle: 0 → 2π counter-clockwise is a full circle, 0 → 2π clockwise
+ * draws no arc (only the line or move to its start), 2π → 0 clockwise is a
+ * full circle. A negative radius records QZErrorInvalidArgument; radius 0
+ * adds only the line or move to the centre.
+ */
+void CGPathAddArc(CGMutablePathRef path, const CGAffineTransform *m, double x, double y, double radius, double startAngle, double endAngle, bool clockwise);
+
+/**
+ * Appends an arc of `radius` tangent to the line from the current point to
+ * (x1, y1) and to the line from (x1, y1) to (x2, y2), preceded by a line
+ * from the current point to the first tangent point (left out when they
+ * coincide exactly); the second tangent
+ * point becomes the current point. Points are transformed by `m`.
+ * Edge cases: needs a current point (else QZErrorInvalidState); when
+ * the points are collinear or coincide, or the radius is 0, it adds a line
+ * to (x1, y1); a negative radius records QZErrorInvalidArgument.
+ */
+void CGPathAddArcToPoint(CGMutablePathRef path, const CGAffineTransform *m, double x1, double y1, double x2, double y2, double radius);
+
+/**
+ * Appends a cubic Bézier curve from the current point to (x, y) with
+ * control points (cp1x, cp1y) and (cp2x, cp2y), all transformed by `m`.
+ * Needs a current point (else QZErrorInvalidState, nothing added).
+ */
+void CGPathAddCurveToPoint(CGMutablePathRef path, const CGAffineTransform *m, double cp1x, double cp1y, double cp2x, double cp2y, double x, double y);
+
+/**
+ * Appends the ellipse inscribed in `rect` as a closed subpath: four cubic
+ * Bézier quadrants (kappa 0.5522847498) from (maxX, midY) through
+ * (midX, maxY), (minX, midY) and (midX, minY), transformed by `m`.
+ */
+void CGPathAddEllipseInRect(CGMutablePathRef path, const CGAffineTransform *m, CGRect rect);
+
+/**
+ * Appends a line from the current point to (x, y) (transformed by `m`),
+ * which becomes the current point. Edge cases: with no current point
+ * (an empty path) records QZErrorInvalidState and does nothing. After
+ * CGPathCloseSubpath the line starts a new subpath at the closed one's start.
+ */
+void CGPathAddLineToPoint(CGMutablePathRef path, const CGAffineTransform *m, double x, double y);
+
+/**
+ * Moves to the first of the `count` points at `points` and appends lines
+ * through the others, all transformed by `m`. Edge cases: count 0 does
+ * nothing; count 1 only moves; NULL `points` with a non-zero count records
+ * QZErrorNullArgument.
+ */
+void CGPathAddLines(CGMutablePathRef path, const CGAffineTransform *m, const CGPoint *points, size_t count);
+
+/**
+ * Appends every element of `path2` to `path1`, each point transformed by
+ * `m`. `path2` may be `path1` itself (its elements are then appended once)
+ * and may be immutable; `path1` must be mutable.
+ */
+void CGPathAddPath(CGMutablePathRef path1, const CGAffineTransform *m, CGPathRef path2);
+
+/**
+ * Appends a quadratic Bézier curve from the current point to (x, y) with
+ * control point (cpx, cpy), all transformed by `m`. Needs a current point
+ * (else QZErrorInvalidState, nothing added).
+ */
+void CGPathAddQuadCurveToPoint(CGMutablePathRef path, const CGAffineTransform *m, double cpx, double cpy, double x, double y);
+
+/**
+ * Appends `rect` as a closed subpath (move to (minX, minY), three lines,
+ * close; standardized first), transformed by `m`. A NaN or infinite
+ * rectangle (CGRectNull too) records QZErrorNotFinite.
+ */
+void CGPathAddRect(CGMutablePathRef path, const CGAffineTransform *m, CGRect rect);
+
+/**
+ * Appends each of the `count` rectangles at `rects` as in CGPathAddRect.
+ * All or nothing: one bad rectangle adds none. Edge cases: count 0
+ * does nothing; NULL `rects` with a non-zero count records
+ * QZErrorNullArgument.
+ */
+void CGPathAddRects(CGMutablePathRef path, const CGAffineTransform *m, const CGRect *rects, size_t count);
+
+/**
+ * Appends an arc of the circle centred on (x, y) from `startAngle` through
+ * `delta` radians (positive: towards increasing angles, counter-clockwise
+ * with y up), joined to the current point by a line as in CGPathAddArc.
+ * Edge cases: |delta| beyond 2π is clamped to a full circle; a negative
+ * radius records QZErrorInvalidArgument.
+ */
+void CGPathAddRelativeArc(CGMutablePathRef path, const CGAffineTransform *matrix, double x, double y, double radius, double startAngle, double delta);
+
+/**
+ * Appends a rounded rectangle as a closed subpath, transformed by
+ * `transform`: move to (minX + cornerWidth, minY), then alternately a
+ * straight edge and a corner (a quarter ellipse of radii cornerWidth x
+ * cornerHeight, one cubic Bézier) around the rectangle in the direction
+ * of CGPathAddRect, then a close. Edge cases: a zero corner size adds a
+ * plain rectangle; a negative one, or one larger than half the width or
+ * height, records QZErrorInvalidArgument and adds nothing.
+ */
+void CGPathAddRoundedRect(CGMutablePathRef path, const CGAffineTransform *transform, CGRect rect, double cornerWidth, double cornerHeight);
+
+/**
+ * Calls `function(info, element)` for each element of `path` in order, on
+ * the calling thread, before returning. `element->points` holds the
+ * element's points (1 for a move or line, 2 for a quadratic curve, 3 for a
+ * cubic, none for a close) in a buffer valid only during that call. The
+ * function sees the path as it was when CGPathApply began: it may change
+ * or release the path, or call back into the library. NULL `function`
+ * records QZErrorNullArgument.
+ */
+void CGPathApply(CGPathRef path, void *info, CGPathApplierFunction function);
+
+/**
+ * Closes the current subpath with a line back to its start, which becomes
+ * the current point. Edge cases: on an empty path, or right after
+ * another close, it does nothing (no error).
+ */
+void CGPathCloseSubpath(CGMutablePathRef path);
+
+/**
+ * True when filling `path` would paint `point`, with the even-odd rule if
+ * `eoFill` and the non-zero winding rule otherwise. If `m` is not NULL the
+ * point is transformed by it first (Apple's documented behaviour). Open
+ * subpaths count as closed. Points on the edges towards smaller x or y are
+ * inside, on the other edges outside (as CGRectContainsPoint). NaN records
+ * QZErrorNotFinite and returns false.
+ */
+bool CGPathContainsPoint(CGPathRef path, const CGAffineTransform *m, CGPoint point, bool eoFill);
+
+/**
+ * Creates an immutable copy of `path`. Returns +1. For an immutable path
+ * this is the same handle with one more reference (as Core Graphics does);
+ * a mutable path's later changes do not reach the copy. NULL or a handle
+ * that is not a path records an error and returns NULL.
+ */
+CGPathRef CGPathCreateCopy(CGPathRef path);
+
+/**
+ * Creates an immutable copy of `path` with every point transformed by
+ * `transform` (NULL: an untransformed copy). Returns +1, or NULL with the
+ * error recorded (also when a point would become infinite).
+ */
+CGPathRef CGPathCreateCopyByTransformingPath(CGPathRef path, const CGAffineTransform *transform);
+
+/**
+ * Creates an empty mutable path. Returns +1: release with CGPathRelease (or
+ * CARelease). Thread safety: a path may be used from any thread; changes are
+ * serialised, and readers see a path before or after each change.
+ */
+CGMutablePathRef CGPathCreateMutable(void);
+
+/**
+ * Creates a mutable copy of `path` (mutable or not) that shares nothing
+ * with it. Returns +1. NULL or a handle that is not a path records an error
+ * and returns NULL.
+ */
+CGMutablePathRef CGPathCreateMutableCopy(CGPathRef path);
+
+/**
+ * Creates a mutable copy of `path` with every point transformed by
+ * `transform` (NULL: a plain mutable copy). Returns +1, or NULL with the
+ * error recorded.
+ */
+CGMutablePathRef CGPathCreateMutableCopyByTransformingPath(CGPathRef path, const CGAffineTransform *transform);
+
+/**
+ * Creates an immutable path holding the ellipse inscribed in `rect`: a move
+ * to (maxX, midY), four cubic Bézier quadrants through (midX, maxY),
+ * (minX, midY), (midX, minY) and back (control points at kappa =
+ * 0.5522847498 of the radii), and a close; each point transformed by
+ * `transform` if not NULL. Returns +1, or NULL with the error recorded.
+ */
+CGPathRef CGPathCreateWithEllipseInRect(CGRect rect, const CGAffineTransform *transform);
+
+/**
+ * Creates an immutable path holding `rect` as one closed subpath: a move to
+ * (minX, minY), lines to (maxX, minY), (maxX, maxY), (minX, maxY), and a
+ * close (the rectangle is standardized first), each point transformed by
+ * `transform` if not NULL. Returns +1, or NULL with the error recorded
+ * (QZErrorNotFinite for a NaN or infinite rectangle, CGRectNull included).
+ */
+CGPathRef CGPathCreateWithRect(CGRect rect, const CGAffineTransform *transform);
+
+/**
+ * Creates an immutable path holding a rounded rectangle (see
+ * CGPathAddRoundedRect for its shape). Returns +1, or NULL with the error
+ * recorded. Edge cases: a negative corner size, or one larger than half
+ * the rectangle's width or height (which Core Graphics asserts against),
+ * records QZErrorInvalidArgument and returns NULL; a zero corner size gives
+ * a plain rectangle.
+ */
+CGPathRef CGPathCreateWithRoundedRect(CGRect rect, double cornerWidth, double cornerHeight, const CGAffineTransform *transform);
+
+/**
+ * True when both paths have the same elements with exactly equal points
+ * (mutability does not matter). Edge cases: two NULLs are equal; one
+ * NULL records QZErrorNullArgument and returns false.
+ */
+bool CGPathEqualToPath(CGPathRef path1, CGPathRef path2);
+
+/**
+ * Returns the smallest rectangle holding every point of the path, Bézier
+ * control points included. CGRectNull for an empty path (and, with an
+ * error, for NULL).
+ */
+CGRect CGPathGetBoundingBox(CGPathRef path);
+
+/**
+ * Returns the current point: the end of the last element, or the start of
+ * the subpath after a close. CGPointZero for an empty path (no error).
+ */
+CGPoint CGPathGetCurrentPoint(CGPathRef path);
+
+/**
+ * Returns the smallest rectangle holding the path's lines and curves
+ * themselves (curve extrema, not control points) and its move points.
+ * CGRectNull for an empty path (and, with an error, for NULL).
+ */
+CGRect CGPathGetPathBoundingBox(CGPathRef path);
+
+/**
+ * True when `path` has no elements (a lone move is an element). NULL or a
+ * handle that is not a path records an error and returns true.
+ */
+bool CGPathIsEmpty(CGPathRef path);
+
+/**
+ * True when `path` is one closed axis-aligned rectangle (a move and three
+ * lines with a close, or four lines back to the start, as CGPathAddRect and
+ * CGPathCreateWithRect make, also after a rotation by a multiple of 90°);
+ * then `*rect` (if `rect` is not NULL) receives it, standardized.
+ */
+bool CGPathIsRect(CGPathRef path, CGRect *rect);
+
+/**
+ * Starts a new subpath at (x, y), transformed by `m` if not NULL; it
+ * becomes the current point. Consecutive moves are all kept.
+ */
+void CGPathMoveToPoint(CGMutablePathRef path, const CGAffineTransform *m, double x, double y);
+
+/**
+ * Drops a reference to `path`; the path is freed with its last reference.
+ * NULL does nothing; a handle that is not a path records QZErrorWrongType.
+ */
+void CGPathRelease(CGPathRef path);
+
+/**
+ * Adds a reference to `path` (mutable or not) and returns it. NULL returns
+ * NULL without an error; a handle that is not a path records
+ * QZErrorWrongType and returns NULL.
+ */
+CGPathRef CGPathRetain(CGPathRef path);
+
+/**
+ * Returns the type of element `index` of `path` and copies its points
+ * (1, 2, 3 or 0, as CGPathApply gives them) into `points`, which must have
+ * room for 3 (NULL: only the type). Edge cases: an index outside
+ * 0..<count records QZErrorOutOfRange, leaves `points` untouched and
+ * returns kCGPathElementCloseSubpath (the type without points), as does
+ * NULL or a handle that is not a path.
+ */
+CGPathElementType QZPathGetElementAtIndex(CGPathRef path, size_t index, CGPoint *points);
+
+/**
+ * Returns the number of elements of `path` (Apple has no indexed access;
+ * this and QZPathGetElementAtIndex are Quartzite's). 0 with an error for
+ * NULL or a handle that is not a path.
+ */
+size_t QZPathGetElementCount(CGPathRef path);
+
+/**
+ * Returns the length of `path`: the sum of its lines and curves (closing
+ * lines included, the jumps between subpaths not), with curves measured
+ * exactly (to about 1e-12 relative), not by chords. 0 for an empty path;
+ * 0 with an error for NULL. The measure is cached until the path changes.
+ */
+double QZPathGetLength(CGPathRef path);
+
+/**
+ * Returns the point at `distance` along `path` (clamped to 0...length, the
+ * measure of QZPathGetLength) and, if `tangent` is not NULL, stores the
+ * unit direction of travel there ((0, 0) where the path has no length).
+ * At the meeting point of two pieces the later piece counts. Edge
+ * cases: an empty path returns CGPointZero with a (0, 0) tangent, no
+ * error; NaN records QZErrorNotFinite and returns CGPointZero.
+ */
+CGPoint QZPathGetPointAtDistance(CGPathRef path, double distance, CGPoint *tangent);
+
 #ifdef __cplusplus
 }
 #endif

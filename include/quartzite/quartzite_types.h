@@ -73,6 +73,13 @@ typedef struct QZOpaqueCGContext *CGContextRef;
 typedef struct QZOpaqueCVBuffer *CVBufferRef;
 typedef CVBufferRef CVImageBufferRef;
 typedef CVImageBufferRef CVPixelBufferRef;
+/** A graphics path that can be changed (Apple's CGMutablePathRef). */
+typedef struct QZOpaqueCGPath *CGMutablePathRef;
+/** A graphics path (Apple's CGPathRef). A CGMutablePathRef is accepted
+ *  wherever a CGPathRef is; an immutable path (from CGPathCreateCopy or a
+ *  CGPathCreateWith... function) is rejected by the functions that change a
+ *  path, with QZErrorWrongType. */
+typedef const struct QZOpaqueCGPath *CGPathRef;
 
 /* MARK: - Errors */
 
@@ -247,6 +254,28 @@ typedef struct CALayerClassCallbacks {
 #define kCATransactionDisableActions "disableActions"
 #define kCATransactionAnimationTimingFunction "animationTimingFunction"
 #define kCATransactionCompletionBlock "completionBlock"
+/* MARK: - Paths (Apple's CGPath.h) */
+
+/** The kind of a path element (CGPathApply, QZPathGetElementAtIndex). */
+typedef enum CGPathElementType {
+    kCGPathElementMoveToPoint = 0,          /**< starts a subpath: 1 point */
+    kCGPathElementAddLineToPoint = 1,       /**< a line to points[0] */
+    kCGPathElementAddQuadCurveToPoint = 2,  /**< control point, end point */
+    kCGPathElementAddCurveToPoint = 3,      /**< two control points, end point */
+    kCGPathElementCloseSubpath = 4          /**< a line back to the subpath's start: no points */
+} CGPathElementType;
+
+/** One element of a path, as CGPathApply passes it: `points` holds 1, 2, 3
+ *  or 0 points depending on `type`. Valid only during the applier call. */
+typedef struct CGPathElement {
+    CGPathElementType type;
+    CGPoint *points;
+} CGPathElement;
+
+/** Called by CGPathApply for each element in order, on the calling thread.
+ *  As in Apple's CGPath.h, `info` comes FIRST here (the exception to
+ *  Quartzite's info-last rule: Apple's own C signature wins). */
+typedef void (*CGPathApplierFunction)(void *info, const CGPathElement *element);
 
 /* MARK: - Exported constants (defined in the library) */
 

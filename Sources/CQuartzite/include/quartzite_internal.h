@@ -12,6 +12,8 @@
 typedef struct QZOpaqueCGColor *QZCGColorRef;
 typedef struct QZOpaqueCGContext *QZCGContextRef;
 typedef struct QZOpaqueCVBuffer *QZCVPixelBufferRef;
+typedef struct QZOpaqueCGPath *QZCGMutablePathRef;
+typedef const struct QZOpaqueCGPath *QZCGPathRef;
 
 #define QZ_ERROR_MESSAGE_CAPACITY 512
 

@@ -6,6 +6,10 @@ import CQuartzite
 public enum ObjectKind: UInt16, Sendable {
     case value = 1
     case color = 2
+    /// An immutable CGPathRef (CGPathCreateCopy, CGPathCreateWith...).
+    case path = 3
+    /// A CGMutablePathRef (CGPathCreateMutable, CGPathCreateMutableCopy).
+    case mutablePath = 4
     case layer = 16
     case layerClass = 17
     case context = 18
@@ -15,6 +19,8 @@ public enum ObjectKind: UInt16, Sendable {
         switch self {
         case .value: return "CAValue"
         case .color: return "CGColor"
+        case .path: return "CGPath"
+        case .mutablePath: return "CGMutablePath"
         case .layer: return "CALayer"
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"
@@ -25,6 +31,8 @@ public enum ObjectKind: UInt16, Sendable {
         switch self {
         case .value: return "CAValue"
         case .color: return "CGColor"
+        case .path: return "CGPath"
+        case .mutablePath: return "CGMutablePath"
         case .layer: return "CALayer"
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"

@@ -7,10 +7,10 @@ Two layers:
 * this package -- Pythonic wrappers that raise :class:`QuartziteError` when
   the library records an error: geometry (:class:`Point`, :class:`Size`,
   :class:`Rect`, :class:`AffineTransform`, :class:`Transform3D`),
-  :class:`Color`, boxed values (:class:`Value`, :func:`to_value`,
-  :func:`from_value`), layers (:class:`Layer`, :class:`ScrollLayer`,
-  :class:`TextLayer`, :class:`TiledLayer`; subclass them to make layer
-  classes), the media clock and the error handler.
+  :class:`Color`, paths (:class:`Path`), boxed values (:class:`Value`,
+  :func:`to_value`, :func:`from_value`), layers (:class:`Layer`,
+  :class:`ScrollLayer`, :class:`TextLayer`, :class:`TiledLayer`; subclass them
+  to make layer classes), the media clock and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -26,14 +26,16 @@ from .errors import (
 )
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
 from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
+from .path import Path, PathElement, PathElementType
 from .timing import current_media_time, set_media_time_source
 from .values import Value, ValueType, from_value, to_value
 
 __all__ = [
     "AffineTransform", "Color", "Context", "Edge", "ErrorCode",
     "InvalidArgumentError", "InvalidStateError", "Layer", "NotFiniteError",
-    "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Point",
-    "QuartziteError", "Rect", "ScrollLayer", "Size", "TextLayer", "TiledLayer",
+    "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path",
+    "PathElement", "PathElementType", "Point", "QuartziteError", "Rect",
+    "ScrollLayer", "Size", "TextLayer", "TiledLayer",
     "Transform3D", "UnknownConstantError", "Value", "ValueType",
     "WrongTypeError", "call", "clear_last_error", "current_media_time",
     "from_value", "last_error", "set_error_handler", "set_media_time_source",

@@ -72,6 +72,10 @@ STRUCTS = {
         ("initWithLayer", "CFUNCTYPE(None, c_void_p, c_void_p, c_void_p)"),
         ("release", "CFUNCTYPE(None, c_void_p)"),
     ),
+    "CGPathElement": (
+        ("type", "c_int"),
+        ("points", "POINTER(CGPoint)"),
+    ),
 }
 
 # enum type name -> ((member, value), ...)
@@ -102,6 +106,13 @@ ENUMS = {
         ("CAValueTypeDictionary", 11),
         ("CAValueTypeObject", 12),
     ),
+    "CGPathElementType": (
+        ("kCGPathElementMoveToPoint", 0),
+        ("kCGPathElementAddLineToPoint", 1),
+        ("kCGPathElementAddQuadCurveToPoint", 2),
+        ("kCGPathElementAddCurveToPoint", 3),
+        ("kCGPathElementCloseSubpath", 4),
+    ),
 }
 
 # members of anonymous enums: name -> value
@@ -116,6 +127,7 @@ ENUM_CONSTANTS = {
 CALLBACKS = {
     "QZErrorHandlerCallback": ("None", ("c_int", "c_char_p", "c_void_p")),
     "QZMediaTimeSourceCallback": ("c_double", ("c_void_p",)),
+    "CGPathApplierFunction": ("None", ("c_void_p", "POINTER(CGPathElement)")),
 }
 
 # exported data symbol -> type spec
@@ -441,6 +453,38 @@ FUNCTIONS = {
     "CGColorRelease": ("None", ("c_void_p",)),
     "CGColorRetain": ("c_void_p", ("c_void_p",)),
     "CGContextGetClipBoundingBox": ("CGRect", ("c_void_p",)),
+    "CGPathAddArc": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_double", "c_double", "c_double", "c_double", "c_double", "c_bool")),
+    "CGPathAddArcToPoint": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_double", "c_double", "c_double", "c_double", "c_double")),
+    "CGPathAddCurveToPoint": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_double", "c_double", "c_double", "c_double", "c_double", "c_double")),
+    "CGPathAddEllipseInRect": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "CGRect")),
+    "CGPathAddLineToPoint": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_double", "c_double")),
+    "CGPathAddLines": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "POINTER(CGPoint)", "c_size_t")),
+    "CGPathAddPath": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_void_p")),
+    "CGPathAddQuadCurveToPoint": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_double", "c_double", "c_double", "c_double")),
+    "CGPathAddRect": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "CGRect")),
+    "CGPathAddRects": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "POINTER(CGRect)", "c_size_t")),
+    "CGPathAddRelativeArc": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_double", "c_double", "c_double", "c_double", "c_double")),
+    "CGPathAddRoundedRect": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "CGRect", "c_double", "c_double")),
+    "CGPathApply": ("None", ("c_void_p", "c_void_p", "CGPathApplierFunction")),
+    "CGPathCloseSubpath": ("None", ("c_void_p",)),
+    "CGPathContainsPoint": ("c_bool", ("c_void_p", "POINTER(CGAffineTransform)", "CGPoint", "c_bool")),
+    "CGPathCreateCopy": ("c_void_p", ("c_void_p",)),
+    "CGPathCreateCopyByTransformingPath": ("c_void_p", ("c_void_p", "POINTER(CGAffineTransform)")),
+    "CGPathCreateMutable": ("c_void_p", ()),
+    "CGPathCreateMutableCopy": ("c_void_p", ("c_void_p",)),
+    "CGPathCreateMutableCopyByTransformingPath": ("c_void_p", ("c_void_p", "POINTER(CGAffineTransform)")),
+    "CGPathCreateWithEllipseInRect": ("c_void_p", ("CGRect", "POINTER(CGAffineTransform)")),
+    "CGPathCreateWithRect": ("c_void_p", ("CGRect", "POINTER(CGAffineTransform)")),
+    "CGPathCreateWithRoundedRect": ("c_void_p", ("CGRect", "c_double", "c_double", "POINTER(CGAffineTransform)")),
+    "CGPathEqualToPath": ("c_bool", ("c_void_p", "c_void_p")),
+    "CGPathGetBoundingBox": ("CGRect", ("c_void_p",)),
+    "CGPathGetCurrentPoint": ("CGPoint", ("c_void_p",)),
+    "CGPathGetPathBoundingBox": ("CGRect", ("c_void_p",)),
+    "CGPathIsEmpty": ("c_bool", ("c_void_p",)),
+    "CGPathIsRect": ("c_bool", ("c_void_p", "POINTER(CGRect)")),
+    "CGPathMoveToPoint": ("None", ("c_void_p", "POINTER(CGAffineTransform)", "c_double", "c_double")),
+    "CGPathRelease": ("None", ("c_void_p",)),
+    "CGPathRetain": ("c_void_p", ("c_void_p",)),
     "CGPointApplyAffineTransform": ("CGPoint", ("CGPoint", "CGAffineTransform")),
     "CGPointEqualToPoint": ("c_bool", ("CGPoint", "CGPoint")),
     "CGPointMake": ("CGPoint", ("c_double", "c_double")),
@@ -475,6 +519,10 @@ FUNCTIONS = {
     "QZGetLastErrorMessage": ("c_char_p", ()),
     "QZGetTypeName": ("c_char_p", ("c_void_p",)),
     "QZLayerGetDirtyRect": ("CGRect", ("c_void_p",)),
+    "QZPathGetElementAtIndex": ("c_int", ("c_void_p", "c_size_t", "POINTER(CGPoint)")),
+    "QZPathGetElementCount": ("c_size_t", ("c_void_p",)),
+    "QZPathGetLength": ("c_double", ("c_void_p",)),
+    "QZPathGetPointAtDistance": ("CGPoint", ("c_void_p", "c_double", "POINTER(CGPoint)")),
     "QZSetErrorHandler": ("None", ("QZErrorHandlerCallback", "c_void_p")),
     "QZSetMediaTimeSource": ("None", ("QZMediaTimeSourceCallback", "c_void_p")),
 }

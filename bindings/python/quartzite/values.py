@@ -7,7 +7,7 @@ Conversions (both directions, recursively):
     dict (str keys) <-> dictionary (insertion order kept)
     Point, Size, Rect, AffineTransform, Transform3D, Color <-> the same kinds
     Value <-> itself
-    Layer (any Quartzite handle) -> object value -> Layer (layers) or Value (others)
+    Layer, Path (any Quartzite handle) -> object value -> Layer (layers) or Value (others)
 
 Ownership follows the C API: ``to_value`` returns a +1 CAValueRef that the
 caller must CARelease; ``from_value`` only reads (borrows) the reference it is
