@@ -371,3 +371,27 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         #expect(CATiledLayerGetLevelsOfDetail(t) == 1)
     }
 }
+
+@Suite struct ShadowPathTests {
+    @Test func shadowPathIsSnapshotted() {
+        let l = layer()
+        defer { CARelease(UnsafeRawPointer(l)) }
+        #expect(CALayerGetShadowPath(l) == nil)
+        let p = CGPathCreateMutable()!
+        var none = CGAffineTransform.identity
+        withUnsafePointer(to: &none) { m in CGPathAddRect(p, m, CGRect(x: 0, y: 0, width: 10, height: 20)) }
+        QZClearLastError()
+        CALayerSetShadowPath(l, p)
+        #expect(QZGetLastError() == QZErrorNone)
+        // Growing the caller's mutable path afterwards does not reach the layer.
+        CGPathAddRect(p, nil, CGRect(x: 0, y: 0, width: 100, height: 100))
+        let box = CGPathGetBoundingBox(CALayerGetShadowPath(l))
+        #expect(box.isEqual(to: CGRect(x: 0, y: 0, width: 10, height: 20)))
+        CGPathRelease(p)
+        // Through key-value coding only a path is accepted.
+        setValue(l, "shadowPath", Value(.object(Value(.number(1)))))
+        #expect(takeError() == QZErrorWrongType)
+        CALayerSetShadowPath(l, nil)
+        #expect(CALayerGetShadowPath(l) == nil)
+    }
+}

@@ -714,3 +714,18 @@ def test_repr_names_the_class_and_name():
     assert "name='title'" in repr(TextLayer(name="title"))
     assert isinstance(Value(Layer()).to_python(), Layer)
     assert quartzite.Layer is Layer
+
+
+def test_shadow_path_is_a_snapshot():
+    layer = Layer()
+    assert layer.shadow_path is None
+    path = quartzite.Path()
+    path.add_rect(quartzite.Rect(0, 0, 10, 20))
+    layer.shadow_path = path
+    path.add_rect(quartzite.Rect(0, 0, 100, 100))
+    box = layer.shadow_path.bounding_box
+    assert (box.origin.x, box.origin.y, box.size.width, box.size.height) == (0, 0, 10, 20)
+    layer.shadow_path = None
+    assert layer.shadow_path is None
+    with pytest.raises(TypeError):
+        layer.shadow_path = "not a path"

@@ -1144,6 +1144,11 @@ CGSize CALayerGetShadowOffset(CALayerRef layer);
 float CALayerGetShadowOpacity(CALayerRef layer);
 
 /**
+ * The shadow's shape, or NULL (default: the layer's alpha). Borrowed.
+ */
+CGPathRef CALayerGetShadowPath(CALayerRef layer);
+
+/**
  * Blur radius of the shadow (default 3).
  */
 double CALayerGetShadowRadius(CALayerRef layer);
@@ -1275,6 +1280,12 @@ void CALayerSetShadowColor(CALayerRef layer, CGColorRef color);
 void CALayerSetShadowOffset(CALayerRef layer, CGSize offset);
 
 void CALayerSetShadowOpacity(CALayerRef layer, float opacity);
+
+/**
+ * Sets the shadow's shape. A mutable path is copied (later changes to it do
+ * not reach the layer); an immutable one is retained. NULL removes it.
+ */
+void CALayerSetShadowPath(CALayerRef layer, CGPathRef path);
 
 void CALayerSetShadowRadius(CALayerRef layer, double radius);
 

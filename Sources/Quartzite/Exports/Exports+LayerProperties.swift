@@ -358,6 +358,22 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
     setLayerValue(layer, .contents, v)
 }
 
+/// The shadow's shape, or NULL (default: the layer's alpha). Borrowed.
+@c public func CALayerGetShadowPath(_ layer: CALayerRef?) -> QZCGPathRef? {
+    readLayer(layer, nil) { l in (l.visuals?.shadowPath).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }
+}
+
+/// Sets the shadow's shape. A mutable path is copied (later changes to it do
+/// not reach the layer); an immutable one is retained. NULL removes it.
+@c public func CALayerSetShadowPath(_ layer: CALayerRef?, _ path: QZCGPathRef?) {
+    var v: Value?
+    if let path {
+        guard let p = object(path, as: Path.self) else { return }
+        v = Value(.object(p.isMutable ? Path(p.data, mutable: false) : p))
+    }
+    setLayerValue(layer, .shadowPath, v)
+}
+
 /// The mask layer, or NULL (default). Borrowed.
 @c public func CALayerGetMask(_ layer: CALayerRef?) -> CALayerRef? {
     readLayer(layer, nil) { l in (l.visuals?.mask).map(borrowedHandle) }

@@ -340,8 +340,9 @@ extension Layer {
             default: vis.shadowColor = c
             }
         case .shadowPath:
-            guard let o = object() else { return fail("a path") }
-            ensureVisuals.shadowPath = o
+            guard let o = object(), o == nil || o! is Path else { return fail("a path") }
+            // Keep an immutable snapshot: later edits of a mutable path must not reach the layer.
+            if let p = o as? Path, p.isMutable { ensureVisuals.shadowPath = Path(p.data, mutable: false) } else { ensureVisuals.shadowPath = o }
         case .filters, .backgroundFilters, .compositingFilter, .actions:
             if key == .actions, let v, v.type != CAValueTypeDictionary { return fail("a dictionary") }
             let vis = ensureVisuals

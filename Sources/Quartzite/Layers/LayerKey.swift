@@ -156,7 +156,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .null: return false
         case .array: return self == .filters || self == .backgroundFilters || self == .string
         case .dictionary: return self == .actions
-        case .object: return self == .contents || self == .shadowPath || self == .compositingFilter
+        case .object(let o): return self == .contents || (self == .shadowPath && o is Path) || self == .compositingFilter
         }
     }
 

@@ -113,7 +113,7 @@ import traceback
 import types
 import weakref
 
-from . import _closures, _lib, values as _values
+from . import _closures, _lib, path as _path, values as _values
 from .color import Color
 from .errors import ErrorCode, OutOfRangeError, QuartziteError, WrongTypeError, call, error_for
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
@@ -1437,6 +1437,19 @@ class Layer(Handle):
                                "The shadow colour (default opaque black).")
     shadow_opacity = _number_prop("shadow_opacity", "ShadowOpacity", "Opacity of the shadow (default 0; a float).")
     shadow_radius = _number_prop("shadow_radius", "ShadowRadius", "Blur radius of the shadow (default 3).")
+
+    @property
+    def shadow_path(self):
+        """The shadow's shape as an immutable Path, or None (default: the layer's alpha)."""
+        ref = call(_lib.CALayerGetShadowPath, self)
+        return _path.Path.from_handle(ref) if ref else None
+
+    @shadow_path.setter
+    def shadow_path(self, path):
+        if path is not None and not isinstance(path, _path.Path):
+            raise _wrong_type("shadow_path", "a Path or None", path)
+        # The library keeps its own snapshot of a mutable path.
+        call(_lib.CALayerSetShadowPath, self, path)
     shadow_offset = _struct_prop("shadow_offset", "ShadowOffset", Size, _as_size,
                                  "Offset of the shadow (default (0, -3)).")
     opaque = _bool_prop("opaque", "Opaque", "Whether the layer declares itself fully opaque (default False).")
