@@ -82,6 +82,8 @@ FAMILIES = [
     ("CAScrollLayerSet", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
     ("CATextLayer", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
     ("CATiledLayer", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
+    ("CAMediaTimingFunction", "CAMediaTimingFunction"),
+    ("QZMediaTimingFunction", "CAMediaTimingFunction"),
     ("CGPath", "CGPathRef and CGMutablePathRef"),
     ("QZPath", "CGPathRef and CGMutablePathRef"),
 ]

@@ -1388,6 +1388,36 @@ void CATiledLayerSetLevelsOfDetailBias(CALayerRef layer, size_t bias);
 
 void CATiledLayerSetTileSize(CALayerRef layer, CGSize size);
 
+/* MARK: - CAMediaTimingFunction */
+
+/**
+ * Creates a timing function through (0, 0), (c1x, c1y), (c2x, c2y), (1, 1).
+ * The x coordinates must lie in [0, 1] (so that time runs forwards) and all
+ * must be finite; otherwise an error is recorded and NULL returned. Returns +1.
+ */
+CAMediaTimingFunctionRef CAMediaTimingFunctionCreateWithControlPoints(float c1x, float c1y, float c2x, float c2y);
+
+/**
+ * Creates one of Apple's predefined timing functions: kCAMediaTimingFunction
+ * Linear, EaseIn (0.42, 0, 1, 1), EaseOut (0, 0, 0.58, 1), EaseInEaseOut
+ * (0.42, 0, 0.58, 1) or Default (0.25, 0.1, 0.25, 1). An unknown name records
+ * QZErrorUnknownConstant and returns NULL. Returns +1.
+ */
+CAMediaTimingFunctionRef CAMediaTimingFunctionCreateWithName(const char *name);
+
+/**
+ * Writes control point `index` into values[0] (x) and values[1] (y): index 0
+ * is (0, 0), 1 is c1, 2 is c2, 3 is (1, 1). Another index records
+ * QZErrorOutOfRange and leaves `values` untouched.
+ */
+void CAMediaTimingFunctionGetControlPointAtIndex(CAMediaTimingFunctionRef function, size_t index, float *values);
+
+/**
+ * The curve's output for input time `x` (clamped to [0, 1]), solved to well
+ * below 1e-6: the progress an animation using this function shows at x.
+ */
+double QZMediaTimingFunctionSolve(CAMediaTimingFunctionRef function, double x);
+
 /* MARK: - CGPathRef and CGMutablePathRef */
 
 /**

@@ -65,6 +65,9 @@ typedef struct CALayer *CALayerRef;
 /** A layer class: CALayer, CAScrollLayer, CATextLayer, CATiledLayer, or one
  *  made with CALayerClassCreate. */
 typedef struct CALayerClass *CALayerClassRef;
+/** A timing function: a cubic Bezier from (0, 0) to (1, 1) (Apple's
+ *  CAMediaTimingFunction). */
+typedef struct CAMediaTimingFunction *CAMediaTimingFunctionRef;
 /** An action (Apple's CAAction protocol); every CAAnimation is one. */
 typedef struct CAAction *CAActionRef;
 /** A drawing context (Apple's CGContextRef). */

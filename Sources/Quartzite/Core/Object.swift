@@ -13,6 +13,7 @@ public enum ObjectKind: UInt16, Sendable {
     case layer = 16
     case layerClass = 17
     case context = 18
+    case timingFunction = 24
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -24,6 +25,7 @@ public enum ObjectKind: UInt16, Sendable {
         case .layer: return "CALayer"
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"
+        case .timingFunction: return "CAMediaTimingFunction"
         }
     }
 
@@ -36,6 +38,7 @@ public enum ObjectKind: UInt16, Sendable {
         case .layer: return "CALayer"
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"
+        case .timingFunction: return "CAMediaTimingFunction"
         }
     }
 }
