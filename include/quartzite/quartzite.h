@@ -1418,6 +1418,331 @@ void CAMediaTimingFunctionGetControlPointAtIndex(CAMediaTimingFunctionRef functi
  */
 double QZMediaTimingFunctionSolve(CAMediaTimingFunctionRef function, double x);
 
+/* MARK: - CAAnimation and its subclasses */
+
+/**
+ * Apple's +defaultValueForKey: for animations: the documented defaults of
+ * the declared properties (duration 0, speed 1, removedOnCompletion true, ...),
+ * else NULL. Returns +1 (or NULL).
+ */
+CAValueRef CAAnimationCopyDefaultValueForKey(const char *key);
+
+/**
+ * Apple's valueForKey: on an animation. Returns +1, or NULL for nil.
+ */
+CAValueRef CAAnimationCopyValueForKey(CAAnimationRef a, const char *key);
+
+/**
+ * Whether each cycle plays forwards then backwards (default false).
+ */
+bool CAAnimationGetAutoreverses(CAAnimationRef a);
+
+/**
+ * Start time in the parent's time space (default 0: when added to a layer).
+ */
+CFTimeInterval CAAnimationGetBeginTime(CAAnimationRef a);
+
+/**
+ * Duration of one pass (default 0: 0.25 s once added, or the transaction's duration).
+ */
+CFTimeInterval CAAnimationGetDuration(CAAnimationRef a);
+
+/**
+ * kCAFillModeRemoved (default), Forwards, Backwards or Both.
+ */
+const char *CAAnimationGetFillMode(CAAnimationRef a);
+
+/**
+ * Whether the animation leaves the layer when it completes (default true).
+ */
+bool CAAnimationGetRemovedOnCompletion(CAAnimationRef a);
+
+/**
+ * Number of cycles, fractional allowed (default 0: one; HUGE_VALF: forever).
+ */
+float CAAnimationGetRepeatCount(CAAnimationRef a);
+
+/**
+ * Length of the active interval, overriding repeatCount (default 0).
+ */
+CFTimeInterval CAAnimationGetRepeatDuration(CAAnimationRef a);
+
+/**
+ * Rate of time (default 1).
+ */
+float CAAnimationGetSpeed(CAAnimationRef a);
+
+/**
+ * Offset into the active interval, wrapping around its end (default 0).
+ */
+CFTimeInterval CAAnimationGetTimeOffset(CAAnimationRef a);
+
+/**
+ * The pacing curve (default NULL: linear). Borrowed.
+ */
+CAMediaTimingFunctionRef CAAnimationGetTimingFunction(CAAnimationRef a);
+
+/**
+ * Creates an empty CAAnimationGroup. Returns +1.
+ */
+CAAnimationRef CAAnimationGroupCreate(void);
+
+/**
+ * The group's animation `index`. Borrowed.
+ */
+CAAnimationRef CAAnimationGroupGetAnimationAtIndex(CAAnimationRef g, size_t index);
+
+/**
+ * The number of animations in a group.
+ */
+size_t CAAnimationGroupGetAnimationCount(CAAnimationRef g);
+
+/**
+ * Sets the group's animations (each copied; they run in the group's time and
+ * are clipped to its duration; their delegates and removedOnCompletion are ignored).
+ */
+void CAAnimationGroupSetAnimations(CAAnimationRef g, const CAAnimationRef *animations, size_t count);
+
+void CAAnimationSetAutoreverses(CAAnimationRef a, bool on);
+
+void CAAnimationSetBeginTime(CAAnimationRef a, CFTimeInterval t);
+
+/**
+ * Installs the delegate (table copied; NULL removes it). The animation and
+ * the copies made of it share the delegate; release(info) runs when the last
+ * of them is freed or the delegate is replaced.
+ */
+void CAAnimationSetDelegate(CAAnimationRef a, const CAAnimationDelegateCallbacks *callbacks, void *info);
+
+void CAAnimationSetDuration(CAAnimationRef a, CFTimeInterval t);
+
+void CAAnimationSetFillMode(CAAnimationRef a, const char *mode);
+
+void CAAnimationSetRemovedOnCompletion(CAAnimationRef a, bool on);
+
+void CAAnimationSetRepeatCount(CAAnimationRef a, float n);
+
+void CAAnimationSetRepeatDuration(CAAnimationRef a, CFTimeInterval t);
+
+void CAAnimationSetSpeed(CAAnimationRef a, float s);
+
+void CAAnimationSetTimeOffset(CAAnimationRef a, CFTimeInterval t);
+
+void CAAnimationSetTimingFunction(CAAnimationRef a, CAMediaTimingFunctionRef f);
+
+/**
+ * Key-value coding on animations: declared properties by key, arbitrary keys stored as given.
+ */
+void CAAnimationSetValueForKey(CAAnimationRef a, const char *key, CAValueRef value);
+
+/**
+ * Apple's -shouldArchiveValueForKey: (always true).
+ */
+bool CAAnimationShouldArchiveValueForKey(CAAnimationRef a, const char *key);
+
+/**
+ * Creates a CABasicAnimation of `keyPath` (may be NULL). Returns +1.
+ */
+CAAnimationRef CABasicAnimationCreate(const char *keyPath);
+
+/**
+ * The change relative to the start or end. Borrowed.
+ */
+CAValueRef CABasicAnimationGetByValue(CAAnimationRef a);
+
+/**
+ * The start value (NULL: the layer's current value). Borrowed.
+ */
+CAValueRef CABasicAnimationGetFromValue(CAAnimationRef a);
+
+/**
+ * The end value. Borrowed.
+ */
+CAValueRef CABasicAnimationGetToValue(CAAnimationRef a);
+
+void CABasicAnimationSetByValue(CAAnimationRef a, CAValueRef v);
+
+void CABasicAnimationSetFromValue(CAAnimationRef a, CAValueRef v);
+
+void CABasicAnimationSetToValue(CAAnimationRef a, CAValueRef v);
+
+/**
+ * Key times in [0, 1] (an array of numbers; invalid ones are ignored when
+ * the animation runs, as Apple does). Returns +1.
+ */
+CAValueRef CAKeyframeAnimationCopyKeyTimes(CAAnimationRef a);
+
+/**
+ * The keyframe values (an array value; NULL: none). Returns +1.
+ */
+CAValueRef CAKeyframeAnimationCopyValues(CAAnimationRef a);
+
+/**
+ * Creates a CAKeyframeAnimation of `keyPath` (may be NULL). Returns +1.
+ */
+CAAnimationRef CAKeyframeAnimationCreate(const char *keyPath);
+
+/**
+ * kCAAnimationLinear (default), Discrete, Paced, Cubic or CubicPaced.
+ */
+const char *CAKeyframeAnimationGetCalculationMode(CAAnimationRef a);
+
+/**
+ * The path the animated point follows (NULL: none; a mutable path is copied). Borrowed.
+ */
+CGPathRef CAKeyframeAnimationGetPath(CAAnimationRef a);
+
+/**
+ * NULL (default: no rotation), kCAAnimationRotateAuto or RotateAutoReverse.
+ */
+const char *CAKeyframeAnimationGetRotationMode(CAAnimationRef a);
+
+/**
+ * The number of segment timing functions.
+ */
+size_t CAKeyframeAnimationGetTimingFunctionCount(CAAnimationRef a);
+
+void CAKeyframeAnimationSetBiasValues(CAAnimationRef a, CAValueRef v);
+
+void CAKeyframeAnimationSetCalculationMode(CAAnimationRef a, const char *mode);
+
+void CAKeyframeAnimationSetContinuityValues(CAAnimationRef a, CAValueRef v);
+
+void CAKeyframeAnimationSetKeyTimes(CAAnimationRef a, CAValueRef keyTimes);
+
+void CAKeyframeAnimationSetPath(CAAnimationRef a, CGPathRef path);
+
+void CAKeyframeAnimationSetRotationMode(CAAnimationRef a, const char *mode);
+
+/**
+ * Kochanek-Bartels parameters per keyframe for the cubic modes (arrays of numbers).
+ */
+void CAKeyframeAnimationSetTensionValues(CAAnimationRef a, CAValueRef v);
+
+/**
+ * One timing function per segment (`count` entries; NULL with 0 clears).
+ * The animation's own timingFunction is not used by keyframe animations.
+ */
+void CAKeyframeAnimationSetTimingFunctions(CAAnimationRef a, const CAMediaTimingFunctionRef *functions, size_t count);
+
+void CAKeyframeAnimationSetValues(CAAnimationRef a, CAValueRef values);
+
+/**
+ * Whether the value is added to the layer's current value (default false).
+ */
+bool CAPropertyAnimationGetAdditive(CAAnimationRef a);
+
+/**
+ * Whether each repeat builds on the end of the previous one (default false).
+ */
+bool CAPropertyAnimationGetCumulative(CAAnimationRef a);
+
+/**
+ * The animated key path (NULL: none). Borrowed copy valid until it changes.
+ */
+const char *CAPropertyAnimationGetKeyPath(CAAnimationRef a);
+
+/**
+ * The value function by name (kCAValueFunctionRotateZ, ...; NULL: none): the
+ * animated numbers become a transform.
+ */
+const char *CAPropertyAnimationGetValueFunction(CAAnimationRef a);
+
+void CAPropertyAnimationSetAdditive(CAAnimationRef a, bool on);
+
+void CAPropertyAnimationSetCumulative(CAAnimationRef a, bool on);
+
+void CAPropertyAnimationSetKeyPath(CAAnimationRef a, const char *keyPath);
+
+void CAPropertyAnimationSetValueFunction(CAAnimationRef a, const char *name);
+
+/**
+ * Creates a CATransition (type kCATransitionFade, no subtype). Returns +1.
+ */
+CAAnimationRef CATransitionCreate(void);
+
+float CATransitionGetEndProgress(CAAnimationRef a);
+
+/**
+ * Where the transition starts and ends, in [0, 1] (defaults 0 and 1).
+ */
+float CATransitionGetStartProgress(CAAnimationRef a);
+
+/**
+ * NULL (default) or kCATransitionFromLeft, FromRight, FromTop, FromBottom.
+ */
+const char *CATransitionGetSubtype(CAAnimationRef a);
+
+/**
+ * kCATransitionFade (default), MoveIn, Push or Reveal.
+ */
+const char *CATransitionGetType(CAAnimationRef a);
+
+void CATransitionSetEndProgress(CAAnimationRef a, float p);
+
+void CATransitionSetStartProgress(CAAnimationRef a, float p);
+
+void CATransitionSetSubtype(CAAnimationRef a, const char *subtype);
+
+void CATransitionSetType(CAAnimationRef a, const char *type);
+
+/* MARK: - Animations on layers and presentation */
+
+/**
+ * Adds a copy of `anim` under `key` (NULL: unnamed, not listed by
+ * CALayerCopyAnimationKeys). A beginTime of 0 starts it at the layer's
+ * current local time; a duration of 0 or less becomes 0.25 s. An animation
+ * already under `key` is removed (its delegate hears animationDidStop with
+ * finished = false).
+ */
+void CALayerAddAnimation(CALayerRef layer, CAAnimationRef anim, const char *key);
+
+/**
+ * The keys of the layer's animations in the order they were added (an array
+ * of strings; NULL when there are none). Returns +1.
+ */
+CAValueRef CALayerCopyAnimationKeys(CALayerRef layer);
+
+/**
+ * A read-only copy of the layer showing its animated values at the current
+ * media time; its sublayers, mask and superlayer are presentation copies too,
+ * so hitTest and conversions work on it. Returns +1.
+ */
+CALayerRef CALayerCopyPresentationLayer(CALayerRef layer);
+
+/**
+ * The animation running under `key`, or NULL. Borrowed: the copy the layer
+ * holds (read it, do not change it).
+ */
+CAAnimationRef CALayerGetAnimation(CALayerRef layer, const char *key);
+
+/**
+ * For a presentation copy, the model layer it shows; for a model layer,
+ * the layer itself. Borrowed.
+ */
+CALayerRef CALayerGetModelLayer(CALayerRef layer);
+
+/**
+ * Removes every animation of the layer.
+ */
+void CALayerRemoveAllAnimations(CALayerRef layer);
+
+/**
+ * Removes the animation under `key` (its delegate hears animationDidStop
+ * with finished = false). An unknown key does nothing.
+ */
+void CALayerRemoveAnimation(CALayerRef layer, const char *key);
+
+/**
+ * Delivers animation events due by the current media time: animationDidStart
+ * for animations that began, animationDidStop(finished) for those that ended
+ * or were removed, and removes finished animations with removedOnCompletion.
+ * Each delegate message is delivered exactly once, on the calling thread,
+ * outside the model lock. The run loop calls this on every turn; hosts with
+ * their own frame loop call it once per frame.
+ */
+void QZAnimationProcessEvents(void);
+
 /* MARK: - CGPathRef and CGMutablePathRef */
 
 /**

@@ -68,6 +68,10 @@ typedef struct CALayerClass *CALayerClassRef;
 /** A timing function: a cubic Bezier from (0, 0) to (1, 1) (Apple's
  *  CAMediaTimingFunction). */
 typedef struct CAMediaTimingFunction *CAMediaTimingFunctionRef;
+/** An animation (Apple's CAAnimation and its subclasses CABasicAnimation,
+ *  CAKeyframeAnimation, CAAnimationGroup and CATransition). An animation handle
+ *  is also a CAActionRef. */
+typedef struct CAAnimation *CAAnimationRef;
 /** An action (Apple's CAAction protocol); every CAAnimation is one. */
 typedef struct CAAction *CAActionRef;
 /** A drawing context (Apple's CGContextRef). */
@@ -185,6 +189,18 @@ typedef struct CALayerClassCallbacks {
     void (*release)(void *info);
 } CALayerClassCallbacks;
 
+/** An animation's delegate (Apple's CAAnimationDelegate). A NULL entry means
+ *  the delegate does not implement that method. The callbacks receive the
+ *  animation running on the layer (the copy CALayerAddAnimation made) and run
+ *  on the thread that processes animation events (QZAnimationProcessEvents).
+ *  `release(info)` runs when the delegate is replaced or the animation freed. */
+typedef struct CAAnimationDelegateCallbacks {
+    uint32_t version; /**< 0 */
+    void (*animationDidStart)(CAAnimationRef anim, void *info);
+    void (*animationDidStop)(CAAnimationRef anim, bool finished, void *info);
+    void (*release)(void *info);
+} CAAnimationDelegateCallbacks;
+
 /* MARK: - String constants (Apple's names and values; compared by content) */
 
 /* contentsGravity */
@@ -252,6 +268,18 @@ typedef struct CALayerClassCallbacks {
 #define kCATransitionFromLeft "fromLeft"
 #define kCATransitionFromTop "fromTop"
 #define kCATransitionFromBottom "fromBottom"
+/* CAValueFunction names (CAPropertyAnimationSetValueFunction) */
+#define kCAValueFunctionRotateX "rotateX"
+#define kCAValueFunctionRotateY "rotateY"
+#define kCAValueFunctionRotateZ "rotateZ"
+#define kCAValueFunctionScale "scale"
+#define kCAValueFunctionScaleX "scaleX"
+#define kCAValueFunctionScaleY "scaleY"
+#define kCAValueFunctionScaleZ "scaleZ"
+#define kCAValueFunctionTranslate "translate"
+#define kCAValueFunctionTranslateX "translateX"
+#define kCAValueFunctionTranslateY "translateY"
+#define kCAValueFunctionTranslateZ "translateZ"
 /* CATransaction keys */
 #define kCATransactionAnimationDuration "animationDuration"
 #define kCATransactionDisableActions "disableActions"

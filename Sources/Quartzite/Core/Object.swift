@@ -14,6 +14,10 @@ public enum ObjectKind: UInt16, Sendable {
     case layerClass = 17
     case context = 18
     case timingFunction = 24
+    case basicAnimation = 48
+    case keyframeAnimation = 49
+    case animationGroup = 50
+    case transition = 51
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -26,6 +30,10 @@ public enum ObjectKind: UInt16, Sendable {
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"
         case .timingFunction: return "CAMediaTimingFunction"
+        case .basicAnimation: return "CABasicAnimation"
+        case .keyframeAnimation: return "CAKeyframeAnimation"
+        case .animationGroup: return "CAAnimationGroup"
+        case .transition: return "CATransition"
         }
     }
 
@@ -39,6 +47,10 @@ public enum ObjectKind: UInt16, Sendable {
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"
         case .timingFunction: return "CAMediaTimingFunction"
+        case .basicAnimation: return "CABasicAnimation"
+        case .keyframeAnimation: return "CAKeyframeAnimation"
+        case .animationGroup: return "CAAnimationGroup"
+        case .transition: return "CATransition"
         }
     }
 }

@@ -31,6 +31,10 @@ public final class Layer: QZObject, Handle {
     var tiled: TiledLayerState?
     var custom: CustomValues?
     var hooks: LayerHooks?
+    /// Animations in the order they were added (nil when none).
+    var animationList: [AnimationEntry]?
+    /// For a presentation copy: the model layer it shows.
+    var modelLayer: Layer?
 
     /// Properties set explicitly (for the style dictionary fallback).
     var setBits: (UInt64, UInt64) = (0, 0)
@@ -49,6 +53,30 @@ public final class Layer: QZObject, Handle {
         case .scroll, .layer: break
         }
         layerClass.applyDefaults(to: self)
+    }
+
+    /// A copy of `other`'s own state for a presentation layer: no tree links,
+    /// no animations, no delegate or layout manager (those belong to the model).
+    init(copyOf other: Layer) {
+        layerClass = other.layerClass
+        super.init(kind: .layer)
+        bounds = other.bounds
+        position = other.position
+        anchorPoint = other.anchorPoint
+        zPosition = other.zPosition
+        anchorPointZ = other.anchorPointZ
+        transformBox = other.transformBox.map { TransformBox($0.value) }
+        sublayerTransformBox = other.sublayerTransformBox.map { TransformBox($0.value) }
+        opacity = other.opacity
+        flags = other.flags
+        scrollMode = other.scrollMode
+        visuals = other.visuals?.copy()
+        if let mask = visuals?.mask, mask.superlayer === other { visuals?.mask = nil }
+        timing = other.timing?.copy()
+        text = other.text?.copy()
+        tiled = other.tiled?.copy()
+        if let c = other.custom { custom = CustomValues(); custom!.values = c.values }
+        setBits = other.setBits
     }
 
     deinit {

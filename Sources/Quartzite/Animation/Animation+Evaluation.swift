@@ -1,0 +1,258 @@
+import CQuartzite
+import Glibc
+
+// Applying animations to a presentation copy of a layer at a moment of the
+// layer's local time. Animations apply in the order they were added: each
+// replaces the value (or adds to it, when additive), and nil from/to/by values
+// resolve against the value the earlier animations left.
+
+extension Animation {
+    /// Applies the animation to `target`. `parentTime` is in the time space
+    /// the animation's beginTime is expressed in: the layer's local time, or a
+    /// group's local time for its children.
+    func apply(to target: Layer, parentTime: Double) {
+        var t = timing
+        if let begin = resolvedBeginTime { t.beginTime = begin }
+        guard let sample = t.sample(at: parentTime) else { return }
+        switch animationKind {
+        case .basic:
+            applyBasic(to: target, sample: sample, duration: t.simpleDuration(0.25))
+        case .keyframe:
+            applyKeyframe(to: target, progress: sample.progress, iteration: sample.iteration)
+        case .group:
+            // Children run in the group's local time, clipped (not scaled) to its duration.
+            let d = t.simpleDuration(0.25)
+            let eased = timingFunction?.solve(sample.progress) ?? sample.progress
+            let local = eased * d
+            for child in animations ?? [] { child.apply(to: target, parentTime: local) }
+        case .transition:
+            break   // drawn by the renderer from transitionProgress(at:)
+        }
+    }
+
+    /// The transition's progress (between startProgress and endProgress) at a
+    /// parent time, or nil when it has no effect then.
+    func transitionProgress(at parentTime: Double) -> Double? {
+        var t = timing
+        if let begin = resolvedBeginTime { t.beginTime = begin }
+        guard let sample = t.sample(at: parentTime) else { return nil }
+        let p = timingFunction?.solve(sample.progress) ?? sample.progress
+        return Double(startProgress) + (Double(endProgress) - Double(startProgress)) * p
+    }
+
+    // MARK: - CABasicAnimation
+
+    /// From and to values per Apple's seven cases; `base` is the value before
+    /// this animation (what nil resolves against).
+    func basicEndpoints(base: Value) -> (Value, Value) {
+        switch (fromValue, toValue, byValue) {
+        case let (from?, to?, _): return (from, to)
+        case let (from?, nil, by?): return (from, Value.add(from, by))
+        case let (nil, to?, by?): return (Value.subtract(to, by), to)
+        case let (from?, nil, nil): return (from, base)
+        case let (nil, to?, nil): return (base, to)
+        case let (nil, nil, by?): return (base, Value.add(base, by))
+        case (nil, nil, nil): return (base, base)
+        }
+    }
+
+    private func applyBasic(to target: Layer, sample: MediaTiming.Sample, duration: Double) {
+        guard let keyPath else { return }
+        // nil from/to/by resolve against the current value; a property with no
+        // value yet (a nil colour) is the null value, which switches halfway.
+        let base = target.value(forKeyPath: keyPath) ?? defaultBase(for: target, keyPath) ?? Value.null
+        var (from, to) = basicEndpoints(base: base)
+        if additive && fromValue == nil && toValue == nil && byValue == nil { from = base; to = base }
+        let p = timingFunction?.solve(sample.progress) ?? sample.progress
+        var v = Value.interpolate(from, to, p)
+        if cumulative, let end = Value.repeated(to, sample.iteration) { v = Value.add(end, v) }
+        store(v, base: base, into: target, keyPath: keyPath)
+    }
+
+    /// The zero of the animated value's type for a key with no value yet.
+    private func defaultBase(for target: Layer, _ keyPath: String) -> Value? {
+        let sample = fromValue ?? toValue ?? byValue ?? values?.first
+        guard let sample else { return nil }
+        switch sample.storage {
+        case .number: return Value(.number(0))
+        case .point: return Value(.point(CGPoint(x: 0, y: 0)))
+        case .size: return Value(.size(CGSize(width: 0, height: 0)))
+        case .rect: return Value(.rect(.zero))
+        case .transform3D, .affineTransform: return Value(.transform3D(.identity))
+        default: return nil
+        }
+    }
+
+    /// Applies the value function, adds onto the base when additive, and
+    /// writes the value at the key path of the presentation copy.
+    private func store(_ value: Value, base: Value, into target: Layer, keyPath: String) {
+        var v = value
+        if let vf = valueFunction, let t = vf.transform(v) { v = Value(.transform3D(t)) }
+        if additive { v = Value.add(v, valueFunction == nil ? base : (target.value(forKeyPath: keyPath) ?? base)) }
+        // A value of the wrong type for the property is ignored, not reported:
+        // evaluation is not a call the host made.
+        hostCall { _ = target.setValue(v, forKeyPath: keyPath, function: "presentation") }
+    }
+
+    // MARK: - CAKeyframeAnimation
+
+    private func applyKeyframe(to target: Layer, progress: Double, iteration: Int) {
+        guard let keyPath else { return }
+        let mode = calculationMode
+        if let path {
+            applyAlongPath(path, to: target, keyPath: keyPath, progress: progress)
+            return
+        }
+        guard let values, !values.isEmpty else { return }
+        let base = target.value(forKeyPath: keyPath) ?? defaultBase(for: target, keyPath) ?? Value.null
+        var v: Value
+        if values.count == 1 {
+            v = values[0]
+        } else if mode == 1 {
+            v = values[discreteIndex(progress, count: values.count)]
+        } else {
+            let times = mode == 2 || mode == 4 ? pacedTimes(values) : (validKeyTimes(count: values.count) ?? evenTimes(values.count))
+            let (i, local) = segment(progress, times)
+            let eased = timingFunctions.map { $0.isEmpty ? local : $0[Swift.min(i, $0.count - 1)].solve(local) } ?? local
+            if mode == 3 || mode == 4 {
+                v = cubic(values, i, eased)
+            } else {
+                v = Value.interpolate(values[i], values[i + 1], eased)
+            }
+        }
+        if cumulative, let end = Value.repeated(values[values.count - 1], iteration) { v = Value.add(end, v) }
+        store(v, base: base, into: target, keyPath: keyPath)
+    }
+
+    func evenTimes(_ n: Int) -> [Double] { (0..<n).map { Double($0) / Double(n - 1) } }
+
+    /// The keyTimes if they are valid for `count` values in this mode
+    /// (non-decreasing in [0, 1], from 0 to 1; Apple ignores invalid ones).
+    func validKeyTimes(count: Int) -> [Double]? {
+        guard let k = keyTimes, k.count == count, k.first == 0, k.last == 1 else { return nil }
+        for i in 1..<k.count where !(k[i] >= k[i - 1]) { return nil }
+        return k
+    }
+
+    /// Discrete: value i holds from keyTimes[i] to keyTimes[i + 1] (n + 1 key
+    /// times, or n with the last value holding to the end); without valid
+    /// keyTimes each value holds for 1/n of the duration.
+    func discreteIndex(_ p: Double, count n: Int) -> Int {
+        if let k = keyTimes, k.count == n || k.count == n + 1, k.first == 0, k.allSatisfy({ $0 >= 0 && $0 <= 1 }),
+           zip(k, k.dropFirst()).allSatisfy({ $0 <= $1 }) {
+            var index = 0
+            for i in 0..<n where k[i] <= p { index = i }
+            return index
+        }
+        return Swift.min(Int(p * Double(n)), n - 1)
+    }
+
+    /// The segment containing p and the position within it.
+    func segment(_ p: Double, _ times: [Double]) -> (Int, Double) {
+        var i = 0
+        while i < times.count - 2 && p >= times[i + 1] { i += 1 }
+        let span = times[i + 1] - times[i]
+        let local = span > 0 ? (p - times[i]) / span : 1
+        return (i, Swift.min(Swift.max(local, 0), 1))
+    }
+
+    /// Key times proportional to the distance between consecutive values
+    /// (constant speed); even times when values have no distance.
+    func pacedTimes(_ values: [Value]) -> [Double] {
+        var lengths: [Double] = []
+        for (a, b) in zip(values, values.dropFirst()) {
+            guard let d = Self.distance(a, b) else { return evenTimes(values.count) }
+            lengths.append(d)
+        }
+        let total = lengths.reduce(0, +)
+        guard total > 0 else { return evenTimes(values.count) }
+        var times = [0.0]
+        var run = 0.0
+        for l in lengths { run += l; times.append(run / total) }
+        times[times.count - 1] = 1
+        return times
+    }
+
+    static func distance(_ a: Value, _ b: Value) -> Double? {
+        switch (a.storage, b.storage) {
+        case let (.number(x), .number(y)): return abs(y - x)
+        case let (.point(p), .point(q)): return ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
+        case let (.size(p), .size(q)):
+            return ((q.width - p.width) * (q.width - p.width) + (q.height - p.height) * (q.height - p.height)).squareRoot()
+        default: return nil
+        }
+    }
+
+    /// Kochanek-Bartels (Catmull-Rom when tension, continuity and bias are 0)
+    /// through the values, for numbers and points; other types fall back to linear.
+    func cubic(_ v: [Value], _ i: Int, _ s: Double) -> Value {
+        func components(_ x: Value) -> [Double]? {
+            switch x.storage {
+            case .number(let n): return [n]
+            case .point(let p): return [p.x, p.y]
+            case .size(let z): return [z.width, z.height]
+            default: return nil
+            }
+        }
+        guard let p1 = components(v[i]), let p2 = components(v[i + 1]) else { return Value.interpolate(v[i], v[i + 1], s) }
+        let p0 = i > 0 ? components(v[i - 1]) ?? p1 : p1
+        let p3 = i + 2 < v.count ? components(v[i + 2]) ?? p2 : p2
+        func param(_ list: [Double]?, _ k: Int) -> Double { list.flatMap { k < $0.count ? $0[k] : nil } ?? 0 }
+        let (t1, c1, b1) = (param(tensionValues, i), param(continuityValues, i), param(biasValues, i))
+        let (t2, c2, b2) = (param(tensionValues, i + 1), param(continuityValues, i + 1), param(biasValues, i + 1))
+        var out: [Double] = []
+        for k in 0..<p1.count {
+            // Outgoing tangent at p1 and incoming tangent at p2.
+            let d1 = (1 - t1) * (1 + b1) * (1 + c1) / 2 * (p1[k] - p0[k]) + (1 - t1) * (1 - b1) * (1 - c1) / 2 * (p2[k] - p1[k])
+            let d2 = (1 - t2) * (1 + b2) * (1 - c2) / 2 * (p2[k] - p1[k]) + (1 - t2) * (1 - b2) * (1 + c2) / 2 * (p3[k] - p2[k])
+            let s2 = s * s, s3 = s2 * s
+            let h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2
+            out.append(h00 * p1[k] + h10 * d1 + h01 * p2[k] + h11 * d2)
+        }
+        switch v[i].storage {
+        case .number: return Value(.number(out[0]))
+        case .size: return Value(.size(CGSize(width: out[0], height: out[1])))
+        default: return Value(.point(CGPoint(x: out[0], y: out[1])))
+        }
+    }
+
+    /// Along a path: paced modes move at constant speed; otherwise each
+    /// element (after the first move) takes an equal share of the time, or the
+    /// share its keyTimes give. rotationMode turns the layer along the tangent.
+    private func applyAlongPath(_ path: Path, to target: Layer, keyPath: String, progress: Double) {
+        let data = path.read { $0 }
+        let measure = PathMeasure(data)
+        guard measure.length > 0 else { return }
+        var distance: Double
+        if calculationMode == 2 || calculationMode == 4 {
+            distance = progress * measure.length
+        } else {
+            var starts: [Double] = [], lengths: [Double] = []
+            var run = 0.0
+            for (index, element) in data.elements.enumerated() {
+                let l = measure.elementLengths[index]
+                if case .moveTo = element { run += l; continue }
+                starts.append(run)
+                lengths.append(l)
+                run += l
+            }
+            guard !lengths.isEmpty else { return }
+            let times = validKeyTimes(count: lengths.count + 1) ?? evenTimes(lengths.count + 1)
+            if calculationMode == 1 {
+                let i = discreteIndex(progress, count: lengths.count + 1)
+                distance = i < lengths.count ? starts[i] : starts[lengths.count - 1] + lengths[lengths.count - 1]
+            } else {
+                let (i, local) = segment(progress, times)
+                let eased = timingFunctions.map { $0.isEmpty ? local : $0[Swift.min(i, $0.count - 1)].solve(local) } ?? local
+                distance = starts[i] + eased * lengths[i]
+            }
+        }
+        guard let (point, tangent) = measure.position(atDistance: distance) else { return }
+        hostCall { _ = target.setValue(Value(.point(point)), forKeyPath: keyPath, function: "presentation") }
+        if let mode = rotationMode {
+            var angle = atan2(tangent.y, tangent.x)
+            if mode == 1 { angle += .pi }
+            hostCall { _ = target.setValue(Value(.number(angle)), forKeyPath: "transform.rotation.z", function: "presentation") }
+        }
+    }
+}

@@ -1,0 +1,263 @@
+import CQuartzite
+
+/// An animation (Apple's CAAnimation class tree in one Swift class: the kind
+/// says which properties apply). Users configure one; CALayerAddAnimation
+/// stores a copy, so later changes to the caller's object change nothing.
+public final class Animation: QZObject, Handle {
+    public enum Kind: UInt16, Sendable {
+        case basic = 48, keyframe = 49, group = 50, transition = 51
+        var objectKind: ObjectKind { ObjectKind(rawValue: rawValue)! }
+    }
+
+    public let animationKind: Kind
+
+    // CAAnimation
+    public var timing = MediaTiming()
+    public var timingFunction: TimingFunction?
+    public var removedOnCompletion = true
+    /// Shared with the copies CALayerAddAnimation makes, so that the host's
+    /// release callback runs once, when the last of them is freed.
+    var delegate: AnimationDelegate?
+    /// Arbitrary keys (key-value coding).
+    var custom = ValueDictionary()
+
+    // CAPropertyAnimation
+    public var keyPath: String? {
+        didSet { keyPathC = keyPath.map(CString.init) }
+    }
+    /// keyPath as a C string with a stable pointer (the getter's result).
+    private(set) var keyPathC: CString?
+    public var additive = false
+    public var cumulative = false
+    public var valueFunction: ValueFunction?
+
+    // CABasicAnimation
+    public var fromValue: Value?
+    public var toValue: Value?
+    public var byValue: Value?
+
+    // CAKeyframeAnimation
+    public var values: [Value]?
+    public var path: Path?
+    public var keyTimes: [Double]?
+    public var timingFunctions: [TimingFunction]?
+    public var calculationMode: UInt8 = 0     // ConstantSet.calculationMode
+    public var rotationMode: UInt8?           // nil, or ConstantSet.rotationMode
+    public var tensionValues: [Double]?
+    public var continuityValues: [Double]?
+    public var biasValues: [Double]?
+
+    // CAAnimationGroup
+    public var animations: [Animation]?
+
+    // CATransition
+    public var transitionType: UInt8 = 0      // fade
+    public var transitionSubtype: UInt8?      // nil, or ConstantSet.transitionSubtype
+    public var startProgress: Float = 0
+    public var endProgress: Float = 1
+
+    // Set when added to a layer.
+    /// The begin time resolved in the layer's time space (beginTime 0 means
+    /// "now" at the moment it is added).
+    var resolvedBeginTime: Double?
+    var didStart = false
+
+    static var handleTypeName: String { "CAAnimation" }
+    static func accepts(_ tag: UInt32) -> Bool {
+        tag >= tagMagic | UInt32(Kind.basic.rawValue) && tag <= tagMagic | UInt32(Kind.transition.rawValue)
+    }
+
+    public init(kind: Kind) {
+        animationKind = kind
+        super.init(kind: kind.objectKind)
+    }
+
+
+    var isPropertyAnimation: Bool { animationKind == .basic || animationKind == .keyframe }
+
+    /// A deep copy; the delegate is shared.
+    public func copy() -> Animation {
+        let c = Animation(kind: animationKind)
+        c.timing = timing
+        c.timingFunction = timingFunction
+        c.removedOnCompletion = removedOnCompletion
+        c.delegate = delegate
+        c.custom = custom
+        c.keyPath = keyPath
+        c.additive = additive
+        c.cumulative = cumulative
+        c.valueFunction = valueFunction
+        c.fromValue = fromValue
+        c.toValue = toValue
+        c.byValue = byValue
+        c.values = values
+        c.path = path
+        c.keyTimes = keyTimes
+        c.timingFunctions = timingFunctions
+        c.calculationMode = calculationMode
+        c.rotationMode = rotationMode
+        c.tensionValues = tensionValues
+        c.continuityValues = continuityValues
+        c.biasValues = biasValues
+        c.animations = animations?.map { $0.copy() }
+        c.transitionType = transitionType
+        c.transitionSubtype = transitionSubtype
+        c.startProgress = startProgress
+        c.endProgress = endProgress
+        return c
+    }
+}
+
+/// An animation delegate: the host's table and info.
+final class AnimationDelegate {
+    let callbacks: CAAnimationDelegateCallbacks
+    let info: UnsafeMutableRawPointer?
+
+    init(_ callbacks: CAAnimationDelegateCallbacks, _ info: UnsafeMutableRawPointer?) {
+        self.callbacks = callbacks
+        self.info = info
+    }
+
+    deinit {
+        if let release = callbacks.release { hostCall { release(info) } }
+    }
+}
+
+/// CAValueFunction: turns animated numbers into a transform.
+public enum ValueFunction: UInt8, Sendable {
+    case rotateX, rotateY, rotateZ, scale, scaleX, scaleY, scaleZ, translate, translateX, translateY, translateZ
+
+    static let names: [String] = ["rotateX", "rotateY", "rotateZ", "scale", "scaleX", "scaleY", "scaleZ",
+                                  "translate", "translateX", "translateY", "translateZ"]
+
+    public var name: String { Self.names[Int(rawValue)] }
+
+    public init?(name: String) {
+        guard let i = Self.names.firstIndex(of: name) else { return nil }
+        self.init(rawValue: UInt8(i))
+    }
+
+    /// The transform for an animated value: a number, or for scale and
+    /// translate an array of three numbers.
+    func transform(_ v: Value) -> CATransform3D? {
+        func triple() -> (Double, Double, Double)? {
+            if case .array(let items) = v.storage, items.count == 3,
+               let a = items[0].number, let b = items[1].number, let c = items[2].number { return (a, b, c) }
+            if let n = v.number { return (n, n, n) }
+            return nil
+        }
+        switch self {
+        case .rotateX: return v.number.map { CATransform3D(rotationAngle: $0, x: 1, y: 0, z: 0) }
+        case .rotateY: return v.number.map { CATransform3D(rotationAngle: $0, x: 0, y: 1, z: 0) }
+        case .rotateZ: return v.number.map { CATransform3D(rotationAngle: $0, x: 0, y: 0, z: 1) }
+        case .scale: return triple().map { CATransform3D(scaleX: $0.0, y: $0.1, z: $0.2) }
+        case .scaleX: return v.number.map { CATransform3D(scaleX: $0, y: 1, z: 1) }
+        case .scaleY: return v.number.map { CATransform3D(scaleX: 1, y: $0, z: 1) }
+        case .scaleZ: return v.number.map { CATransform3D(scaleX: 1, y: 1, z: $0) }
+        case .translate: return triple().map { CATransform3D(translationX: $0.0, y: $0.1, z: $0.2) }
+        case .translateX: return v.number.map { CATransform3D(translationX: $0, y: 0, z: 0) }
+        case .translateY: return v.number.map { CATransform3D(translationX: 0, y: $0, z: 0) }
+        case .translateZ: return v.number.map { CATransform3D(translationX: 0, y: 0, z: $0) }
+        }
+    }
+}
+
+extension ConstantSet {
+    static let valueFunction = ConstantSet(names: ["rotateX", "rotateY", "rotateZ", "scale", "scaleX", "scaleY", "scaleZ",
+                                                   "translate", "translateX", "translateY", "translateZ"])
+    static let calculationMode = ConstantSet(names: ["linear", "discrete", "paced", "cubic", "cubicPaced"])
+    static let rotationMode = ConstantSet(names: ["auto", "autoReverse"])
+    static let transitionType = ConstantSet(names: ["fade", "moveIn", "push", "reveal"])
+    static let transitionSubtype = ConstantSet(names: ["fromRight", "fromLeft", "fromTop", "fromBottom"])
+}
+
+// MARK: - Key-value coding
+
+extension Animation {
+    /// Apple's +[CAAnimation defaultValueForKey:]: the declared properties' defaults.
+    static func defaultValue(forKey key: String) -> Value? {
+        switch key {
+        case "duration", "beginTime", "timeOffset", "repeatCount", "repeatDuration": return Value(.number(0))
+        case "speed": return Value(.number(1))
+        case "autoreverses", "additive", "cumulative": return Value(.bool(false))
+        case "removedOnCompletion": return Value(.bool(true))
+        case "fillMode": return Value(string: "removed")
+        case "calculationMode": return Value(string: "linear")
+        case "startProgress": return Value(.number(0))
+        case "endProgress": return Value(.number(1))
+        case "type": return Value(string: "fade")
+        default: return nil
+        }
+    }
+
+    /// Apple's valueForKey: on an animation.
+    func value(forKey key: String) -> Value? {
+        switch key {
+        case "duration": return Value(.number(timing.duration))
+        case "beginTime": return Value(.number(timing.beginTime))
+        case "speed": return Value(.number(Double(timing.speed)))
+        case "timeOffset": return Value(.number(timing.timeOffset))
+        case "repeatCount": return Value(.number(Double(timing.repeatCount)))
+        case "repeatDuration": return Value(.number(timing.repeatDuration))
+        case "autoreverses": return Value(.bool(timing.autoreverses))
+        case "fillMode": return Value(string: ConstantSet.fillMode.name(timing.fillMode.rawValue))
+        case "removedOnCompletion": return Value(.bool(removedOnCompletion))
+        case "timingFunction": return timingFunction.map { Value(.object($0)) }
+        case "keyPath" where isPropertyAnimation: return keyPath.map { Value(string: $0) }
+        case "additive" where isPropertyAnimation: return Value(.bool(additive))
+        case "cumulative" where isPropertyAnimation: return Value(.bool(cumulative))
+        case "fromValue" where animationKind == .basic: return fromValue
+        case "toValue" where animationKind == .basic: return toValue
+        case "byValue" where animationKind == .basic: return byValue
+        case "values" where animationKind == .keyframe: return values.map { Value(.array($0)) }
+        case "keyTimes" where animationKind == .keyframe: return keyTimes.map { Value(.array($0.map { Value(.number($0)) })) }
+        case "calculationMode" where animationKind == .keyframe: return Value(string: ConstantSet.calculationMode.name(calculationMode))
+        default: return custom[key]
+        }
+    }
+
+    /// Apple's setValue:forKey: on an animation: declared keys type-checked,
+    /// others stored as given (nil removes).
+    func setValue(_ v: Value?, forKey key: String, function: StaticString) -> Bool {
+        func number(allowInfinity: Bool = false) -> Double? {
+            guard let n = v?.number, !n.isNaN, allowInfinity || n.isFinite else {
+                recordError(QZErrorWrongType, function, "\(key) takes a finite number")
+                return nil
+            }
+            return n
+        }
+        func bool() -> Bool? {
+            guard let n = v?.number else { recordError(QZErrorWrongType, function, "\(key) takes a bool"); return nil }
+            return n != 0
+        }
+        switch key {
+        case "duration": guard let n = number() else { return false }; timing.duration = n
+        case "beginTime": guard let n = number() else { return false }; timing.beginTime = n
+        case "speed": guard let n = number() else { return false }; timing.speed = Float(n)
+        case "timeOffset": guard let n = number() else { return false }; timing.timeOffset = n
+        case "repeatCount": guard let n = number(allowInfinity: true) else { return false }; timing.repeatCount = Float(n)
+        case "repeatDuration": guard let n = number(allowInfinity: true) else { return false }; timing.repeatDuration = n
+        case "autoreverses": guard let b = bool() else { return false }; timing.autoreverses = b
+        case "removedOnCompletion": guard let b = bool() else { return false }; removedOnCompletion = b
+        case "fillMode":
+            guard let s = v?.string, let i = ConstantSet.fillMode.index(of: s), let f = MediaTiming.FillMode(rawValue: i) else {
+                recordError(QZErrorUnknownConstant, function, "fillMode takes a fill mode constant")
+                return false
+            }
+            timing.fillMode = f
+        case "keyPath" where isPropertyAnimation: keyPath = v?.string
+        case "additive" where isPropertyAnimation: guard let b = bool() else { return false }; additive = b
+        case "cumulative" where isPropertyAnimation: guard let b = bool() else { return false }; cumulative = b
+        case "fromValue" where animationKind == .basic: fromValue = v
+        case "toValue" where animationKind == .basic: toValue = v
+        case "byValue" where animationKind == .basic: byValue = v
+        default:
+            if let v { custom.set(v, for: key) } else if custom[key] != nil {
+                var d = ValueDictionary()
+                for (k, x) in zip(custom.keys, custom.values) where k.string != key { d.set(x, for: k.string) }
+                custom = d
+            }
+        }
+        return true
+    }
+}

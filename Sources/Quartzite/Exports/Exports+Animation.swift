@@ -1,0 +1,532 @@
+import CQuartzite
+
+// CAAnimation and its subclasses. Functions are named after the class that
+// declares the property and accept every subclass (CAAnimationSetDuration
+// works on a basic, keyframe, group or transition animation). Animations are
+// configured, then copied onto a layer by CALayerAddAnimation; changing the
+// caller's object afterwards changes nothing on the layer.
+
+@inline(__always)
+func readAnimation<R>(_ a: CAAnimationRef?, _ fallback: R, _ function: StaticString = #function, _ body: (Animation) -> R) -> R {
+    withObject(a, as: Animation.self, fallback: fallback, function) { x in withModelLock { body(x) } }
+}
+
+@inline(__always)
+func kindAnimation<R>(_ a: CAAnimationRef?, _ kinds: [Animation.Kind], _ fallback: R, _ function: StaticString = #function,
+                      _ body: (Animation) -> R) -> R {
+    readAnimation(a, fallback, function) { x in
+        guard kinds.contains(x.animationKind) else {
+            recordError(QZErrorWrongType, function, "a \(x.animationKind.objectKind.typeName) does not declare this property")
+            return fallback
+        }
+        return body(x)
+    }
+}
+
+let propertyKinds: [Animation.Kind] = [.basic, .keyframe]
+
+func optionalValue(_ v: CAValueRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
+    guard let v else { return (true, nil) }
+    guard let o = object(v, as: Value.self, function) else { return (false, nil) }
+    return (true, o.type == CAValueTypeNull ? nil : o)
+}
+
+// MARK: - Creation
+
+/// Creates a CABasicAnimation of `keyPath` (may be NULL). Returns +1.
+@c public func CABasicAnimationCreate(_ keyPath: UnsafePointer<CChar>?) -> CAAnimationRef? {
+    let a = Animation(kind: .basic)
+    a.keyPath = keyPath.map { String(cString: $0) }
+    return retainedHandle(a)
+}
+
+/// Creates a CAKeyframeAnimation of `keyPath` (may be NULL). Returns +1.
+@c public func CAKeyframeAnimationCreate(_ keyPath: UnsafePointer<CChar>?) -> CAAnimationRef? {
+    let a = Animation(kind: .keyframe)
+    a.keyPath = keyPath.map { String(cString: $0) }
+    return retainedHandle(a)
+}
+
+/// Creates an empty CAAnimationGroup. Returns +1.
+@c public func CAAnimationGroupCreate() -> CAAnimationRef? { retainedHandle(Animation(kind: .group)) }
+
+/// Creates a CATransition (type kCATransitionFade, no subtype). Returns +1.
+@c public func CATransitionCreate() -> CAAnimationRef? { retainedHandle(Animation(kind: .transition)) }
+
+// MARK: - CAMediaTiming of an animation
+
+@inline(__always)
+func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, _ function: StaticString,
+                        _ body: (inout MediaTiming, Double) -> Void) {
+    if x.isNaN || (!allowInfinity && !x.isFinite) {
+        recordError(QZErrorNotFinite, function, "the value must be \(allowInfinity ? "a number" : "finite"), got \(x)")
+        return
+    }
+    readAnimation(a, (), function) { body(&$0.timing, x) }
+}
+
+/// Start time in the parent's time space (default 0: when added to a layer).
+@c public func CAAnimationGetBeginTime(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.beginTime } }
+@c public func CAAnimationSetBeginTime(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: false, #function) { $0.beginTime = $1 } }
+
+/// Duration of one pass (default 0: 0.25 s once added, or the transaction's duration).
+@c public func CAAnimationGetDuration(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.duration } }
+@c public func CAAnimationSetDuration(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: false, #function) { $0.duration = $1 } }
+
+/// Rate of time (default 1).
+@c public func CAAnimationGetSpeed(_ a: CAAnimationRef?) -> Float { readAnimation(a, 1) { $0.timing.speed } }
+@c public func CAAnimationSetSpeed(_ a: CAAnimationRef?, _ s: Float) { setAnimationTiming(a, Double(s), allowInfinity: false, #function) { $0.speed = Float($1) } }
+
+/// Offset into the active interval, wrapping around its end (default 0).
+@c public func CAAnimationGetTimeOffset(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.timeOffset } }
+@c public func CAAnimationSetTimeOffset(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: false, #function) { $0.timeOffset = $1 } }
+
+/// Number of cycles, fractional allowed (default 0: one; HUGE_VALF: forever).
+@c public func CAAnimationGetRepeatCount(_ a: CAAnimationRef?) -> Float { readAnimation(a, 0) { $0.timing.repeatCount } }
+@c public func CAAnimationSetRepeatCount(_ a: CAAnimationRef?, _ n: Float) { setAnimationTiming(a, Double(n), allowInfinity: true, #function) { $0.repeatCount = Float($1) } }
+
+/// Length of the active interval, overriding repeatCount (default 0).
+@c public func CAAnimationGetRepeatDuration(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.repeatDuration } }
+@c public func CAAnimationSetRepeatDuration(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: true, #function) { $0.repeatDuration = $1 } }
+
+/// Whether each cycle plays forwards then backwards (default false).
+@c public func CAAnimationGetAutoreverses(_ a: CAAnimationRef?) -> Bool { readAnimation(a, false) { $0.timing.autoreverses } }
+@c public func CAAnimationSetAutoreverses(_ a: CAAnimationRef?, _ on: Bool) { readAnimation(a, ()) { $0.timing.autoreverses = on } }
+
+/// kCAFillModeRemoved (default), Forwards, Backwards or Both.
+@c public func CAAnimationGetFillMode(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
+    readAnimation(a, nil) { ConstantSet.fillMode.cString($0.timing.fillMode.rawValue) }
+}
+@c public func CAAnimationSetFillMode(_ a: CAAnimationRef?, _ mode: UnsafePointer<CChar>?) {
+    guard let m = requireString(mode, "mode", #function) else { return }
+    guard let i = ConstantSet.fillMode.index(of: m), let f = MediaTiming.FillMode(rawValue: i) else {
+        recordError(QZErrorUnknownConstant, #function, "\"\(m)\" is not a fill mode")
+        return
+    }
+    readAnimation(a, ()) { $0.timing.fillMode = f }
+}
+
+// MARK: - CAAnimation
+
+/// The pacing curve (default NULL: linear). Borrowed.
+@c public func CAAnimationGetTimingFunction(_ a: CAAnimationRef?) -> CAMediaTimingFunctionRef? {
+    readAnimation(a, nil) { $0.timingFunction.map(borrowedHandle) }
+}
+@c public func CAAnimationSetTimingFunction(_ a: CAAnimationRef?, _ f: CAMediaTimingFunctionRef?) {
+    var fn: TimingFunction?
+    if let f { guard let o = object(f, as: TimingFunction.self) else { return }; fn = o }
+    readAnimation(a, ()) { $0.timingFunction = fn }
+}
+
+/// Whether the animation leaves the layer when it completes (default true).
+@c public func CAAnimationGetRemovedOnCompletion(_ a: CAAnimationRef?) -> Bool { readAnimation(a, true) { $0.removedOnCompletion } }
+@c public func CAAnimationSetRemovedOnCompletion(_ a: CAAnimationRef?, _ on: Bool) { readAnimation(a, ()) { $0.removedOnCompletion = on } }
+
+/// Installs the delegate (table copied; NULL removes it). The animation and
+/// the copies made of it share the delegate; release(info) runs when the last
+/// of them is freed or the delegate is replaced.
+@c public func CAAnimationSetDelegate(_ a: CAAnimationRef?, _ callbacks: UnsafePointer<CAAnimationDelegateCallbacks>?, _ info: UnsafeMutableRawPointer?) {
+    if let callbacks, callbacks.pointee.version != 0 {
+        recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
+        return
+    }
+    let d = callbacks.map { AnimationDelegate($0.pointee, info) }
+    readAnimation(a, ()) { $0.delegate = d }
+}
+
+/// Apple's +defaultValueForKey: for animations: the documented defaults of
+/// the declared properties (duration 0, speed 1, removedOnCompletion true, ...),
+/// else NULL. Returns +1 (or NULL).
+@c public func CAAnimationCopyDefaultValueForKey(_ key: UnsafePointer<CChar>?) -> CAValueRef? {
+    guard let k = requireString(key, "key", #function) else { return nil }
+    return Animation.defaultValue(forKey: k).map(retainedHandle)
+}
+
+/// Apple's -shouldArchiveValueForKey: (always true).
+@c public func CAAnimationShouldArchiveValueForKey(_ a: CAAnimationRef?, _ key: UnsafePointer<CChar>?) -> Bool {
+    guard requireString(key, "key", #function) != nil else { return false }
+    return readAnimation(a, false) { _ in true }
+}
+
+/// Key-value coding on animations: declared properties by key, arbitrary keys stored as given.
+@c public func CAAnimationSetValueForKey(_ a: CAAnimationRef?, _ key: UnsafePointer<CChar>?, _ value: CAValueRef?) {
+    guard let k = requireString(key, "key", #function) else { return }
+    let v = optionalValue(value, #function)
+    guard v.ok else { return }
+    readAnimation(a, ()) { _ = $0.setValue(v.value, forKey: k, function: #function) }
+}
+
+/// Apple's valueForKey: on an animation. Returns +1, or NULL for nil.
+@c public func CAAnimationCopyValueForKey(_ a: CAAnimationRef?, _ key: UnsafePointer<CChar>?) -> CAValueRef? {
+    guard let k = requireString(key, "key", #function) else { return nil }
+    return readAnimation(a, nil) { $0.value(forKey: k).map(retainedHandle) }
+}
+
+// MARK: - CAPropertyAnimation
+
+/// The animated key path (NULL: none). Borrowed copy valid until it changes.
+@c public func CAPropertyAnimationGetKeyPath(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
+    kindAnimation(a, propertyKinds, nil) { x in x.keyPathC.map { UnsafePointer($0.pointer) } }
+}
+@c public func CAPropertyAnimationSetKeyPath(_ a: CAAnimationRef?, _ keyPath: UnsafePointer<CChar>?) {
+    let k = keyPath.map { String(cString: $0) }
+    kindAnimation(a, propertyKinds, ()) { $0.keyPath = k }
+}
+
+/// Whether the value is added to the layer's current value (default false).
+@c public func CAPropertyAnimationGetAdditive(_ a: CAAnimationRef?) -> Bool { kindAnimation(a, propertyKinds, false) { $0.additive } }
+@c public func CAPropertyAnimationSetAdditive(_ a: CAAnimationRef?, _ on: Bool) { kindAnimation(a, propertyKinds, ()) { $0.additive = on } }
+
+/// Whether each repeat builds on the end of the previous one (default false).
+@c public func CAPropertyAnimationGetCumulative(_ a: CAAnimationRef?) -> Bool { kindAnimation(a, propertyKinds, false) { $0.cumulative } }
+@c public func CAPropertyAnimationSetCumulative(_ a: CAAnimationRef?, _ on: Bool) { kindAnimation(a, propertyKinds, ()) { $0.cumulative = on } }
+
+/// The value function by name (kCAValueFunctionRotateZ, ...; NULL: none): the
+/// animated numbers become a transform.
+@c public func CAPropertyAnimationGetValueFunction(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
+    kindAnimation(a, propertyKinds, nil) { x in x.valueFunction.map { ConstantSet.valueFunction.cString($0.rawValue) } }
+}
+@c public func CAPropertyAnimationSetValueFunction(_ a: CAAnimationRef?, _ name: UnsafePointer<CChar>?) {
+    var vf: ValueFunction?
+    if let name {
+        let n = String(cString: name)
+        guard let f = ValueFunction(name: n) else {
+            recordError(QZErrorUnknownConstant, #function, "\"\(n)\" is not a value function")
+            return
+        }
+        vf = f
+    }
+    kindAnimation(a, propertyKinds, ()) { $0.valueFunction = vf }
+}
+
+// MARK: - CABasicAnimation
+
+@inline(__always)
+func basicValue(_ a: CAAnimationRef?, _ function: StaticString, _ read: (Animation) -> Value?) -> CAValueRef? {
+    kindAnimation(a, [.basic], nil, function) { read($0).map(borrowedHandle) }
+}
+
+@inline(__always)
+func setBasicValue(_ a: CAAnimationRef?, _ value: CAValueRef?, _ function: StaticString, _ write: (Animation, Value?) -> Void) {
+    let v = optionalValue(value, function)
+    guard v.ok else { return }
+    kindAnimation(a, [.basic], (), function) { write($0, v.value) }
+}
+
+/// The start value (NULL: the layer's current value). Borrowed.
+@c public func CABasicAnimationGetFromValue(_ a: CAAnimationRef?) -> CAValueRef? { basicValue(a, #function) { $0.fromValue } }
+@c public func CABasicAnimationSetFromValue(_ a: CAAnimationRef?, _ v: CAValueRef?) { setBasicValue(a, v, #function) { $0.fromValue = $1 } }
+/// The end value. Borrowed.
+@c public func CABasicAnimationGetToValue(_ a: CAAnimationRef?) -> CAValueRef? { basicValue(a, #function) { $0.toValue } }
+@c public func CABasicAnimationSetToValue(_ a: CAAnimationRef?, _ v: CAValueRef?) { setBasicValue(a, v, #function) { $0.toValue = $1 } }
+/// The change relative to the start or end. Borrowed.
+@c public func CABasicAnimationGetByValue(_ a: CAAnimationRef?) -> CAValueRef? { basicValue(a, #function) { $0.byValue } }
+@c public func CABasicAnimationSetByValue(_ a: CAAnimationRef?, _ v: CAValueRef?) { setBasicValue(a, v, #function) { $0.byValue = $1 } }
+
+// MARK: - CAKeyframeAnimation
+
+func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (ok: Bool, list: [Double]?) {
+    guard let value else { return (true, nil) }
+    guard case .array(let items) = value.storage else {
+        recordError(QZErrorWrongType, function, "\(what) must be an array of numbers")
+        return (false, nil)
+    }
+    var out: [Double] = []
+    for item in items {
+        guard let n = item.number, n.isFinite else {
+            recordError(QZErrorWrongType, function, "\(what) must be an array of finite numbers")
+            return (false, nil)
+        }
+        out.append(n)
+    }
+    return (true, out)
+}
+
+/// The keyframe values (an array value; NULL: none). Returns +1.
+@c public func CAKeyframeAnimationCopyValues(_ a: CAAnimationRef?) -> CAValueRef? {
+    kindAnimation(a, [.keyframe], nil) { x in x.values.map { retainedHandle(Value(.array($0))) } }
+}
+@c public func CAKeyframeAnimationSetValues(_ a: CAAnimationRef?, _ values: CAValueRef?) {
+    let v = optionalValue(values, #function)
+    guard v.ok else { return }
+    var list: [Value]?
+    if let value = v.value {
+        guard case .array(let items) = value.storage else {
+            recordError(QZErrorWrongType, #function, "values must be an array")
+            return
+        }
+        list = items
+    }
+    kindAnimation(a, [.keyframe], ()) { $0.values = list }
+}
+
+/// Key times in [0, 1] (an array of numbers; invalid ones are ignored when
+/// the animation runs, as Apple does). Returns +1.
+@c public func CAKeyframeAnimationCopyKeyTimes(_ a: CAAnimationRef?) -> CAValueRef? {
+    kindAnimation(a, [.keyframe], nil) { x in x.keyTimes.map { retainedHandle(Value(.array($0.map { Value(.number($0)) }))) } }
+}
+@c public func CAKeyframeAnimationSetKeyTimes(_ a: CAAnimationRef?, _ keyTimes: CAValueRef?) {
+    let v = optionalValue(keyTimes, #function)
+    guard v.ok else { return }
+    let l = numberList(v.value, "keyTimes", #function)
+    guard l.ok else { return }
+    kindAnimation(a, [.keyframe], ()) { $0.keyTimes = l.list }
+}
+
+/// One timing function per segment (`count` entries; NULL with 0 clears).
+/// The animation's own timingFunction is not used by keyframe animations.
+@c public func CAKeyframeAnimationSetTimingFunctions(_ a: CAAnimationRef?, _ functions: UnsafePointer<CAMediaTimingFunctionRef?>?, _ count: size_t) {
+    var list: [TimingFunction]?
+    if count > 0 {
+        guard count < 1 << 32, let functions else {
+            recordError(QZErrorNullArgument, #function, "functions is NULL but count is \(count)")
+            return
+        }
+        list = []
+        for i in 0..<count {
+            guard let f = object(functions[i], as: TimingFunction.self) else { return }
+            list!.append(f)
+        }
+    }
+    kindAnimation(a, [.keyframe], ()) { $0.timingFunctions = list }
+}
+
+/// The number of segment timing functions.
+@c public func CAKeyframeAnimationGetTimingFunctionCount(_ a: CAAnimationRef?) -> size_t {
+    kindAnimation(a, [.keyframe], 0) { $0.timingFunctions?.count ?? 0 }
+}
+
+/// The path the animated point follows (NULL: none; a mutable path is copied). Borrowed.
+@c public func CAKeyframeAnimationGetPath(_ a: CAAnimationRef?) -> QZCGPathRef? {
+    kindAnimation(a, [.keyframe], nil) { x in x.path.map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }
+}
+@c public func CAKeyframeAnimationSetPath(_ a: CAAnimationRef?, _ path: QZCGPathRef?) {
+    var p: Path?
+    if let path {
+        guard let o = object(path, as: Path.self) else { return }
+        p = o.isMutable ? Path(o.data, mutable: false) : o
+    }
+    kindAnimation(a, [.keyframe], ()) { $0.path = p }
+}
+
+@inline(__always)
+func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: StaticString, _ read: (Animation) -> UInt8?) -> UnsafePointer<CChar>? {
+    kindAnimation(a, [.keyframe], nil, function) { x in read(x).map { set.cString($0) } }
+}
+
+/// kCAAnimationLinear (default), Discrete, Paced, Cubic or CubicPaced.
+@c public func CAKeyframeAnimationGetCalculationMode(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
+    keyframeConstant(a, .calculationMode, #function) { $0.calculationMode }
+}
+@c public func CAKeyframeAnimationSetCalculationMode(_ a: CAAnimationRef?, _ mode: UnsafePointer<CChar>?) {
+    guard let m = requireString(mode, "mode", #function) else { return }
+    guard let i = ConstantSet.calculationMode.index(of: m) else {
+        recordError(QZErrorUnknownConstant, #function, "\"\(m)\" is not a calculation mode")
+        return
+    }
+    kindAnimation(a, [.keyframe], ()) { $0.calculationMode = i }
+}
+
+/// NULL (default: no rotation), kCAAnimationRotateAuto or RotateAutoReverse.
+@c public func CAKeyframeAnimationGetRotationMode(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
+    keyframeConstant(a, .rotationMode, #function) { $0.rotationMode }
+}
+@c public func CAKeyframeAnimationSetRotationMode(_ a: CAAnimationRef?, _ mode: UnsafePointer<CChar>?) {
+    var i: UInt8?
+    if let mode {
+        let m = String(cString: mode)
+        guard let idx = ConstantSet.rotationMode.index(of: m) else {
+            recordError(QZErrorUnknownConstant, #function, "\"\(m)\" is not a rotation mode")
+            return
+        }
+        i = idx
+    }
+    kindAnimation(a, [.keyframe], ()) { $0.rotationMode = i }
+}
+
+/// Kochanek-Bartels parameters per keyframe for the cubic modes (arrays of numbers).
+@c public func CAKeyframeAnimationSetTensionValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
+    let o = optionalValue(v, #function); guard o.ok else { return }
+    let l = numberList(o.value, "tensionValues", #function); guard l.ok else { return }
+    kindAnimation(a, [.keyframe], ()) { $0.tensionValues = l.list }
+}
+@c public func CAKeyframeAnimationSetContinuityValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
+    let o = optionalValue(v, #function); guard o.ok else { return }
+    let l = numberList(o.value, "continuityValues", #function); guard l.ok else { return }
+    kindAnimation(a, [.keyframe], ()) { $0.continuityValues = l.list }
+}
+@c public func CAKeyframeAnimationSetBiasValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
+    let o = optionalValue(v, #function); guard o.ok else { return }
+    let l = numberList(o.value, "biasValues", #function); guard l.ok else { return }
+    kindAnimation(a, [.keyframe], ()) { $0.biasValues = l.list }
+}
+
+// MARK: - CAAnimationGroup
+
+/// Sets the group's animations (each copied; they run in the group's time and
+/// are clipped to its duration; their delegates and removedOnCompletion are ignored).
+@c public func CAAnimationGroupSetAnimations(_ g: CAAnimationRef?, _ animations: UnsafePointer<CAAnimationRef?>?, _ count: size_t) {
+    var list: [Animation] = []
+    if count > 0 {
+        guard count < 1 << 32, let animations else {
+            recordError(QZErrorNullArgument, #function, "animations is NULL but count is \(count)")
+            return
+        }
+        for i in 0..<count {
+            guard let x = object(animations[i], as: Animation.self) else { return }
+            list.append(x)
+        }
+    }
+    let copies = withModelLock { list.map { $0.copy() } }
+    kindAnimation(g, [.group], ()) { x in
+        if copies.contains(where: { $0 === x }) { return }
+        x.animations = copies
+    }
+}
+
+/// The number of animations in a group.
+@c public func CAAnimationGroupGetAnimationCount(_ g: CAAnimationRef?) -> size_t {
+    kindAnimation(g, [.group], 0) { $0.animations?.count ?? 0 }
+}
+
+/// The group's animation `index`. Borrowed.
+@c public func CAAnimationGroupGetAnimationAtIndex(_ g: CAAnimationRef?, _ index: size_t) -> CAAnimationRef? {
+    kindAnimation(g, [.group], nil) { x in
+        let list = x.animations ?? []
+        guard index >= 0, index < list.count else {
+            recordError(QZErrorOutOfRange, #function, "index \(index) is outside 0..<\(list.count)")
+            return nil
+        }
+        return borrowedHandle(list[index])
+    }
+}
+
+// MARK: - CATransition
+
+/// kCATransitionFade (default), MoveIn, Push or Reveal.
+@c public func CATransitionGetType(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
+    kindAnimation(a, [.transition], nil) { ConstantSet.transitionType.cString($0.transitionType) }
+}
+@c public func CATransitionSetType(_ a: CAAnimationRef?, _ type: UnsafePointer<CChar>?) {
+    guard let t = requireString(type, "type", #function) else { return }
+    guard let i = ConstantSet.transitionType.index(of: t) else {
+        recordError(QZErrorUnknownConstant, #function, "\"\(t)\" is not a transition type")
+        return
+    }
+    kindAnimation(a, [.transition], ()) { $0.transitionType = i }
+}
+
+/// NULL (default) or kCATransitionFromLeft, FromRight, FromTop, FromBottom.
+@c public func CATransitionGetSubtype(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
+    kindAnimation(a, [.transition], nil) { x in x.transitionSubtype.map { ConstantSet.transitionSubtype.cString($0) } }
+}
+@c public func CATransitionSetSubtype(_ a: CAAnimationRef?, _ subtype: UnsafePointer<CChar>?) {
+    var i: UInt8?
+    if let subtype {
+        let s = String(cString: subtype)
+        guard let idx = ConstantSet.transitionSubtype.index(of: s) else {
+            recordError(QZErrorUnknownConstant, #function, "\"\(s)\" is not a transition subtype")
+            return
+        }
+        i = idx
+    }
+    kindAnimation(a, [.transition], ()) { $0.transitionSubtype = i }
+}
+
+/// Where the transition starts and ends, in [0, 1] (defaults 0 and 1).
+@c public func CATransitionGetStartProgress(_ a: CAAnimationRef?) -> Float { kindAnimation(a, [.transition], 0) { $0.startProgress } }
+@c public func CATransitionSetStartProgress(_ a: CAAnimationRef?, _ p: Float) {
+    guard checkFinite(Double(p), function: #function) else { return }
+    kindAnimation(a, [.transition], ()) { $0.startProgress = Swift.min(Swift.max(p, 0), 1) }
+}
+@c public func CATransitionGetEndProgress(_ a: CAAnimationRef?) -> Float { kindAnimation(a, [.transition], 1) { $0.endProgress } }
+@c public func CATransitionSetEndProgress(_ a: CAAnimationRef?, _ p: Float) {
+    guard checkFinite(Double(p), function: #function) else { return }
+    kindAnimation(a, [.transition], ()) { $0.endProgress = Swift.min(Swift.max(p, 0), 1) }
+}
+
+// MARK: - Animations on layers
+
+/// Adds a copy of `anim` under `key` (NULL: unnamed, not listed by
+/// CALayerCopyAnimationKeys). A beginTime of 0 starts it at the layer's
+/// current local time; a duration of 0 or less becomes 0.25 s. An animation
+/// already under `key` is removed (its delegate hears animationDidStop with
+/// finished = false).
+@c public func CALayerAddAnimation(_ layer: CALayerRef?, _ anim: CAAnimationRef?, _ key: UnsafePointer<CChar>?) {
+    guard let l = object(layer, as: Layer.self), let a = object(anim, as: Animation.self) else { return }
+    let k = key.map { String(cString: $0) }
+    let now = MediaClock.now()
+    withModelLock { l.addAnimation(a, forKey: k, now: now) }
+}
+
+/// The animation running under `key`, or NULL. Borrowed: the copy the layer
+/// holds (read it, do not change it).
+@c public func CALayerGetAnimation(_ layer: CALayerRef?, _ key: UnsafePointer<CChar>?) -> CAAnimationRef? {
+    guard let k = requireString(key, "key", #function) else { return nil }
+    return readLayer(layer, nil) { $0.animation(forKey: k).map(borrowedHandle) }
+}
+
+/// The keys of the layer's animations in the order they were added (an array
+/// of strings; NULL when there are none). Returns +1.
+@c public func CALayerCopyAnimationKeys(_ layer: CALayerRef?) -> CAValueRef? {
+    readLayer(layer, nil) { l in
+        let keys = l.animationKeys
+        return keys.isEmpty ? nil : retainedHandle(Value(.array(keys.map { Value(string: $0) })))
+    }
+}
+
+/// Removes the animation under `key` (its delegate hears animationDidStop
+/// with finished = false). An unknown key does nothing.
+@c public func CALayerRemoveAnimation(_ layer: CALayerRef?, _ key: UnsafePointer<CChar>?) {
+    guard let k = requireString(key, "key", #function) else { return }
+    readLayer(layer, ()) { $0.removeAnimation(forKey: k, finished: false) }
+}
+
+/// Removes every animation of the layer.
+@c public func CALayerRemoveAllAnimations(_ layer: CALayerRef?) {
+    readLayer(layer, ()) { $0.removeAllAnimations() }
+}
+
+/// A read-only copy of the layer showing its animated values at the current
+/// media time; its sublayers, mask and superlayer are presentation copies too,
+/// so hitTest and conversions work on it. Returns +1.
+@c public func CALayerCopyPresentationLayer(_ layer: CALayerRef?) -> CALayerRef? {
+    let now = MediaClock.now()
+    return readLayer(layer, nil) { retainedHandle($0.presentationCopy(now: now)) }
+}
+
+/// For a presentation copy, the model layer it shows; for a model layer,
+/// the layer itself. Borrowed.
+@c public func CALayerGetModelLayer(_ layer: CALayerRef?) -> CALayerRef? {
+    readLayer(layer, nil) { borrowedHandle($0.modelLayer ?? $0) }
+}
+
+/// Delivers animation events due by the current media time: animationDidStart
+/// for animations that began, animationDidStop(finished) for those that ended
+/// or were removed, and removes finished animations with removedOnCompletion.
+/// Each delegate message is delivered exactly once, on the calling thread,
+/// outside the model lock. The run loop calls this on every turn; hosts with
+/// their own frame loop call it once per frame.
+@c public func QZAnimationProcessEvents() {
+    let now = MediaClock.now()
+    let events: [AnimationEvent] = withModelLock {
+        for (id, entry) in AnimationRegistry.layers {
+            guard let l = entry.layer, l.animationList != nil else {
+                AnimationRegistry.layers[id] = nil
+                continue
+            }
+            l.updateAnimationLifecycle(now: now)
+        }
+        let e = AnimationRegistry.pending
+        AnimationRegistry.pending = []
+        return e
+    }
+    for event in events {
+        let handle = borrowedHandle(event.animation)
+        if let finished = event.finished {
+            if let fn = event.delegate.callbacks.animationDidStop { hostCall { fn(handle, finished, event.delegate.info) } }
+        } else if let fn = event.delegate.callbacks.animationDidStart {
+            hostCall { fn(handle, event.delegate.info) }
+        }
+    }
+}

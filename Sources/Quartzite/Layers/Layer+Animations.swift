@@ -1,0 +1,197 @@
+import CQuartzite
+
+/// An animation running on a layer under a key (nil for an unnamed one).
+struct AnimationEntry {
+    let key: String?
+    let animation: Animation
+}
+
+/// One delegate message waiting to be delivered by QZAnimationProcessEvents.
+struct AnimationEvent {
+    let animation: Animation
+    let delegate: AnimationDelegate
+    /// nil: animationDidStart; otherwise animationDidStop(finished).
+    let finished: Bool?
+}
+
+/// Layers with animations, and the delegate messages owed (model lock held).
+enum AnimationRegistry {
+    nonisolated(unsafe) static var layers: [ObjectIdentifier: Weak] = [:]
+    nonisolated(unsafe) static var pending: [AnimationEvent] = []
+
+    final class Weak {
+        weak var layer: Layer?
+        init(_ layer: Layer) { self.layer = layer }
+    }
+}
+
+extension Layer {
+    // MARK: - Adding and removing
+
+    /// Apple's addAnimation:forKey:: stores a copy. A beginTime of 0 means
+    /// "now" in the layer's time; a duration of 0 or less becomes 0.25 s.
+    /// An animation under the same key is replaced (its delegate hears
+    /// animationDidStop with finished = false).
+    func addAnimation(_ animation: Animation, forKey key: String?, now: Double) {
+        let copy = animation.copy()
+        if copy.timing.duration <= 0 { copy.timing.duration = 0.25 }
+        copy.resolvedBeginTime = copy.timing.beginTime == 0 ? localTime(fromMedia: now) : copy.timing.beginTime
+        if let key { removeAnimation(forKey: key, finished: false) }
+        if animationList == nil { animationList = [] }
+        animationList!.append(AnimationEntry(key: key, animation: copy))
+        AnimationRegistry.layers[ObjectIdentifier(self)] = AnimationRegistry.Weak(self)
+    }
+
+    func animation(forKey key: String) -> Animation? {
+        animationList?.last(where: { $0.key == key })?.animation
+    }
+
+    var animationKeys: [String] { animationList?.compactMap(\.key) ?? [] }
+
+    func removeAnimation(forKey key: String, finished: Bool) {
+        guard let list = animationList, let i = list.firstIndex(where: { $0.key == key }) else { return }
+        let entry = list[i]
+        animationList!.remove(at: i)
+        ended(entry.animation, finished: finished)
+        if animationList!.isEmpty { animationList = nil }
+    }
+
+    func removeAllAnimations() {
+        let list = animationList ?? []
+        animationList = nil
+        for entry in list { ended(entry.animation, finished: false) }
+    }
+
+    /// Queues the delegate's messages for an animation leaving the layer: a
+    /// start it never got, then the stop.
+    private func ended(_ animation: Animation, finished: Bool) {
+        guard let d = animation.delegate else { return }
+        if !animation.didStart {
+            animation.didStart = true
+            AnimationRegistry.pending.append(AnimationEvent(animation: animation, delegate: d, finished: nil))
+        }
+        AnimationRegistry.pending.append(AnimationEvent(animation: animation, delegate: d, finished: finished))
+    }
+
+    // MARK: - Events
+
+    /// Starts animations whose begin time has come and finishes those whose
+    /// active interval is over (removing them when removedOnCompletion),
+    /// queuing their delegates' messages. `now` is media time.
+    func updateAnimationLifecycle(now: Double) {
+        guard let list = animationList else { return }
+        let t = localTime(fromMedia: now)
+        var keep: [AnimationEntry] = []
+        for entry in list {
+            let a = entry.animation
+            let begin = a.resolvedBeginTime ?? a.timing.beginTime
+            let elapsed = (t - begin) * Double(a.timing.speed)
+            if !a.didStart && elapsed >= 0 {
+                a.didStart = true
+                if let d = a.delegate { AnimationRegistry.pending.append(AnimationEvent(animation: a, delegate: d, finished: nil)) }
+            }
+            let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
+            if a.didStart && elapsed >= total && a.timing.speed != 0 {
+                if a.removedOnCompletion {
+                    if let d = a.delegate { AnimationRegistry.pending.append(AnimationEvent(animation: a, delegate: d, finished: true)) }
+                    continue
+                }
+            }
+            keep.append(entry)
+        }
+        animationList = keep.isEmpty ? nil : keep
+    }
+
+    // MARK: - Presentation
+
+    /// A copy of this layer's subtree (and of its ancestors, so that
+    /// superlayer links and conversions work) showing animated values at
+    /// media time `now`, and the copy that corresponds to this layer.
+    func presentationCopy(now: Double) -> Layer {
+        var root = self
+        while let p = root.superlayer { root = p }
+        var map: [ObjectIdentifier: Layer] = [:]
+        _ = root.presentationSubtree(now: now, map: &map)
+        return map[ObjectIdentifier(self)]!
+    }
+
+    private func presentationSubtree(now: Double, map: inout [ObjectIdentifier: Layer]) -> Layer {
+        let copy = shallowCopy()
+        copy.modelLayer = self
+        map[ObjectIdentifier(self)] = copy
+        for sub in sublayers {
+            let s = sub.presentationSubtree(now: now, map: &map)
+            copy.sublayers.append(s)
+            s.superlayer = copy
+        }
+        if let mask = visuals?.mask {
+            let m = mask.presentationSubtree(now: now, map: &map)
+            copy.visuals?.mask = m
+            m.superlayer = copy
+        }
+        if let list = animationList {
+            let t = localTime(fromMedia: now)
+            for entry in list {
+                entry.animation.apply(to: copy, parentTime: t)
+                // needsDisplayForKey keys mark the copy for display while they animate.
+                if let keyPath = entry.animation.keyPath, layerClass.hasNeedsDisplayForKey,
+                   let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
+                    copy.flags.insert(.needsDisplay)
+                }
+            }
+        }
+        return copy
+    }
+
+    /// A copy of the layer's own state (no tree links), as initWithLayer: makes.
+    func shallowCopy() -> Layer {
+        let c = Layer(copyOf: self)
+        if let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
+            hostCall { fn(c.handle, handle, info) }
+        }
+        return c
+    }
+}
+
+extension LayerVisuals {
+    func copy() -> LayerVisuals {
+        let c = LayerVisuals()
+        c.contents = contents; c.contentsRect = contentsRect; c.contentsCenter = contentsCenter
+        c.contentsGravity = contentsGravity; c.contentsScale = contentsScale
+        c.minificationFilter = minificationFilter; c.minificationFilterBias = minificationFilterBias
+        c.magnificationFilter = magnificationFilter; c.cornerRadius = cornerRadius; c.borderWidth = borderWidth
+        c.borderColor = borderColor; c.backgroundColor = backgroundColor; c.shadowOpacity = shadowOpacity
+        c.shadowRadius = shadowRadius; c.shadowOffset = shadowOffset; c.shadowColor = shadowColor
+        c.shadowPath = shadowPath; c.edgeAntialiasingMask = edgeAntialiasingMask
+        c.rasterizationScale = rasterizationScale; c.filters = filters; c.backgroundFilters = backgroundFilters
+        c.compositingFilter = compositingFilter; c.name = name; c.style = style; c.actions = actions
+        c.dirtyRect = dirtyRect
+        return c
+    }
+}
+
+extension LayerTiming {
+    func copy() -> LayerTiming {
+        let c = LayerTiming()
+        c.beginTime = beginTime; c.duration = duration; c.speed = speed; c.timeOffset = timeOffset
+        c.repeatCount = repeatCount; c.repeatDuration = repeatDuration; c.autoreverses = autoreverses; c.fillMode = fillMode
+        return c
+    }
+}
+
+extension TextLayerState {
+    func copy() -> TextLayerState {
+        let c = TextLayerState()
+        c.string = string; c.font = font; c.fontSize = fontSize; c.foregroundColor = foregroundColor
+        c.wrapped = wrapped; c.alignmentMode = alignmentMode; c.truncationMode = truncationMode
+        return c
+    }
+}
+
+extension TiledLayerState {
+    func copy() -> TiledLayerState {
+        let c = TiledLayerState()
+        c.levelsOfDetail = levelsOfDetail; c.levelsOfDetailBias = levelsOfDetailBias; c.tileSize = tileSize
+        return c
+    }
+}
