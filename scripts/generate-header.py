@@ -96,6 +96,8 @@ FAMILIES = [
     ("CALayerCopyPresentationLayer", "Animations on layers and presentation"),
     ("CALayerGetModelLayer", "Animations on layers and presentation"),
     ("QZAnimation", "Animations on layers and presentation"),
+    ("QZLayerGetTransitionProgress", "Animations on layers and presentation"),
+    ("QZLayerCopyTransitionSnapshot", "Animations on layers and presentation"),
     ("QZMediaTimingFunction", "CAMediaTimingFunction"),
     ("CGPath", "CGPathRef and CGMutablePathRef"),
     ("QZPath", "CGPathRef and CGMutablePathRef"),

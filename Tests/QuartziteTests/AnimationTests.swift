@@ -317,3 +317,41 @@ func presented(_ l: Layer, _ keyPath: String, at t: Double) -> Double? {
         #expect(presentation.modelLayer === root)
     }
 }
+
+@Suite struct TransitionAndKeyPathAnimationTests {
+    @Test func transitionsRunUnderTheirKeyFromASnapshot() {
+        let l = animatedLayer()
+        let t = Animation(kind: .transition)
+        t.timing.duration = 2
+        t.startProgress = 0.2
+        t.endProgress = 0.6
+        withModelLock { l.addAnimation(t, forKey: "whatever", now: 0) }
+        #expect(withModelLock { l.animationKeys } == ["transition"])
+        withModelLock { l.position = CGPoint(x: 300, y: 0) }
+        let state = withModelLock { l.transitionState(now: 1) }
+        #expect(abs((state?.progress ?? -1) - 0.4) < 1e-6)   // start/endProgress are floats
+        // The snapshot shows the layer as it was when the transition began.
+        #expect(state?.snapshot?.position.x == 100)
+        #expect(withModelLock { l.transitionState(now: 3) == nil })
+    }
+
+    @Test func dictionaryKeyPathsAnimate() {
+        let l = animatedLayer()
+        withModelLock {
+            _ = l.setValue(Value(.number(1)), forKeyPath: "touchPoints.a.scale", function: "test")
+            l.addAnimation(basic("touchPoints.a.scale", from: n(0), to: n(2)), forKey: "touchPoints.a.scale", now: 0)
+        }
+        #expect(abs(presented(l, "touchPoints.a.scale", at: 0.25)! - 0.5) < 1e-12)
+        #expect(presented(l, "touchPoints.a.scale", at: 2) == 1)
+    }
+
+    @Test func pathsWithTheSameShapeMorph() {
+        let a = Path(try! PathData([.moveTo(CGPoint(x: 0, y: 0)), .lineTo(CGPoint(x: 10, y: 0))]), mutable: false)
+        let b = Path(try! PathData([.moveTo(CGPoint(x: 0, y: 10)), .lineTo(CGPoint(x: 30, y: 10))]), mutable: false)
+        let mid = Value.interpolate(Value(.object(a)), Value(.object(b)), 0.5)
+        guard case .object(let o) = mid.storage, let p = o as? Path else { Issue.record("not a path"); return }
+        #expect(p.read { $0.points }.map { [$0.x, $0.y] } == [[0, 5], [20, 5]])
+        let c = Path(try! PathData([.moveTo(CGPoint(x: 0, y: 0))]), mutable: false)
+        #expect(Value.interpolate(Value(.object(a)), Value(.object(c)), 0.4).isEqual(to: Value(.object(a))))
+    }
+}

@@ -1743,6 +1743,20 @@ void CALayerRemoveAnimation(CALayerRef layer, const char *key);
  */
 void QZAnimationProcessEvents(void);
 
+/**
+ * A presentation copy of the layer's subtree as it was when its running
+ * transition was added (what the transition starts from), or NULL when no
+ * transition is in effect. Returns +1.
+ */
+CALayerRef QZLayerCopyTransitionSnapshot(CALayerRef layer);
+
+/**
+ * The progress (between the transition's startProgress and endProgress) of
+ * the layer's running CATransition at the current media time, or -1 when
+ * none is in effect. The renderer draws the transition from this.
+ */
+double QZLayerGetTransitionProgress(CALayerRef layer);
+
 /* MARK: - CGPathRef and CGMutablePathRef */
 
 /**

@@ -26,6 +26,10 @@ extension Value {
         case let (.affineTransform(m), .transform3D(n)): return Value(.transform3D(CATransform3D.interpolate(CATransform3D(affine: m), n, t)))
         case let (.array(xs), .array(ys)) where xs.count == ys.count:
             return Value(.array(zip(xs, ys).map { interpolate($0, $1, t) }))
+        case let (.object(x as Path), .object(y as Path)):
+            // Paths with the same elements in the same order morph point by point.
+            if let p = Path.interpolate(x, y, t) { return Value(.object(p)) }
+            return t < 0.5 ? a : b
         default:
             return t < 0.5 ? a : b
         }
@@ -237,5 +241,28 @@ extension CATransform3D {
         }
         return CATransform3D(rows: a.row1 + (b.row1 - a.row1) * t, a.row2 + (b.row2 - a.row2) * t,
                              a.row3 + (b.row3 - a.row3) * t, a.row4 + (b.row4 - a.row4) * t)
+    }
+}
+
+extension Path {
+    /// The path a fraction `t` of the way from `a` to `b`, when both have the
+    /// same element kinds in the same order; nil otherwise.
+    static func interpolate(_ a: Path, _ b: Path, _ t: Double) -> Path? {
+        let da = a.read { $0 }, db = b.read { $0 }
+        guard da.kinds == db.kinds, da.points.count == db.points.count else { return nil }
+        var elements: [PathElement] = []
+        for i in 0..<da.count {
+            let ea = da.element(at: i), eb = db.element(at: i)
+            let pts = zip(ea.points, eb.points).map { CGPoint(x: $0.x + ($1.x - $0.x) * t, y: $0.y + ($1.y - $0.y) * t) }
+            switch ea {
+            case .moveTo: elements.append(.moveTo(pts[0]))
+            case .lineTo: elements.append(.lineTo(pts[0]))
+            case .quadCurveTo: elements.append(.quadCurveTo(pts[0], pts[1]))
+            case .curveTo: elements.append(.curveTo(pts[0], pts[1], pts[2]))
+            case .closeSubpath: elements.append(.closeSubpath)
+            }
+        }
+        guard let data = try? PathData(elements) else { return nil }
+        return Path(data, mutable: false)
     }
 }

@@ -501,6 +501,22 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
     readLayer(layer, nil) { borrowedHandle($0.modelLayer ?? $0) }
 }
 
+/// The progress (between the transition's startProgress and endProgress) of
+/// the layer's running CATransition at the current media time, or -1 when
+/// none is in effect. The renderer draws the transition from this.
+@c public func QZLayerGetTransitionProgress(_ layer: CALayerRef?) -> Double {
+    let now = MediaClock.now()
+    return readLayer(layer, -1) { $0.transitionState(now: now)?.progress ?? -1 }
+}
+
+/// A presentation copy of the layer's subtree as it was when its running
+/// transition was added (what the transition starts from), or NULL when no
+/// transition is in effect. Returns +1.
+@c public func QZLayerCopyTransitionSnapshot(_ layer: CALayerRef?) -> CALayerRef? {
+    let now = MediaClock.now()
+    return readLayer(layer, nil) { l in l.transitionState(now: now)?.snapshot.map(retainedHandle) }
+}
+
 /// Delivers animation events due by the current media time: animationDidStart
 /// for animations that began, animationDidStop(finished) for those that ended
 /// or were removed, and removes finished animations with removedOnCompletion.

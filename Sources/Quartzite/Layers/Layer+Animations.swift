@@ -4,6 +4,9 @@ import CQuartzite
 struct AnimationEntry {
     let key: String?
     let animation: Animation
+    /// For a transition: the layer's subtree as it looked when the transition
+    /// was added (what the renderer transitions from).
+    var snapshot: Layer? = nil
 }
 
 /// One delegate message waiting to be delivered by QZAnimationProcessEvents.
@@ -36,9 +39,13 @@ extension Layer {
         let copy = animation.copy()
         if copy.timing.duration <= 0 { copy.timing.duration = 0.25 }
         copy.resolvedBeginTime = copy.timing.beginTime == 0 ? localTime(fromMedia: now) : copy.timing.beginTime
+        // A transition always runs under kCATransition, from a snapshot of now.
+        let isTransition = copy.animationKind == .transition
+        let key = isTransition ? "transition" : key
+        let snapshot = isTransition ? presentationCopy(now: now) : nil
         if let key { removeAnimation(forKey: key, finished: false) }
         if animationList == nil { animationList = [] }
-        animationList!.append(AnimationEntry(key: key, animation: copy))
+        animationList!.append(AnimationEntry(key: key, animation: copy, snapshot: snapshot))
         AnimationRegistry.layers[ObjectIdentifier(self)] = AnimationRegistry.Weak(self)
     }
 
@@ -71,6 +78,14 @@ extension Layer {
             AnimationRegistry.pending.append(AnimationEvent(animation: animation, delegate: d, finished: nil))
         }
         AnimationRegistry.pending.append(AnimationEvent(animation: animation, delegate: d, finished: finished))
+    }
+
+    /// The running transition at media time `now`: its progress and the
+    /// snapshot it transitions from.
+    func transitionState(now: Double) -> (animation: Animation, progress: Double, snapshot: Layer?)? {
+        guard let entry = animationList?.last(where: { $0.animation.animationKind == .transition }) else { return nil }
+        guard let p = entry.animation.transitionProgress(at: localTime(fromMedia: now)) else { return nil }
+        return (entry.animation, p, entry.snapshot)
     }
 
     // MARK: - Events
