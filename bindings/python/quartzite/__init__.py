@@ -10,13 +10,20 @@ Two layers:
   :class:`Color`, paths (:class:`Path`), boxed values (:class:`Value`,
   :func:`to_value`, :func:`from_value`), layers (:class:`Layer`,
   :class:`ScrollLayer`, :class:`TextLayer`, :class:`TiledLayer`; subclass them
-  to make layer classes), the media clock and the error handler.
+  to make layer classes), animations (:class:`BasicAnimation`,
+  :class:`KeyframeAnimation`, :class:`AnimationGroup`, :class:`Transition`,
+  :class:`TimingFunction`, :func:`process_animation_events`), the media clock
+  and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
 loader path.
 """
 from . import _lib
+from .animation import (
+    Animation, AnimationGroup, BasicAnimation, KeyframeAnimation, PropertyAnimation, TimingFunction,
+    Transition, process_animation_events,
+)
 from .color import Color
 from .errors import (
     ErrorCode, InvalidArgumentError, InvalidStateError, NotFiniteError,
@@ -31,13 +38,13 @@ from .timing import current_media_time, set_media_time_source
 from .values import Value, ValueType, from_value, to_value
 
 __all__ = [
-    "AffineTransform", "Color", "Context", "Edge", "ErrorCode",
-    "InvalidArgumentError", "InvalidStateError", "Layer", "NotFiniteError",
+    "AffineTransform", "Animation", "AnimationGroup", "BasicAnimation", "Color", "Context", "Edge", "ErrorCode",
+    "InvalidArgumentError", "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path",
-    "PathElement", "PathElementType", "Point", "QuartziteError", "Rect",
-    "ScrollLayer", "Size", "TextLayer", "TiledLayer",
-    "Transform3D", "UnknownConstantError", "Value", "ValueType",
+    "PathElement", "PathElementType", "Point", "PropertyAnimation", "QuartziteError", "Rect",
+    "ScrollLayer", "Size", "TextLayer", "TiledLayer", "TimingFunction",
+    "Transform3D", "Transition", "UnknownConstantError", "Value", "ValueType",
     "WrongTypeError", "call", "clear_last_error", "current_media_time",
-    "from_value", "last_error", "set_error_handler", "set_media_time_source",
+    "from_value", "last_error", "process_animation_events", "set_error_handler", "set_media_time_source",
     "to_value",
 ]

@@ -29,6 +29,14 @@ Apple's query methods that take no argument are read-only properties here:
 ``contents_are_flipped``, ``superlayer``; ``preferred_frame_size()`` stays a
 method because subclasses override it.
 
+Animations (see :mod:`quartzite.animation`)::
+
+    layer.add_animation(BasicAnimation("opacity", to_value=0, duration=1), "fade")
+    layer.animation_keys            # ["fade"], in the order they were added
+    layer.animation("fade")         # the layer's read-only copy
+    layer.presentation().opacity    # the animated value now (a presentation copy)
+    layer.remove_animation("fade")
+
 Key-value coding: ``layer["position.x"]``, ``layer["transform.rotation.z"] = 0.5``,
 ``layer["touchPoints.a.scale"] = 2.0`` (CALayerCopyValueForKeyPath and
 CALayerSetValueForKeyPath; a missing value reads as None).
@@ -388,6 +396,12 @@ def _layer_from_object(ref):
 
 
 _values._object_converters.append(_layer_from_object)
+
+
+def _animation_module():
+    """quartzite.animation, imported on first use (it imports this module)."""
+    from . import animation
+    return animation
 
 
 class Context(Handle):
@@ -1305,6 +1319,59 @@ class Layer(Handle):
             _hook_records.pop(info, None)
             raise
         mapping[self._ref] = info  # the previous one's release already ran
+
+    # MARK: Animations and presentation
+
+    def add_animation(self, animation, key=None):
+        """Adds a copy of `animation` (an Animation) under `key` (None: unnamed,
+        not listed in animation_keys); CALayerAddAnimation. Changing the
+        Python object afterwards changes nothing on the layer. A begin_time of
+        0 starts it now; an animation already under `key` is removed (its
+        delegate hears animation_did_stop with finished False)."""
+        anim = _animation_module()
+        anim._as_animation(animation, "add_animation")
+        call(_lib.CALayerAddAnimation, self, animation, None if key is None else _utf8(key, "add_animation"))
+
+    def animation(self, key):
+        """The animation running under `key` (the layer's read-only copy, as
+        its class: BasicAnimation, ...), or None."""
+        anim = _animation_module()
+        return anim._wrap(call(_lib.CALayerGetAnimation, self, _utf8(key, "animation")), read_only=True)
+
+    animation_for_key = animation
+
+    @property
+    def animation_keys(self):
+        """The keys of the layer's animations in the order they were added (a
+        new list; unnamed animations are not listed)."""
+        keys = _take_value(call(_lib.CALayerCopyAnimationKeys, self))
+        return keys if keys is not None else []
+
+    def remove_animation(self, key):
+        """Removes the animation under `key` (its delegate hears
+        animation_did_stop with finished False); an unknown key does nothing."""
+        call(_lib.CALayerRemoveAnimation, self, _utf8(key, "remove_animation"))
+
+    def remove_all_animations(self):
+        """Removes every animation of the layer."""
+        call(_lib.CALayerRemoveAllAnimations, self)
+
+    def presentation(self):
+        """A new read-only copy of the layer showing its animated values at
+        the current media time (CALayerCopyPresentationLayer); its sublayers,
+        mask and superlayer are presentation copies too."""
+        ref = call(_lib.CALayerCopyPresentationLayer, self)
+        if not ref:
+            raise MemoryError("the library returned NULL without recording an error")
+        return _wrap_owned(ref)
+
+    presentation_layer = presentation
+
+    @property
+    def model_layer(self):
+        """For a presentation copy, the model layer it shows; for a model
+        layer, the layer itself."""
+        return _wrap(call(_lib.CALayerGetModelLayer, self))
 
     # MARK: Key-value coding
 
