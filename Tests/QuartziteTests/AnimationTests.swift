@@ -355,3 +355,42 @@ func presented(_ l: Layer, _ keyPath: String, at t: Double) -> Double? {
         #expect(Value.interpolate(Value(.object(a)), Value(.object(c)), 0.4).isEqual(to: Value(.object(a))))
     }
 }
+
+@Suite struct AnimationKeyValueCodingTests {
+    @Test func declaredKeysOfEverySubclass() {
+        let k = CAKeyframeAnimationCreate("position.x")!, t = CATransitionCreate()!, g = CAAnimationGroupCreate()!
+        defer { for a in [k, t, g] { CARelease(UnsafeRawPointer(a)) } }
+        QZClearLastError()
+        func set(_ a: CAAnimationRef, _ key: String, _ v: Value) { CAAnimationSetValueForKey(a, key, borrowedHandle(v)) }
+        func get(_ a: CAAnimationRef, _ key: String) -> Value? {
+            CAAnimationCopyValueForKey(a, key).map { Unmanaged<Value>.fromOpaque(UnsafeRawPointer($0)).takeRetainedValue() }
+        }
+        set(k, "calculationMode", Value(string: "discrete"))
+        #expect(String(cString: CAKeyframeAnimationGetCalculationMode(k)!) == "discrete")
+        #expect(get(k, "calculationMode")?.string == "discrete")
+        set(k, "keyTimes", Value(.array([n(0), n(0.5), n(1)])))
+        #expect(get(k, "keyTimes")?.count == 3)
+        set(k, "tensionValues", Value(.array([n(0.5)])))
+        #expect(CAKeyframeAnimationCopyTensionValues(k).map { Unmanaged<Value>.fromOpaque(UnsafeRawPointer($0)).takeRetainedValue().count } == 1)
+        set(k, "timingFunctions", Value(.array([Value(.object(TimingFunction.easeIn))])))
+        #expect(CAKeyframeAnimationGetTimingFunctionAtIndex(k, 0) == borrowedHandle(TimingFunction.easeIn))
+        #expect(QZGetLastError() == QZErrorNone)
+        _ = CAKeyframeAnimationGetTimingFunctionAtIndex(k, 1)
+        #expect(takeError() == QZErrorOutOfRange)
+        set(k, "calculationMode", Value(string: "wobbly"))
+        #expect(takeError() == QZErrorUnknownConstant)
+        set(t, "type", Value(string: "push"))
+        set(t, "subtype", Value(string: "fromTop"))
+        set(t, "endProgress", n(0.5))
+        #expect(get(t, "type")?.string == "push" && get(t, "subtype")?.string == "fromTop" && get(t, "endProgress")?.number == 0.5)
+        #expect(get(g, "animations") == nil)
+        #expect(QZGetLastError() == QZErrorNone)
+    }
+
+    @Test func presentationOfAPresentationShowsTheSameModel() {
+        let l = CALayerCreate()!
+        let p = CALayerCopyPresentationLayer(l)!, pp = CALayerCopyPresentationLayer(p)!
+        defer { for x in [l, p, pp] { CARelease(UnsafeRawPointer(x)) } }
+        #expect(CALayerGetModelLayer(pp) == l && CALayerGetModelLayer(p) == l && CALayerGetModelLayer(l) == l)
+    }
+}

@@ -1566,11 +1566,20 @@ void CABasicAnimationSetFromValue(CAAnimationRef a, CAValueRef v);
 
 void CABasicAnimationSetToValue(CAAnimationRef a, CAValueRef v);
 
+CAValueRef CAKeyframeAnimationCopyBiasValues(CAAnimationRef a);
+
+CAValueRef CAKeyframeAnimationCopyContinuityValues(CAAnimationRef a);
+
 /**
  * Key times in [0, 1] (an array of numbers; invalid ones are ignored when
  * the animation runs, as Apple does). Returns +1.
  */
 CAValueRef CAKeyframeAnimationCopyKeyTimes(CAAnimationRef a);
+
+/**
+ * The Kochanek-Bartels parameters (arrays of numbers, or NULL). Return +1.
+ */
+CAValueRef CAKeyframeAnimationCopyTensionValues(CAAnimationRef a);
 
 /**
  * The keyframe values (an array value; NULL: none). Returns +1.
@@ -1596,6 +1605,11 @@ CGPathRef CAKeyframeAnimationGetPath(CAAnimationRef a);
  * NULL (default: no rotation), kCAAnimationRotateAuto or RotateAutoReverse.
  */
 const char *CAKeyframeAnimationGetRotationMode(CAAnimationRef a);
+
+/**
+ * Segment timing function `index`. Borrowed.
+ */
+CAMediaTimingFunctionRef CAKeyframeAnimationGetTimingFunctionAtIndex(CAAnimationRef a, size_t index);
 
 /**
  * The number of segment timing functions.
@@ -1704,9 +1718,10 @@ void CALayerAddAnimation(CALayerRef layer, CAAnimationRef anim, const char *key)
 CAValueRef CALayerCopyAnimationKeys(CALayerRef layer);
 
 /**
- * A read-only copy of the layer showing its animated values at the current
- * media time; its sublayers, mask and superlayer are presentation copies too,
- * so hitTest and conversions work on it. Returns +1.
+ * A copy of the layer showing its animated values at the current media time;
+ * its sublayers, mask and superlayer are presentation copies too, so hitTest
+ * and conversions work on it. It is a snapshot: changing it changes only the
+ * copy (as with Apple's presentation layer). Returns +1.
  */
 CALayerRef CALayerCopyPresentationLayer(CALayerRef layer);
 

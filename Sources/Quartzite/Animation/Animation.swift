@@ -190,6 +190,8 @@ extension Animation {
         }
     }
 
+    static func numbers(_ list: [Double]) -> Value { Value(.array(list.map { Value(.number($0)) })) }
+
     /// Apple's valueForKey: on an animation.
     func value(forKey key: String) -> Value? {
         switch key {
@@ -212,6 +214,18 @@ extension Animation {
         case "values" where animationKind == .keyframe: return values.map { Value(.array($0)) }
         case "keyTimes" where animationKind == .keyframe: return keyTimes.map { Value(.array($0.map { Value(.number($0)) })) }
         case "calculationMode" where animationKind == .keyframe: return Value(string: ConstantSet.calculationMode.name(calculationMode))
+        case "rotationMode" where animationKind == .keyframe: return rotationMode.map { Value(string: ConstantSet.rotationMode.name($0)) }
+        case "path" where animationKind == .keyframe: return path.map { Value(.object($0)) }
+        case "timingFunctions" where animationKind == .keyframe: return timingFunctions.map { Value(.array($0.map { Value(.object($0)) })) }
+        case "tensionValues" where animationKind == .keyframe: return tensionValues.map(Animation.numbers)
+        case "continuityValues" where animationKind == .keyframe: return continuityValues.map(Animation.numbers)
+        case "biasValues" where animationKind == .keyframe: return biasValues.map(Animation.numbers)
+        case "valueFunction" where isPropertyAnimation: return valueFunction.map { Value(string: $0.name) }
+        case "animations" where animationKind == .group: return animations.map { Value(.array($0.map { Value(.object($0)) })) }
+        case "type" where animationKind == .transition: return Value(string: ConstantSet.transitionType.name(transitionType))
+        case "subtype" where animationKind == .transition: return transitionSubtype.map { Value(string: ConstantSet.transitionSubtype.name($0)) }
+        case "startProgress" where animationKind == .transition: return Value(.number(Double(startProgress)))
+        case "endProgress" where animationKind == .transition: return Value(.number(Double(endProgress)))
         default: return custom[key]
         }
     }
@@ -225,6 +239,14 @@ extension Animation {
                 return nil
             }
             return n
+        }
+        func wrong(_ what: String) -> Bool {
+            recordError(QZErrorWrongType, function, "\(key) takes \(what)")
+            return false
+        }
+        func unknown() -> Bool {
+            recordError(QZErrorUnknownConstant, function, "\(v?.string.map { "\"\($0)\"" } ?? "that value") is not a valid \(key)")
+            return false
         }
         func bool() -> Bool? {
             guard let n = v?.number else { recordError(QZErrorWrongType, function, "\(key) takes a bool"); return nil }
@@ -251,6 +273,68 @@ extension Animation {
         case "fromValue" where animationKind == .basic: fromValue = v
         case "toValue" where animationKind == .basic: toValue = v
         case "byValue" where animationKind == .basic: byValue = v
+        case "values" where animationKind == .keyframe:
+            if let v, case .array(let items) = v.storage { values = items } else if v == nil { values = nil } else { return wrong("an array") }
+        case "keyTimes" where animationKind == .keyframe,
+             "tensionValues" where animationKind == .keyframe,
+             "continuityValues" where animationKind == .keyframe,
+             "biasValues" where animationKind == .keyframe:
+            var list: [Double]?
+            if let v {
+                guard case .array(let items) = v.storage, items.allSatisfy({ $0.number?.isFinite == true }) else { return wrong("an array of numbers") }
+                list = items.map { $0.number! }
+            }
+            switch key {
+            case "keyTimes": keyTimes = list
+            case "tensionValues": tensionValues = list
+            case "continuityValues": continuityValues = list
+            default: biasValues = list
+            }
+        case "calculationMode" where animationKind == .keyframe:
+            guard let s = v?.string, let i = ConstantSet.calculationMode.index(of: s) else { return unknown() }
+            calculationMode = i
+        case "rotationMode" where animationKind == .keyframe:
+            if v == nil { rotationMode = nil } else {
+                guard let s = v?.string, let i = ConstantSet.rotationMode.index(of: s) else { return unknown() }
+                rotationMode = i
+            }
+        case "path" where animationKind == .keyframe:
+            if let v {
+                guard case .object(let o) = v.storage, let p = o as? Path else { return wrong("a path") }
+                path = p.isMutable ? Path(p.data, mutable: false) : p
+            } else { path = nil }
+        case "timingFunctions" where animationKind == .keyframe:
+            if let v {
+                guard case .array(let items) = v.storage else { return wrong("an array of timing functions") }
+                var list: [TimingFunction] = []
+                for item in items {
+                    guard case .object(let o) = item.storage, let f = o as? TimingFunction else { return wrong("an array of timing functions") }
+                    list.append(f)
+                }
+                timingFunctions = list
+            } else { timingFunctions = nil }
+        case "timingFunction":
+            if let v {
+                guard case .object(let o) = v.storage, let f = o as? TimingFunction else { return wrong("a timing function") }
+                timingFunction = f
+            } else { timingFunction = nil }
+        case "valueFunction" where isPropertyAnimation:
+            if v == nil { valueFunction = nil } else {
+                guard let s = v?.string, let f = ValueFunction(name: s) else { return unknown() }
+                valueFunction = f
+            }
+        case "type" where animationKind == .transition:
+            guard let s = v?.string, let i = ConstantSet.transitionType.index(of: s) else { return unknown() }
+            transitionType = i
+        case "subtype" where animationKind == .transition:
+            if v == nil { transitionSubtype = nil } else {
+                guard let s = v?.string, let i = ConstantSet.transitionSubtype.index(of: s) else { return unknown() }
+                transitionSubtype = i
+            }
+        case "startProgress" where animationKind == .transition:
+            guard let n = number() else { return false }; startProgress = Float(Swift.min(Swift.max(n, 0), 1))
+        case "endProgress" where animationKind == .transition:
+            guard let n = number() else { return false }; endProgress = Float(Swift.min(Swift.max(n, 0), 1))
         default:
             if let v { custom.set(v, for: key) } else if custom[key] != nil {
                 var d = ValueDictionary()

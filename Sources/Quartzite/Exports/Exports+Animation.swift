@@ -291,6 +291,29 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
     kindAnimation(a, [.keyframe], ()) { $0.timingFunctions = list }
 }
 
+/// Segment timing function `index`. Borrowed.
+@c public func CAKeyframeAnimationGetTimingFunctionAtIndex(_ a: CAAnimationRef?, _ index: size_t) -> CAMediaTimingFunctionRef? {
+    kindAnimation(a, [.keyframe], nil) { x in
+        let list = x.timingFunctions ?? []
+        guard index >= 0, index < list.count else {
+            recordError(QZErrorOutOfRange, #function, "index \(index) is outside 0..<\(list.count)")
+            return nil
+        }
+        return borrowedHandle(list[index])
+    }
+}
+
+/// The Kochanek-Bartels parameters (arrays of numbers, or NULL). Return +1.
+@c public func CAKeyframeAnimationCopyTensionValues(_ a: CAAnimationRef?) -> CAValueRef? {
+    kindAnimation(a, [.keyframe], nil) { x in x.tensionValues.map { retainedHandle(Animation.numbers($0)) } }
+}
+@c public func CAKeyframeAnimationCopyContinuityValues(_ a: CAAnimationRef?) -> CAValueRef? {
+    kindAnimation(a, [.keyframe], nil) { x in x.continuityValues.map { retainedHandle(Animation.numbers($0)) } }
+}
+@c public func CAKeyframeAnimationCopyBiasValues(_ a: CAAnimationRef?) -> CAValueRef? {
+    kindAnimation(a, [.keyframe], nil) { x in x.biasValues.map { retainedHandle(Animation.numbers($0)) } }
+}
+
 /// The number of segment timing functions.
 @c public func CAKeyframeAnimationGetTimingFunctionCount(_ a: CAAnimationRef?) -> size_t {
     kindAnimation(a, [.keyframe], 0) { $0.timingFunctions?.count ?? 0 }
@@ -487,9 +510,10 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
     readLayer(layer, ()) { $0.removeAllAnimations() }
 }
 
-/// A read-only copy of the layer showing its animated values at the current
-/// media time; its sublayers, mask and superlayer are presentation copies too,
-/// so hitTest and conversions work on it. Returns +1.
+/// A copy of the layer showing its animated values at the current media time;
+/// its sublayers, mask and superlayer are presentation copies too, so hitTest
+/// and conversions work on it. It is a snapshot: changing it changes only the
+/// copy (as with Apple's presentation layer). Returns +1.
 @c public func CALayerCopyPresentationLayer(_ layer: CALayerRef?) -> CALayerRef? {
     let now = MediaClock.now()
     return readLayer(layer, nil) { retainedHandle($0.presentationCopy(now: now)) }

@@ -132,7 +132,8 @@ extension Layer {
 
     private func presentationSubtree(now: Double, map: inout [ObjectIdentifier: Layer]) -> Layer {
         let copy = shallowCopy()
-        copy.modelLayer = self
+        // A presentation of a presentation still shows the same model layer.
+        copy.modelLayer = modelLayer ?? self
         map[ObjectIdentifier(self)] = copy
         for sub in sublayers {
             let s = sub.presentationSubtree(now: now, map: &map)
