@@ -70,3 +70,12 @@ qz_swift_demangle() {
     [ -x "$d" ] && echo "$d"
     return 0
 }
+
+# Compiles bench_animation.c into $BENCH_OUT/bench_animation (glibc: mallopt).
+qz_build_animation_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_animation.c" \
+        -o "$BENCH_OUT/bench_animation" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}

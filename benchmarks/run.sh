@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
-#   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers]
+#   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
 #   --no-python     skip the ctypes benchmark (also when python3 is missing)
 #   --no-layers     skip the layer-model benchmark (bench_layers)
+#   --no-animation  skip the presentation/animation benchmark (bench_animation)
 #
 # Environment: QUARTZITE_BUILD (default <repo>/build), CC (default gcc),
 # BENCH_OUT (default benchmarks/results, git-ignored), BENCH_STRICT=1 to exit
@@ -18,15 +19,16 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1
+quick=0 callgrind=1 python=1 layers=1 animation=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
     --no-callgrind) callgrind=0 ;;
     --no-python) python=0 ;;
     --no-layers) layers=0 ;;
+    --no-animation) animation=0 ;;
     -h | --help)
-        sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -50,15 +52,20 @@ qz_build_c_bench
 if [ "$layers" = 1 ]; then
     qz_build_layers_bench
 fi
+if [ "$animation" = 1 ]; then
+    qz_build_animation_bench
+fi
 "$CC" -O2 -shared -fPIC "$BENCH_DIR/ref_getter.c" -o "$BENCH_OUT/libqzbenchref.so"
 
 c_args=()
 py_args=()
 layer_args=()
+anim_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
     py_args=(--reps 3 --iters 200000)
     layer_args=(--reps 2)
+    anim_args=(--reps 2 --frames 6)
 fi
 
 status=0
@@ -80,6 +87,16 @@ if [ "$layers" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_animation.txt"
+if [ "$animation" = 1 ]; then
+    echo "== C: bench_animation (presentation of 1k/10k/100k layers x 3 animations)"
+    "$BENCH_OUT/bench_animation" ${anim_args[@]+"${anim_args[@]}"} | tee "$BENCH_OUT/bench_animation.txt" || {
+        echo "run.sh: bench_animation FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
 : >"$BENCH_OUT/bench_ctypes.txt"
 if [ "$python" = 1 ] && command -v python3 >/dev/null; then
     echo "== Python: bench_ctypes.py"
@@ -93,6 +110,7 @@ fi
 
 : >"$BENCH_OUT/callgrind.txt"
 : >"$BENCH_OUT/callgrind_layers.txt"
+: >"$BENCH_OUT/callgrind_animation.txt"
 if [ "$callgrind" = 1 ] && command -v valgrind >/dev/null; then
     echo "== callgrind: instructions per operation"
     BENCH_SKIP_BUILD=1 "$BENCH_DIR/callgrind.sh" | tee "$BENCH_OUT/callgrind.txt" || status=1
@@ -102,14 +120,20 @@ if [ "$callgrind" = 1 ] && command -v valgrind >/dev/null; then
         BENCH_SKIP_BUILD=1 "$BENCH_DIR/callgrind_layers.sh" | tee "$BENCH_OUT/callgrind_layers.txt" || status=1
         echo
     fi
+    if [ "$animation" = 1 ]; then
+        echo "== callgrind: instructions per animated layer (presentation)"
+        BENCH_SKIP_BUILD=1 "$BENCH_DIR/callgrind_animation.sh" | tee "$BENCH_OUT/callgrind_animation.txt" || status=1
+        echo
+    fi
 elif [ "$callgrind" = 1 ]; then
     echo "== callgrind: skipped (valgrind not found)"
     echo
 fi
 
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
-grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_ctypes.txt" \
-    "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" \
+grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
+    "$BENCH_OUT/bench_ctypes.txt" "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" \
+    "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"
 
