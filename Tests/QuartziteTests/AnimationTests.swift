@@ -394,3 +394,26 @@ func presented(_ l: Layer, _ keyPath: String, at t: Double) -> Double? {
         #expect(CALayerGetModelLayer(pp) == l && CALayerGetModelLayer(p) == l && CALayerGetModelLayer(l) == l)
     }
 }
+
+@Suite struct PresentationOwnershipTests {
+    @Test func aSublayersPresentationKeepsItsAncestors() {
+        let root = Layer(), child = Layer()
+        withModelLock {
+            root.bounds = CGRect(x: 0, y: 0, width: 100, height: 100)
+            root.position = CGPoint(x: 50, y: 50)
+            child.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+            child.position = CGPoint(x: 20, y: 30)
+            _ = root.addSublayer(child, function: "test")
+        }
+        weak var weakParent: Layer?
+        var p: Layer? = withModelLock { child.presentationCopy(now: 0) }
+        weakParent = p!.superlayer
+        #expect(weakParent != nil && weakParent!.modelLayer === root)
+        // Conversions through the copied ancestors match the model's.
+        let viaCopy = withModelLock { p!.convert(CGPoint(x: 0, y: 0), to: nil) }
+        let viaModel = withModelLock { child.convert(CGPoint(x: 0, y: 0), to: nil) }
+        #expect(viaCopy?.x == viaModel?.x && viaCopy?.y == viaModel?.y)
+        p = nil
+        #expect(weakParent == nil)   // freed with the copy: no cycle
+    }
+}

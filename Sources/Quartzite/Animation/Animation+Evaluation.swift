@@ -58,6 +58,7 @@ extension Animation {
 
     private func applyBasic(to target: Layer, sample: MediaTiming.Sample, duration: Double) {
         guard let keyPath else { return }
+        if applyBasicFast(to: target, sample: sample) { return }
         // nil from/to/by resolve against the current value; a property with no
         // value yet (a nil colour) is the null value, which switches halfway.
         let base = target.value(forKeyPath: keyPath) ?? defaultBase(for: target, keyPath) ?? Value.null
@@ -254,5 +255,47 @@ extension Animation {
             if mode == 1 { angle += .pi }
             hostCall { _ = target.setValue(Value(.number(angle)), forKeyPath: "transform.rotation.z", function: "presentation") }
         }
+    }
+}
+
+// MARK: - The fast path
+
+extension Animation {
+    /// A from/to animation of a whole declared geometry or opacity property
+    /// (the common case): typed interpolation written straight into the
+    /// presentation copy, no boxed values, transform ends decomposed once.
+    /// Returns false when the general path must run.
+    func applyBasicFast(to target: Layer, sample: MediaTiming.Sample) -> Bool {
+        guard let key = keyPathKey, let from = fromValue, let to = toValue,
+              !additive, !cumulative, valueFunction == nil, !target.flags.contains(.hasStyle) else { return false }
+        let p = timingFunction?.solve(sample.progress) ?? sample.progress
+        switch (key, from.storage, to.storage) {
+        case let (.position, .point(a), .point(b)):
+            target.position = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+        case let (.anchorPoint, .point(a), .point(b)):
+            target.anchorPoint = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+        case let (.opacity, .number(a), .number(b)):
+            target.opacity = Float(a + (b - a) * p)
+        case let (.zPosition, .number(a), .number(b)):
+            target.zPosition = a + (b - a) * p
+        case let (.bounds, .rect(a), .rect(b)):
+            target.bounds = CGRect(x: a.origin.x + (b.origin.x - a.origin.x) * p, y: a.origin.y + (b.origin.y - a.origin.y) * p,
+                                   width: a.size.width + (b.size.width - a.size.width) * p,
+                                   height: a.size.height + (b.size.height - a.size.height) * p)
+        case let (.transform, .transform3D(a), .transform3D(b)), let (.sublayerTransform, .transform3D(a), .transform3D(b)):
+            let m: CATransform3D
+            if endpointDecompositions == nil, let da = DecomposedTransform(a), let db = DecomposedTransform(b) {
+                endpointDecompositions = (da, db)
+            }
+            if let (da, db) = endpointDecompositions {
+                m = DecomposedTransform.interpolate(da, db, p).matrix
+            } else {
+                m = CATransform3D.interpolate(a, b, p)
+            }
+            if key == .transform { TransformBox.store(m, in: &target.transformBox) } else { TransformBox.store(m, in: &target.sublayerTransformBox) }
+        default:
+            return false
+        }
+        return true
     }
 }

@@ -23,8 +23,16 @@ public final class Animation: QZObject, Handle {
 
     // CAPropertyAnimation
     public var keyPath: String? {
-        didSet { keyPathC = keyPath.map(CString.init) }
+        didSet {
+            keyPathC = keyPath.map(CString.init)
+            // Parsed once: evaluation runs every frame.
+            keyPathKey = keyPath.flatMap { $0.contains(".") ? nil : LayerKey.byName[$0] }
+        }
     }
+    /// The declared key when the key path is a single declared property.
+    private(set) var keyPathKey: LayerKey?
+    /// Decompositions of constant transform endpoints, made on first use.
+    var endpointDecompositions: (DecomposedTransform, DecomposedTransform)?
     /// keyPath as a C string with a stable pointer (the getter's result).
     private(set) var keyPathC: CString?
     public var additive = false

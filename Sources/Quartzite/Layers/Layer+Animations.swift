@@ -125,32 +125,49 @@ extension Layer {
     func presentationCopy(now: Double) -> Layer {
         var root = self
         while let p = root.superlayer { root = p }
-        var map: [ObjectIdentifier: Layer] = [:]
-        _ = root.presentationSubtree(now: now, map: &map)
-        return map[ObjectIdentifier(self)]!
+        var found: Layer?
+        let rootCopy = root.presentationSubtree(parentTime: now, target: self, found: &found)
+        let copy = found!
+        if copy !== rootCopy {
+            // The caller holds only this copy: make it hold its ancestors
+            // (superlayer is a weak link), and let the ancestors drop their
+            // other descendants so that no cycle forms.
+            var node = copy
+            while let parent = node.superlayer {
+                node.presentationParent = parent
+                if let mask = parent.visuals?.mask, mask === node { parent.visuals?.mask = nil } else { parent.sublayers = [] }
+                node = parent
+            }
+        }
+        return withExtendedLifetime(rootCopy) { copy }
     }
 
-    private func presentationSubtree(now: Double, map: inout [ObjectIdentifier: Layer]) -> Layer {
+    /// Copies the subtree; `parentTime` is the superlayer's local time (media
+    /// time for the root), so each layer's time is one step from its parent's.
+    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?) -> Layer {
         let copy = shallowCopy()
         // A presentation of a presentation still shows the same model layer.
         copy.modelLayer = modelLayer ?? self
-        map[ObjectIdentifier(self)] = copy
-        for sub in sublayers {
-            let s = sub.presentationSubtree(now: now, map: &map)
-            copy.sublayers.append(s)
-            s.superlayer = copy
+        if self === target { found = copy }
+        let t = localTime(fromParent: parentTime)
+        if !sublayers.isEmpty {
+            copy.sublayers.reserveCapacity(sublayers.count)
+            for sub in sublayers {
+                let s = sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                copy.sublayers.append(s)
+                s.superlayer = copy
+            }
         }
         if let mask = visuals?.mask {
-            let m = mask.presentationSubtree(now: now, map: &map)
+            let m = mask.presentationSubtree(parentTime: t, target: target, found: &found)
             copy.visuals?.mask = m
             m.superlayer = copy
         }
         if let list = animationList {
-            let t = localTime(fromMedia: now)
             for entry in list {
                 entry.animation.apply(to: copy, parentTime: t)
                 // needsDisplayForKey keys mark the copy for display while they animate.
-                if let keyPath = entry.animation.keyPath, layerClass.hasNeedsDisplayForKey,
+                if layerClass.hasNeedsDisplayForKey, let keyPath = entry.animation.keyPath,
                    let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
                     copy.flags.insert(.needsDisplay)
                 }

@@ -35,6 +35,9 @@ public final class Layer: QZObject, Handle {
     var animationList: [AnimationEntry]?
     /// For a presentation copy: the model layer it shows.
     var modelLayer: Layer?
+    /// For a presentation copy of a non-root layer: its superlayer's copy, held
+    /// strongly so the chain of ancestors outlives the parent copies' release.
+    var presentationParent: Layer?
 
     /// Properties set explicitly (for the style dictionary fallback).
     var setBits: (UInt64, UInt64) = (0, 0)
