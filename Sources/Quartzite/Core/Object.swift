@@ -13,6 +13,12 @@ public enum ObjectKind: UInt16, Sendable {
     case layer = 16
     case layerClass = 17
     case context = 18
+    /// A CVPixelBufferRef (Core Video's only buffer type here, so also the
+    /// CVBufferRef and CVImageBufferRef).
+    case pixelBuffer = 32
+    case pixelBufferPool = 33
+    /// The boxed CVFillExtendedPixelsCallBackData of a pixel format description.
+    case fillExtendedPixelsCallback = 34
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -24,6 +30,9 @@ public enum ObjectKind: UInt16, Sendable {
         case .layer: return "CALayer"
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"
+        case .pixelBuffer: return "CVPixelBuffer"
+        case .pixelBufferPool: return "CVPixelBufferPool"
+        case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"
         }
     }
 
@@ -36,6 +45,9 @@ public enum ObjectKind: UInt16, Sendable {
         case .layer: return "CALayer"
         case .layerClass: return "CALayerClass"
         case .context: return "CGContext"
+        case .pixelBuffer: return "CVPixelBuffer"
+        case .pixelBufferPool: return "CVPixelBufferPool"
+        case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"
         }
     }
 }
