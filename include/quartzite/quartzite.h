@@ -1212,8 +1212,12 @@ void CALayerSetBounds(CALayerRef layer, CGRect bounds);
 void CALayerSetCompositingFilter(CALayerRef layer, CAValueRef filter);
 
 /**
- * Sets the contents (retained). Until Core Video lands any Quartzite object
- * is stored as given.
+ * Sets the contents: a pixel buffer (retained: the layer keeps it alive,
+ * so the release callback of a CVPixelBufferCreateWithBytes buffer waits
+ * until the layer lets it go), or NULL for none. Any other handle records
+ * QZErrorWrongType and changes nothing. The renderer reads the pixels at
+ * render time; lock and unlock read-write after changing them (the seed
+ * tells caches).
  */
 void CALayerSetContents(CALayerRef layer, CVPixelBufferRef contents);
 
