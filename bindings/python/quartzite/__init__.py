@@ -10,7 +10,9 @@ Two layers:
   :class:`Color`, paths (:class:`Path`), boxed values (:class:`Value`,
   :func:`to_value`, :func:`from_value`), layers (:class:`Layer`,
   :class:`ScrollLayer`, :class:`TextLayer`, :class:`TiledLayer`; subclass them
-  to make layer classes), the media clock and the error handler.
+  to make layer classes), Core Video (:class:`PixelBuffer` with zero-copy
+  NumPy views, :class:`PixelBufferPool`, pixel format descriptions), the
+  media clock and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -29,15 +31,21 @@ from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
 from .timing import current_media_time, set_media_time_source
 from .values import Value, ValueType, from_value, to_value
+from .video import (
+    CoreVideoError, CVReturn, PixelBuffer, PixelBufferPool, Plane, all_pixel_format_descriptions, fourcc,
+    fourcc_string, pixel_format_description, register_pixel_format,
+)
 
 __all__ = [
-    "AffineTransform", "Color", "Context", "Edge", "ErrorCode",
+    "AffineTransform", "Color", "Context", "CoreVideoError", "CVReturn", "Edge", "ErrorCode",
     "InvalidArgumentError", "InvalidStateError", "Layer", "NotFiniteError",
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path",
-    "PathElement", "PathElementType", "Point", "QuartziteError", "Rect",
+    "PathElement", "PathElementType", "PixelBuffer", "PixelBufferPool", "Plane", "Point",
+    "QuartziteError", "Rect",
     "ScrollLayer", "Size", "TextLayer", "TiledLayer",
     "Transform3D", "UnknownConstantError", "Value", "ValueType",
-    "WrongTypeError", "call", "clear_last_error", "current_media_time",
+    "WrongTypeError", "all_pixel_format_descriptions", "call", "clear_last_error", "current_media_time",
+    "fourcc", "fourcc_string", "pixel_format_description", "register_pixel_format",
     "from_value", "last_error", "set_error_handler", "set_media_time_source",
     "to_value",
 ]
