@@ -99,7 +99,7 @@ private struct Bytes {
             for x in 0..<src.width {
                 let s = sample(x, y)
                 let ref = matrix.rgb(y: s.y, cb: s.cb, cr: s.cr, fullRange: fullRange)
-                let p = dst.planeAddresses[0] + y * dst.planes[0].bytesPerRow + 4 * x
+                let p = dst.planeAddress(0) + y * dst.planes[0].bytesPerRow + 4 * x
                 let b = Int(p.load(as: UInt8.self)), g = Int(p.load(fromByteOffset: 1, as: UInt8.self))
                 let r = Int(p.load(fromByteOffset: 2, as: UInt8.self)), a = p.load(fromByteOffset: 3, as: UInt8.self)
                 if a != 255 { return 999 }

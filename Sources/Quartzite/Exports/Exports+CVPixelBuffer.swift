@@ -241,7 +241,7 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
 /// QZErrorOutOfRange and returns NULL.
 @c public func CVPixelBufferGetBaseAddressOfPlane(_ pixelBuffer: QZCVPixelBufferRef?, _ planeIndex: size_t) -> UnsafeMutableRawPointer? {
     withObject(pixelBuffer, as: PixelBuffer.self, fallback: nil) { b in
-        planeIndexChecked(b, planeIndex, #function) ? b.planeAddresses[planeIndex] : nil
+        planeIndexChecked(b, planeIndex, #function) ? b.planeAddress(planeIndex) : nil
     }
 }
 

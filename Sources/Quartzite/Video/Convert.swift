@@ -68,7 +68,7 @@ extension PixelBuffer {
     }
 
     func row(_ plane: Int, _ y: Int) -> UnsafeMutableRawPointer {
-        planeAddresses[plane] + y * planes[plane].bytesPerRow
+        planeAddress(plane) + y * planes[plane].bytesPerRow
     }
 
     /// The decoder of this buffer's format, or nil when it has none.

@@ -4,10 +4,31 @@ import Synchronization
 /// A buffer's attachments (CVBufferSetAttachment): string keys in insertion
 /// order, each with a value and a propagation mode.
 struct Attachments {
+    /// The attachments a buffer starts with: its attributes'
+    /// kCVBufferPropagatedAttachmentsKey and NonPropagatedAttachmentsKey.
+    init(_ attributes: PixelBufferAttributes) {
+        if let d = attributes.propagatedAttachments {
+            for (k, v) in zip(d.keys, d.values) { _ = set(k.string, v, mode: UInt32(kCVAttachmentMode_ShouldPropagate)) }
+        }
+        if let d = attributes.nonPropagatedAttachments {
+            for (k, v) in zip(d.keys, d.values) { _ = set(k.string, v, mode: UInt32(kCVAttachmentMode_ShouldNotPropagate)) }
+        }
+    }
+
+    init() {}
+
     private(set) var keys: [String] = []
     private var entries: [String: (value: Value, mode: UInt32)] = [:]
-    /// CVBufferGetAttachments' dictionaries, made on demand, one per mode.
-    private var snapshots: [Value?] = [nil, nil]
+    /// CVBufferGetAttachments' dictionaries, made on demand, one per mode
+    /// (two fields, not an array: a new buffer allocates nothing here).
+    private var notPropagated: Value?
+    private var propagated: Value?
+
+    /// Drops the snapshots (returned, to be released outside the caller's lock).
+    private mutating func dropSnapshots() -> [AnyObject] {
+        defer { (notPropagated, propagated) = (nil, nil) }
+        return [notPropagated, propagated].compactMap { $0 }
+    }
 
     var isEmpty: Bool { keys.isEmpty }
 
@@ -15,8 +36,7 @@ struct Attachments {
 
     /// Sets `key`; returns what it replaces (for the caller to drop outside its lock).
     mutating func set(_ key: String, _ value: Value, mode: UInt32) -> [AnyObject] {
-        var garbage: [AnyObject] = snapshots.compactMap { $0 }
-        snapshots = [nil, nil]
+        var garbage = dropSnapshots()
         if let old = entries[key] { garbage.append(old.value) } else { keys.append(key) }
         entries[key] = (value, mode)
         return garbage
@@ -25,14 +45,13 @@ struct Attachments {
     mutating func remove(_ key: String) -> [AnyObject] {
         guard let old = entries.removeValue(forKey: key) else { return [] }
         keys.removeAll { $0 == key }
-        var garbage: [AnyObject] = snapshots.compactMap { $0 }
-        snapshots = [nil, nil]
+        var garbage = dropSnapshots()
         garbage.append(old.value)
         return garbage
     }
 
     mutating func removeAll() -> [AnyObject] {
-        var garbage: [AnyObject] = snapshots.compactMap { $0 }
+        var garbage = dropSnapshots()
         garbage += entries.values.map { $0.value }
         self = Attachments()
         return garbage
@@ -41,13 +60,13 @@ struct Attachments {
     /// Every attachment of `mode`, as a dictionary value kept until the
     /// attachments next change.
     mutating func dictionary(mode: UInt32) -> Value {
-        if let cached = snapshots[Int(mode)] { return cached }
+        if let cached = mode == 0 ? notPropagated : propagated { return cached }
         var d = ValueDictionary()
         for key in keys {
             if let e = entries[key], e.mode == mode { d.set(e.value, for: key) }
         }
         let made = Value(.dictionary(d))
-        snapshots[Int(mode)] = made
+        if mode == 0 { notPropagated = made } else { propagated = made }
         return made
     }
 
@@ -66,12 +85,13 @@ public final class PixelBuffer: QZObject, Handle {
     public let width: Int
     public let height: Int
     public let format: PixelFormatDescription
-    /// One entry per plane (one for chunky formats).
+    /// One entry per plane (one for chunky formats); offsets are from `origin`.
+    /// A pool's buffers share the pool's array.
     public let planes: [PlaneLayout]
-    /// Each plane's pixel (0, 0).
-    public let planeAddresses: [UnsafeMutableRawPointer]
-    /// Each plane's first byte (extended rows and columns included).
-    let planeStarts: [UnsafeMutableRawPointer]
+    /// Where plane offsets count from: the start of owned memory, or the
+    /// caller's first plane (other planes of wrapped memory may lie before
+    /// or after it: offsets are plain address differences).
+    let origin: UnsafeMutableRawPointer
     /// CVPixelBufferGetBaseAddress: pixel (0, 0) of a chunky buffer; the
     /// planar header (or the caller's descriptor block) of a planar one.
     public let baseAddress: UnsafeMutableRawPointer?
@@ -89,30 +109,28 @@ public final class PixelBuffer: QZObject, Handle {
     private let state: Mutex<State>
 
     public var pixelFormat: UInt32 { format.type }
+
+    /// Plane `i`'s pixel (0, 0).
+    @inline(__always)
+    public func planeAddress(_ i: Int) -> UnsafeMutableRawPointer { origin + planes[i].offset }
     public var isPlanar: Bool { format.isPlanar }
 
     init(width: Int, height: Int, format: PixelFormatDescription, planes: [PlaneLayout],
-         planeAddresses: [UnsafeMutableRawPointer], planeStarts: [UnsafeMutableRawPointer],
-         baseAddress: UnsafeMutableRawPointer?, dataSize: Int,
+         origin: UnsafeMutableRawPointer, baseAddress: UnsafeMutableRawPointer?, dataSize: Int,
          extended: (left: Int, right: Int, top: Int, bottom: Int), storage: PixelStorage, pool: PoolState?,
-         attributes: PixelBufferAttributes) {
+         attachments: Attachments) {
         self.width = width
         self.height = height
         self.format = format
         self.planes = planes
-        self.planeAddresses = planeAddresses
-        self.planeStarts = planeStarts
+        self.origin = origin
         self.baseAddress = baseAddress
         self.dataSize = dataSize
         (extendedLeft, extendedRight, extendedTop, extendedBottom) = extended
         self.storage = storage
         self.pool = pool
         var s = State()
-        for (mode, d) in [(UInt32(kCVAttachmentMode_ShouldPropagate), attributes.propagatedAttachments),
-                          (UInt32(kCVAttachmentMode_ShouldNotPropagate), attributes.nonPropagatedAttachments)] {
-            guard let d else { continue }
-            for (k, v) in zip(d.keys, d.values) { _ = s.attachments.set(k.string, v, mode: mode) }
-        }
+        s.attachments = attachments
         state = Mutex(s)
         super.init(kind: .pixelBuffer)
     }
@@ -129,7 +147,7 @@ public final class PixelBuffer: QZObject, Handle {
 
     /// A buffer over owned memory laid out by `layout` (CVPixelBufferCreate, pools).
     convenience init(width: Int, height: Int, format: PixelFormatDescription, layout: PixelBufferLayout,
-                     storage: PixelStorage, pool: PoolState?, attributes: PixelBufferAttributes) {
+                     storage: PixelStorage, pool: PoolState?, attachments: Attachments) {
         let memory = storage.memory!
         if format.isPlanar {
             // Apple's planar header: each plane's offset from the base
@@ -139,13 +157,11 @@ public final class PixelBuffer: QZObject, Handle {
                 memory.storeBytes(of: UInt32(truncatingIfNeeded: p.bytesPerRow).bigEndian, toByteOffset: 8 * i + 4, as: UInt32.self)
             }
         }
-        self.init(width: width, height: height, format: format, planes: layout.planes,
-                  planeAddresses: layout.planes.map { memory + $0.offset },
-                  planeStarts: layout.planes.map { memory + $0.start },
+        self.init(width: width, height: height, format: format, planes: layout.planes, origin: memory,
                   baseAddress: format.isPlanar ? memory : memory + layout.planes[0].offset,
                   dataSize: layout.totalBytes,
                   extended: (layout.extendedLeft, layout.extendedRight, layout.extendedTop, layout.extendedBottom),
-                  storage: storage, pool: pool, attributes: attributes)
+                  storage: storage, pool: pool, attachments: attachments)
     }
 
     /// The format's description, or kCVReturnInvalidPixelFormat.
@@ -166,7 +182,7 @@ public final class PixelBuffer: QZObject, Handle {
             throw .allocationFailed(layout.totalBytes)
         }
         return PixelBuffer(width: width, height: height, format: format, layout: layout, storage: storage, pool: nil,
-                           attributes: attrs)
+                           attachments: Attachments(attrs))
     }
 
     /// The smallest row in bytes for `width` samples of plane `p`.
@@ -203,9 +219,9 @@ public final class PixelBuffer: QZObject, Handle {
                                 byteCount: bytesPerRow * height)
         let storage = PixelStorage(wrapping: release.map { .bytes($0, refCon, UnsafeRawPointer(baseAddress)) } ?? .none)
         return PixelBuffer(width: width, height: height, format: format, planes: [plane],
-                           planeAddresses: [baseAddress], planeStarts: [baseAddress], baseAddress: baseAddress,
+                           origin: baseAddress, baseAddress: baseAddress,
                            dataSize: bytesPerRow * height, extended: (0, 0, 0, 0), storage: storage, pool: nil,
-                           attributes: attrs)
+                           attachments: Attachments(attrs))
     }
 
     /// CVPixelBufferCreateWithPlanarBytes: the caller's planes. Each plane
@@ -239,15 +255,16 @@ public final class PixelBuffer: QZObject, Handle {
             guard bpr >= minimum, bpr <= Int.max / h else {
                 throw .invalidArgument("plane \(i): bytesPerRow \(bpr) is less than the \(minimum) bytes its \(w) samples need")
             }
-            planes.append(PlaneLayout(width: w, height: h, bytesPerRow: bpr, offset: 0, start: 0, byteCount: bpr * h))
+            let offset = address - planeAddresses[0]!
+            planes.append(PlaneLayout(width: w, height: h, bytesPerRow: bpr, offset: offset, start: offset, byteCount: bpr * h))
             addresses.append(address)
         }
         let storage = PixelStorage(wrapping: release.map {
             .planarBytes($0, refCon, UnsafeRawPointer(dataPointer), dataSize, addresses.map { UnsafeRawPointer($0) })
         } ?? .none)
-        return PixelBuffer(width: width, height: height, format: format, planes: planes, planeAddresses: addresses,
-                           planeStarts: addresses, baseAddress: dataPointer, dataSize: dataSize,
-                           extended: (0, 0, 0, 0), storage: storage, pool: nil, attributes: attrs)
+        return PixelBuffer(width: width, height: height, format: format, planes: planes, origin: addresses[0],
+                           baseAddress: dataPointer, dataSize: dataSize,
+                           extended: (0, 0, 0, 0), storage: storage, pool: nil, attachments: Attachments(attrs))
     }
 
     // MARK: - Reading the geometry
@@ -413,7 +430,7 @@ public final class PixelBuffer: QZObject, Handle {
         for (i, p) in planes.enumerated() where p.extendedLeft + p.extendedRight + p.extendedTop + p.extendedBottom > 0 {
             let f = format.planes[i]
             let bpb = f.bytesPerBlock
-            let row0 = planeAddresses[i] - (p.extendedLeft / f.blockWidth) * bpb  // row start of pixel row 0
+            let row0 = planeAddress(i) - (p.extendedLeft / f.blockWidth) * bpb  // row start of pixel row 0
             let leftBlocks = p.extendedLeft / f.blockWidth
             let lastBlock = leftBlocks + (p.width + f.blockWidth - 1) / f.blockWidth - 1
             let blocksPerRow = p.bytesPerRow / bpb

@@ -11,6 +11,8 @@ final class PoolState {
     let format: PixelFormatDescription
     let layout: PixelBufferLayout
     let bufferAttributes: PixelBufferAttributes
+    /// Every buffer's first attachments, made once.
+    let attachments: Attachments
     let minimumBufferCount: Int
     let maximumBufferAge: Double
 
@@ -30,6 +32,7 @@ final class PoolState {
         self.format = format
         self.layout = layout
         self.bufferAttributes = bufferAttributes
+        attachments = Attachments(bufferAttributes)
         minimumBufferCount = pool.minimumBufferCount
         maximumBufferAge = pool.maximumBufferAge
     }
@@ -178,6 +181,6 @@ public final class PixelBufferPool: QZObject, Handle {
                           "the pool cannot allocate a buffer of \(state.layout.totalBytes) bytes")
         }
         return PixelBuffer(width: state.width, height: state.height, format: state.format, layout: state.layout,
-                           storage: storage, pool: state, attributes: state.bufferAttributes)
+                           storage: storage, pool: state, attachments: state.attachments)
     }
 }

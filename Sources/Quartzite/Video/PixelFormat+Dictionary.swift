@@ -84,7 +84,7 @@ extension PixelFormatDescription {
     /// number). A kCVPixelFormatFillExtendedPixelsCallback entry must be the
     /// value QZPixelFormatCreateFillExtendedPixelsCallbackValue makes.
     /// Custom formats are allocated, described and copied, not converted.
-    public init(registering value: Value, as type: UInt32) throws(CVError) {
+    public convenience init(registering value: Value, as type: UInt32) throws(CVError) {
         guard case .dictionary(let d) = value.storage else { throw .invalidArgument("the description is not a dictionary") }
         var planes: [PlaneFormat] = []
         func planeList(_ v: Value) throws(CVError) -> [PlaneFormat]? {

@@ -59,23 +59,42 @@ public enum PixelLayout: Equatable, Sendable {
 }
 
 /// A described pixel format: a built-in one or one registered with
-/// CVPixelFormatDescriptionRegisterDescriptionWithPixelFormatType.
-public struct PixelFormatDescription {
+/// CVPixelFormatDescriptionRegisterDescriptionWithPixelFormatType. A class,
+/// so that every buffer of a format shares one description (making a
+/// buffer then costs one reference count, not a copy of names and arrays).
+public final class PixelFormatDescription {
     public let type: UInt32
-    public var name: String
-    public var planes: [PlaneFormat]
+    public let name: String
+    public let planes: [PlaneFormat]
     /// Stored as planes (the buffer's base address is a planar header).
-    public var isPlanar: Bool
-    public var layout: PixelLayout
+    public let isPlanar: Bool
+    public let layout: PixelLayout
     /// The Microsoft FourCC of the same arrangement ("UYVY" for '2vuy').
-    public var fourCC: String?
-    public var cgCompatible = false
-    public var openGLCompatible = false
-    public var quickDrawCompatible = false
+    public let fourCC: String?
+    public let cgCompatible: Bool
+    public let openGLCompatible: Bool
+    public let quickDrawCompatible: Bool
     /// A registered custom fill for CVPixelBufferFillExtendedPixels.
-    public var fillCallback: FillExtendedPixelsCallback?
+    public let fillCallback: FillExtendedPixelsCallback?
     /// A registered description's dictionary, handed back as registered.
-    public var registered: Value?
+    public let registered: Value?
+
+    public init(type: UInt32, name: String, planes: [PlaneFormat], isPlanar: Bool, layout: PixelLayout,
+                fourCC: String? = nil, cgCompatible: Bool = false, openGLCompatible: Bool = false,
+                quickDrawCompatible: Bool = false, fillCallback: FillExtendedPixelsCallback? = nil,
+                registered: Value? = nil) {
+        self.type = type
+        self.name = name
+        self.planes = planes
+        self.isPlanar = isPlanar
+        self.layout = layout
+        self.fourCC = fourCC
+        self.cgCompatible = cgCompatible
+        self.openGLCompatible = openGLCompatible
+        self.quickDrawCompatible = quickDrawCompatible
+        self.fillCallback = fillCallback
+        self.registered = registered
+    }
 
     /// The largest subsampling of any plane, times its block size: extended
     /// pixels are rounded up to multiples of this so every plane gets whole blocks.
