@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
-#   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers]
+#   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-video]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
 #   --no-python     skip the ctypes benchmark (also when python3 is missing)
 #   --no-layers     skip the layer-model benchmark (bench_layers)
+#   --no-video      skip the Core Video benchmark (bench_video)
 #
 # Environment: QUARTZITE_BUILD (default <repo>/build), CC (default gcc),
 # BENCH_OUT (default benchmarks/results, git-ignored), BENCH_STRICT=1 to exit
@@ -18,13 +19,14 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1
+quick=0 callgrind=1 python=1 layers=1 video=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
     --no-callgrind) callgrind=0 ;;
     --no-python) python=0 ;;
     --no-layers) layers=0 ;;
+    --no-video) video=0 ;;
     -h | --help)
         sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
@@ -50,15 +52,20 @@ qz_build_c_bench
 if [ "$layers" = 1 ]; then
     qz_build_layers_bench
 fi
+if [ "$video" = 1 ]; then
+    qz_build_video_bench
+fi
 "$CC" -O2 -shared -fPIC "$BENCH_DIR/ref_getter.c" -o "$BENCH_OUT/libqzbenchref.so"
 
 c_args=()
 py_args=()
 layer_args=()
+video_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
     py_args=(--reps 3 --iters 200000)
     layer_args=(--reps 2)
+    video_args=(--reps 3)
 fi
 
 status=0
@@ -75,6 +82,16 @@ if [ "$layers" = 1 ]; then
     echo "== C: bench_layers (layer model: create, set properties, hitTest, memory)"
     "$BENCH_OUT/bench_layers" ${layer_args[@]+"${layer_args[@]}"} | tee "$BENCH_OUT/bench_layers.txt" || {
         echo "run.sh: bench_layers FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
+: >"$BENCH_OUT/bench_video.txt"
+if [ "$video" = 1 ]; then
+    echo "== C: bench_video (Core Video: '420v' -> BGRA conversion, pools)"
+    "$BENCH_OUT/bench_video" ${video_args[@]+"${video_args[@]}"} | tee "$BENCH_OUT/bench_video.txt" || {
+        echo "run.sh: bench_video FAILED (see the messages above)" >&2
         exit 1
     }
     echo
@@ -108,7 +125,8 @@ elif [ "$callgrind" = 1 ]; then
 fi
 
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
-grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_ctypes.txt" \
+grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_video.txt" \
+    "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"
