@@ -7,6 +7,10 @@
 #include <string.h>
 #include "quartzite_internal.h"
 
+/* The largest pixel buffer dimension (maximumPixelBufferDimension in Swift):
+ * a larger image is refused before any pixel memory is allocated. */
+#define QZ_PNG_MAX_DIMENSION (1u << 20)
+
 typedef struct {
     char *message;
     size_t capacity;
@@ -61,8 +65,17 @@ int qz_internal_png_read(const char *path, size_t max_bytes, uint32_t *width, ui
     }
     png_init_io(png, file);
     png_set_sig_bytes(png, 8);
+    /* libpng's own limit (1,000,000) would fail first with a vaguer message. */
+    png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
     png_read_info(png, info);
     png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
+    if (w > QZ_PNG_MAX_DIMENSION || h > QZ_PNG_MAX_DIMENSION) {
+        snprintf(message, capacity, "%ux%u pixels: width and height are limited to %u", (unsigned)w, (unsigned)h,
+                 (unsigned)QZ_PNG_MAX_DIMENSION);
+        png_destroy_read_struct(&png, &info, NULL);
+        fclose(file);
+        return 5;
+    }
     if ((uint64_t)w * h * 4 > max_bytes) {
         snprintf(message, capacity, "%ux%u pixels need more than the %zu bytes allowed", (unsigned)w, (unsigned)h,
                  max_bytes);

@@ -884,6 +884,24 @@ static void create_with_planar_bytes_calls_its_release_once(void) {
     CHECK(log.data_size_seen == 48 && log.planes_seen == 2);
     CHECK(log.plane_seen[0] == luma && log.plane_seen[1] == chroma);
 
+    /* Planes larger than the image needs: a copy into an allocated buffer of
+     * the same format copies only what both hold (valgrind would see more). */
+    uint8_t *big_luma = calloc(16 * 8, 1), *big_chroma = calloc(16 * 8, 1);
+    void *big_planes[2] = { big_luma, big_chroma };
+    size_t big_widths[2] = { 16, 8 }, big_heights[2] = { 8, 8 }, big_rows[2] = { 16, 16 };
+    big_chroma[16] = 33;   /* row 1 of the chroma plane */
+    CHECK(CVPixelBufferCreateWithPlanarBytes(NULL, 6, 4, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, NULL, 0, 2,
+                                             big_planes, big_widths, big_heights, big_rows, NULL, NULL, NULL, &pb)
+          == kCVReturnSuccess);
+    CHECK(CVPixelBufferGetWidthOfPlane(pb, 1) == 8 && CVPixelBufferGetHeightOfPlane(pb, 1) == 8);
+    CVPixelBufferRef same = make(6, 4, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, NULL);
+    CHECK(QZPixelBufferConvert(pb, same) == kCVReturnSuccess);
+    CHECK(((uint8_t *)CVPixelBufferGetBaseAddressOfPlane(same, 1))[CVPixelBufferGetBytesPerRowOfPlane(same, 1)] == 33);
+    CVPixelBufferRelease(same);
+    CVPixelBufferRelease(pb);
+    free(big_luma);
+    free(big_chroma);
+
     /* Errors: no callback. */
     CHECK(CVPixelBufferCreateWithPlanarBytes(NULL, 6, 4, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, NULL, 0, 3,
                                              planes, widths, heights, rows, release, &log, NULL, &pb)

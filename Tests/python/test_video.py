@@ -205,6 +205,7 @@ def test_core_video_errors_carry_cvreturn_codes():
     with pytest.raises(CoreVideoError) as e:
         pb.unlock()
     assert e.value.cv_return == CVReturn.Error and e.value.code == ErrorCode.INVALID_STATE
+    assert e.value.cv_return.name == "Error" and CVReturn.First == CVReturn.Error == -6660
     pb.lock(read_only=True)
     with pytest.raises(CoreVideoError) as e:
         pb.unlock()
@@ -403,3 +404,20 @@ def test_png_errors(tmp_path):
     with pytest.raises(CoreVideoError) as e:
         PixelBuffer(4, 4, "v210").write_png(tmp_path / "v210.png")
     assert e.value.cv_return == CVReturn.InvalidPixelFormat
+    # A header claiming 2^21 x 1 pixels is refused before any pixel memory is allocated.
+    huge = tmp_path / "huge.png"
+    huge.write_bytes(png_bytes(1 << 21, 1, 0, 8, [bytes(1)]))
+    with pytest.raises(CoreVideoError) as e:
+        PixelBuffer.from_png(huge)
+    assert e.value.cv_return == CVReturn.InvalidSize
+    # Over the memory limit: 64x64 RGBA needs 16,384 bytes.
+    fits = tmp_path / "fits.png"
+    fits.write_bytes(png_bytes(64, 64, 0, 8, [bytes(64)] * 64))
+    _lib.QZPixelBufferSetMemoryLimit(_lib.QZPixelBufferGetMemoryInUse() + 1000)
+    try:
+        with pytest.raises(CoreVideoError) as e:
+            PixelBuffer.from_png(fits)
+        assert e.value.cv_return == CVReturn.AllocationFailed and e.value.code == ErrorCode.OUT_OF_MEMORY
+    finally:
+        _lib.QZPixelBufferSetMemoryLimit(0)
+    assert PixelBuffer.from_png(fits).width == 64

@@ -58,7 +58,8 @@ uint64_t qz_internal_monotonic_nanoseconds(void);
 /* PNG through libpng (png_io.c). libpng reports errors by longjmp, which
  * Swift cannot take part in, so the C side owns every libpng call.
  * Results: 0 success, 1 the file cannot be opened or written, 2 not a PNG
- * or a damaged one, 3 the image needs more than max_bytes, 4 out of memory.
+ * or a damaged one, 3 the image needs more than max_bytes, 4 out of memory,
+ * 5 a width or height above 2^20.
  * `message` receives a NUL-terminated description on failure. */
 int qz_internal_png_read(const char *path, size_t max_bytes, uint32_t *width, uint32_t *height,
                          uint8_t **rgba, char *message, size_t capacity);

@@ -406,9 +406,11 @@ func planeIndexChecked(_ b: PixelBuffer, _ index: Int, _ function: StaticString)
 /// libpng) into a new premultiplied 32BGRA buffer, stored +1 in
 /// `*pixelBufferOut`. **Errors:** kCVReturnError with
 /// QZErrorInvalidArgument (the file cannot be opened, is not a PNG, or is
-/// damaged: the message says which), kCVReturnAllocationFailed (too large
-/// for memory or for QZPixelBufferSetMemoryLimit), kCVReturnInvalidArgument
-/// (NULL path or out-pointer).
+/// damaged: the message says which), kCVReturnInvalidSize (a width or
+/// height above 2^20, refused before anything is allocated),
+/// kCVReturnAllocationFailed (too large for memory or for
+/// QZPixelBufferSetMemoryLimit), kCVReturnInvalidArgument (NULL path or
+/// out-pointer).
 @c public func QZPixelBufferCreateWithPNGFile(_ path: UnsafePointer<CChar>?,
                                               _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }

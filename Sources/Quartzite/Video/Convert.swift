@@ -225,9 +225,10 @@ extension PixelBuffer {
         if destination === self { return }
         if destination.pixelFormat == pixelFormat {
             for (i, p) in planes.enumerated() {
-                let f = format.planes[i]
-                let rows = (p.height + f.blockHeight - 1) / f.blockHeight
-                let bytes = PixelBuffer.minimumBytesPerRow(f, width: min(p.width, destination.planes[i].width))
+                // Wrapped planes may be larger than the image needs: copy what both hold.
+                let f = format.planes[i], q = destination.planes[i]
+                let rows = (min(p.height, q.height) + f.blockHeight - 1) / f.blockHeight
+                let bytes = PixelBuffer.minimumBytesPerRow(f, width: min(p.width, q.width))
                 for y in 0..<rows { destination.row(i, y).copyMemory(from: row(i, y), byteCount: bytes) }
             }
             destination.pixelsChanged()

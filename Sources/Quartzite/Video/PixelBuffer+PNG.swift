@@ -28,6 +28,7 @@ extension PixelBuffer {
         switch result {
         case 0: break
         case 3, 4: throw CVError(kCVReturnAllocationFailed, QZErrorOutOfMemory, text)
+        case 5: throw CVError(kCVReturnInvalidSize, QZErrorInvalidArgument, text)
         default: throw CVError(kCVReturnError, QZErrorInvalidArgument, text.isEmpty ? "cannot read \(path)" : text)
         }
         defer { free(rgba) }

@@ -41,10 +41,12 @@ from .values import Value, from_value, to_value
 __all__ = ["CVReturn", "CoreVideoError", "PixelBuffer", "PixelBufferPool", "Plane", "fourcc", "fourcc_string",
            "pixel_format_description", "all_pixel_format_descriptions", "register_pixel_format"]
 
-CVReturn = enum.IntEnum("CVReturn", [
-    (name[len("kCVReturn"):], value) for name, value in _lib._decls.ENUM_CONSTANTS.items()
-    if name.startswith("kCVReturn")
-], module=__name__)
+# kCVReturnFirst and kCVReturnLast are placeholders: listed last, so that
+# -6660 is named Error (First stays an alias of it).
+_cv_codes = [(name[len("kCVReturn"):], value) for name, value in _lib._decls.ENUM_CONSTANTS.items()
+             if name.startswith("kCVReturn")]
+CVReturn = enum.IntEnum("CVReturn", sorted(_cv_codes, key=lambda item: item[0] in ("First", "Last")),
+                        module=__name__)
 CVReturn.__doc__ = "Core Video result codes, e.g. CVReturn.InvalidSize == kCVReturnInvalidSize == -6681."
 
 
