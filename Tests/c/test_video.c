@@ -630,6 +630,47 @@ static void attachments_from_creation_attributes(void) {
     CHECK_NO_ERROR();
 }
 
+typedef struct { CVPixelBufferRef pb; int id; int failures; } attachment_job;
+
+static void *attachment_worker(void *arg) {
+    attachment_job *job = arg;
+    char key[16];
+    snprintf(key, sizeof key, "k%d", job->id);
+    for (int i = 0; i < 1000; i++) {
+        CAValueRef v = CAValueCreateNumber(i);
+        CVBufferSetAttachment(job->pb, key, v, (CVAttachmentMode)(i & 1));
+        CARelease(v);
+        CVAttachmentMode mode = 9;
+        CAValueRef got = CVBufferCopyAttachment(job->pb, key, &mode);
+        if (!got || CAValueGetNumber(got) != i || mode != (CVAttachmentMode)(i & 1)) job->failures++;
+        CARelease(got);
+        CAValueRef all = CVBufferCopyAttachments(job->pb, kCVAttachmentMode_ShouldPropagate);
+        if (CAValueGetType(all) != CAValueTypeDictionary) job->failures++;
+        CARelease(all);
+        if (i % 3 == 1) CVBufferRemoveAttachment(job->pb, key);
+    }
+    return NULL;
+}
+
+static void attachments_from_several_threads(void) {
+    CVPixelBufferRef pb = make(2, 2, kCVPixelFormatType_32BGRA, NULL);
+    pthread_t threads[4];
+    attachment_job jobs[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (attachment_job){ pb, i, 0 };
+        pthread_create(&threads[i], NULL, attachment_worker, &jobs[i]);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(threads[i], NULL);
+        CHECK(jobs[i].failures == 0);
+    }
+    /* Each thread's last step (i = 999) set its key in mode 1 and kept it. */
+    CHECK(CAValueGetCount(CVBufferGetAttachments(pb, kCVAttachmentMode_ShouldPropagate)) == 4);
+    CHECK(CAValueGetNumber(CVBufferGetAttachment(pb, "k2", NULL)) == 999);
+    CVPixelBufferRelease(pb);
+    CHECK_NO_ERROR();
+}
+
 /* MARK: - Image buffer geometry */
 
 static CAValueRef aperture(double w, double h, double dx, double dy) {
@@ -1745,6 +1786,7 @@ int main(void) {
     RUN(locks_from_several_threads);
     RUN(attachments_with_propagation_modes);
     RUN(attachments_from_creation_attributes);
+    RUN(attachments_from_several_threads);
     RUN(clean_aperture_and_display_size);
     RUN(create_with_bytes_calls_release_exactly_once);
     RUN(create_with_planar_bytes_calls_its_release_once);
