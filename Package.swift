@@ -17,11 +17,14 @@ let package = Package(
     ],
     targets: [
         // MARK: - Implementation details
-        // Public C structs, enums, callback tables and exported constant data.
+        // Public C structs, enums, callback tables and exported constant data,
+        // and the libpng calls of QZPixelBufferCreateWithPNGFile / WritePNG
+        // (Debian's libpng-dev: png.h on the default include path, libpng16.so).
         .target(
             name: "CQuartzite",
             path: "Sources/CQuartzite",
-            cSettings: [.unsafeFlags(["-O2"])]
+            cSettings: [.unsafeFlags(["-O2"])],
+            linkerSettings: [.linkedLibrary("png")]
         ),
         // The engine and its @c export layer.
         .target(

@@ -59,6 +59,15 @@ qz_build_layers_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lpthread -lm
 }
 
+# Compiles bench_video.c into $BENCH_OUT/bench_video.
+qz_build_video_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_video.c" \
+        -o "$BENCH_OUT/bench_video" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}
+
 # Prints the path of swift-demangle (PATH, next to swift, /opt/swift), or nothing.
 qz_swift_demangle() {
     local d

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
-#   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation]
+#   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
 #   --no-python     skip the ctypes benchmark (also when python3 is missing)
 #   --no-layers     skip the layer-model benchmark (bench_layers)
 #   --no-animation  skip the presentation/animation benchmark (bench_animation)
+#   --no-video      skip the Core Video benchmark (bench_video)
 #
 # Environment: QUARTZITE_BUILD (default <repo>/build), CC (default gcc),
 # BENCH_OUT (default benchmarks/results, git-ignored), BENCH_STRICT=1 to exit
@@ -19,7 +20,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -27,6 +28,7 @@ for arg in "$@"; do
     --no-python) python=0 ;;
     --no-layers) layers=0 ;;
     --no-animation) animation=0 ;;
+    --no-video) video=0 ;;
     -h | --help)
         sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
@@ -55,17 +57,22 @@ fi
 if [ "$animation" = 1 ]; then
     qz_build_animation_bench
 fi
+if [ "$video" = 1 ]; then
+    qz_build_video_bench
+fi
 "$CC" -O2 -shared -fPIC "$BENCH_DIR/ref_getter.c" -o "$BENCH_OUT/libqzbenchref.so"
 
 c_args=()
 py_args=()
 layer_args=()
 anim_args=()
+video_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
     py_args=(--reps 3 --iters 200000)
     layer_args=(--reps 2)
     anim_args=(--reps 2 --frames 6)
+    video_args=(--reps 3)
 fi
 
 status=0
@@ -92,6 +99,16 @@ if [ "$animation" = 1 ]; then
     echo "== C: bench_animation (presentation of 1k/10k/100k layers x 3 animations)"
     "$BENCH_OUT/bench_animation" ${anim_args[@]+"${anim_args[@]}"} | tee "$BENCH_OUT/bench_animation.txt" || {
         echo "run.sh: bench_animation FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
+: >"$BENCH_OUT/bench_video.txt"
+if [ "$video" = 1 ]; then
+    echo "== C: bench_video (Core Video: '420v' -> BGRA conversion, pools)"
+    "$BENCH_OUT/bench_video" ${video_args[@]+"${video_args[@]}"} | tee "$BENCH_OUT/bench_video.txt" || {
+        echo "run.sh: bench_video FAILED (see the messages above)" >&2
         exit 1
     }
     echo
@@ -134,6 +151,9 @@ echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
     "$BENCH_OUT/bench_ctypes.txt" "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" \
     "$BENCH_OUT/callgrind_animation.txt" \
+grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_video.txt" \
+    "$BENCH_OUT/bench_ctypes.txt" \
+    "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"
 

@@ -101,6 +101,17 @@ FAMILIES = [
     ("QZMediaTimingFunction", "CAMediaTimingFunction"),
     ("CGPath", "CGPathRef and CGMutablePathRef"),
     ("QZPath", "CGPathRef and CGMutablePathRef"),
+    ("CVBuffer", "Core Video: CVBuffer attachments"),
+    ("CVImageBuffer", "Core Video: CVImageBuffer"),
+    ("CVGetCurrentHostTime", "Core Video: host time"),
+    ("CVGetHostClock", "Core Video: host time"),
+    ("CVPixelBuffer", "Core Video: CVPixelBuffer"),
+    ("QZPixelBuffer", "Core Video: Quartzite's pixel buffer additions"),
+    ("CVPixelBufferPool", "Core Video: CVPixelBufferPool"),
+    ("QZPixelBufferPool", "Core Video: CVPixelBufferPool"),
+    ("CVPixelFormatDescription", "Core Video: pixel format descriptions"),
+    ("QZPixelFormat", "Core Video: pixel format descriptions"),
+    ("QZGetTypeID", "Core Video: pixel format descriptions"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not
@@ -164,6 +175,7 @@ def declarations(raw):
             decl = re.sub(r"(^|[(,]\s*)(\w+) const \*", r"\1const \2 *", decl)
             decl = re.sub(r"\s+", " ", decl).replace(" ;", ";").replace("( ", "(")
             decl = re.sub(r"\* (?=\w)", "*", decl)
+            decl = re.sub(r"\* \*", "**", decl)  # "void * *planes" -> "void **planes"
             name = re.search(r"(\w+)\(", decl).group(1)
             yield name, doc_to_c(doc) if doc else None, decl
             doc = []

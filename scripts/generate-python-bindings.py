@@ -148,6 +148,11 @@ class TypeTable:
             param = param.strip()
             if param == "...":
                 raise UnknownType(f"{context}: variadic functions cannot be declared to ctypes")
+            # An array parameter is a pointer in C (`const void *planes[]`
+            # is `const void **planes`): the one rewrite C itself makes.
+            array = re.fullmatch(r"(.*?)\s*(\w+)?\s*\[\s*\w*\s*\]", param)
+            if array and array.group(1).strip():
+                param = array.group(1).strip() + " *"
             specs.append(self.spec(drop_name(param), f"{context} parameter {i + 1}"))
         return specs
 

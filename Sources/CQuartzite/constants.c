@@ -17,3 +17,5 @@ const CGRect CGRectZero = { { 0, 0 }, { 0, 0 } };
 const CGRect CGRectNull = { { INFINITY, INFINITY }, { 0, 0 } };
 /* Apple's value: origin at -DBL_MAX/2, size DBL_MAX. */
 const CGRect CGRectInfinite = { { -DBL_MAX / 2, -DBL_MAX / 2 }, { DBL_MAX, DBL_MAX } };
+const CVTime kCVZeroTime = { 0, 0, 0 };
+const CVTime kCVIndefiniteTime = { 0, 0, kCVTimeIsIndefinite };

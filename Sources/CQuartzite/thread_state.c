@@ -52,6 +52,12 @@ double qz_internal_monotonic_seconds(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+uint64_t qz_internal_monotonic_nanoseconds(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* MARK: - The model lock */
 
 static _Atomic(uintptr_t) model_owner;   /* address of the owner's thread token, 0 when free */

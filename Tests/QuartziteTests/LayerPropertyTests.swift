@@ -27,7 +27,7 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         ("anchorPointZ", Value(.number(0)), Value(.number(-2))),
         ("transform", Value(.transform3D(.identity)), Value(.transform3D(CATransform3D(scaleX: 2, y: 3, z: 4)))),
         ("sublayerTransform", Value(.transform3D(.identity)), Value(.transform3D(CATransform3D(translationX: 1, y: 0, z: 0)))),
-        ("contents", nil, Value(.object(Value(.number(1))))),
+        ("contents", nil, Value(.object(try! PixelBuffer.create(width: 2, height: 2, pixelFormat: 0x4247_5241, attributes: nil)))),
         ("contentsRect", Value(.rect(CGRect(x: 0, y: 0, width: 1, height: 1))), Value(.rect(CGRect(x: 0.5, y: 0, width: 0.5, height: 1)))),
         ("contentsCenter", Value(.rect(CGRect(x: 0, y: 0, width: 1, height: 1))), Value(.rect(CGRect(x: 0.25, y: 0.25, width: 0.5, height: 0.5)))),
         ("contentsGravity", Value(string: "resize"), Value(string: "topLeft")),

@@ -77,6 +77,23 @@ static void *random_path(void) {
     return random_handle();
 }
 
+/* Core Video arguments: sizes (zero, small, odd, too large, negative as
+ * size_t), formats (real, described only, unknown), lock flags and modes. */
+static size_t random_size(void) {
+    static const size_t sizes[] = { 0, 1, 2, 3, 17, 33, (size_t)1 << 21, (size_t)-1 };
+    return sizes[pick(8)];
+}
+static OSType random_format(void) {
+    static const OSType formats[] = {
+        kCVPixelFormatType_32BGRA, kCVPixelFormatType_32ARGB, kCVPixelFormatType_24RGB, kCVPixelFormatType_64ARGB,
+        kCVPixelFormatType_16Gray, kCVPixelFormatType_1IndexedGray_WhiteIsZero, kCVPixelFormatType_422YpCbCr8,
+        kCVPixelFormatType_422YpCbCr10, kCVPixelFormatType_420YpCbCr8Planar, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange,
+        kCVPixelFormatType_422YpCbCr_4A_8BiPlanar, 0, 0x7A7A7A7A,
+    };
+    return formats[pick(13)];
+}
+static uint8_t backing[8192];     /* memory wrapped by CVPixelBufferCreateWithBytes (never freed) */
+
 static void one_step(void) {
     void *h = random_handle();
     double x = random_number(), y = random_number(), z = random_number(), a = random_number();
@@ -85,7 +102,7 @@ static void one_step(void) {
     CGAffineTransform t = CGAffineTransformMake(1, 0, 0, 1, 0, 0);
     t.a = pick(3) ? 1 : x; t.tx = pick(3) ? 0 : y;
     const CGAffineTransform *m = pick(2) ? NULL : &t;
-    switch (pick(24)) {
+    switch (pick(28)) {
     case 0: put(CAValueCreateNumber(x)); break;
     case 1: put(CAValueCreatePoint((CGPoint){ x, y })); break;
     case 2: put(CAValueCreateRect((CGRect){ { x, y }, { z, a } })); break;
@@ -189,6 +206,65 @@ static void one_step(void) {
         default: put((void *)CGPathCreateCopyByTransformingPath(h, m)); break;
         }
         break;
+    case 23: {
+        CVPixelBufferRef out = NULL;
+        CVReturn r;
+        switch (pick(3)) {
+        case 0: r = CVPixelBufferCreate(NULL, random_size(), random_size(), random_format(), random_handle(), &out); break;
+        case 1:
+            r = CVPixelBufferCreateWithBytes(NULL, random_size(), random_size(), random_format(), pick(4) ? backing : NULL,
+                                             pick(3) ? 128 : random_size(), NULL, NULL, random_handle(), &out);
+            break;
+        default: r = QZPixelBufferCreateConverted(h, random_format(), &out); break;
+        }
+        CHECK((r == kCVReturnSuccess) == (out != NULL));
+        CHECK((r == kCVReturnSuccess) == (QZGetLastError() == QZErrorNone));
+        if (out) put(out);
+        break;
+    }
+    case 24: {
+        size_t e[4];
+        (void)CVPixelBufferGetWidth(h); (void)CVPixelBufferGetHeight(h); (void)CVPixelBufferGetBytesPerRow(h);
+        (void)CVPixelBufferGetDataSize(h); (void)CVPixelBufferGetPlaneCount(h); (void)CVPixelBufferIsPlanar(h);
+        (void)CVPixelBufferGetBaseAddress(h); (void)CVPixelBufferGetBaseAddressOfPlane(h, index);
+        (void)CVPixelBufferGetWidthOfPlane(h, index); (void)CVPixelBufferGetHeightOfPlane(h, index);
+        (void)CVPixelBufferGetBytesPerRowOfPlane(h, index); (void)CVPixelBufferGetPixelFormatType(h);
+        CVPixelBufferGetExtendedPixels(h, &e[0], pick(2) ? &e[1] : NULL, &e[2], &e[3]);
+        (void)CVImageBufferGetCleanRect(h); (void)CVImageBufferGetDisplaySize(h); (void)CVImageBufferGetEncodedSize(h);
+        (void)QZPixelBufferGetSeed(h); (void)QZGetTypeID(h);
+        break;
+    }
+    case 25: {
+        static const char *keys[] = { "k", kCVImageBufferCleanApertureKey, kCVImageBufferYCbCrMatrixKey, NULL };
+        CVAttachmentMode mode = pick(5) ? pick(2) : 7;
+        switch (pick(7)) {
+        case 0: CVBufferSetAttachment(h, keys[pick(4)], random_handle(), mode); break;
+        case 1: (void)CVBufferGetAttachment(h, keys[pick(4)], pick(2) ? &mode : NULL); break;
+        case 2: (void)CVBufferGetAttachments(h, mode); CVBufferSetAttachments(h, random_handle(), mode); break;
+        case 3: CVBufferRemoveAttachment(h, keys[pick(4)]); CVBufferPropagateAttachments(h, random_handle()); break;
+        case 4: {
+            CVOptionFlags f = pick(4) ? pick(2) : 6;
+            if (CVPixelBufferLockBaseAddress(h, f) == kCVReturnSuccess) (void)CVPixelBufferUnlockBaseAddress(h, pick(4) ? f : !f);
+            else (void)CVPixelBufferUnlockBaseAddress(h, f);
+            break;
+        }
+        case 5: (void)QZPixelBufferConvert(h, random_handle()); (void)CVPixelBufferFillExtendedPixels(h); break;
+        default: CVBufferRemoveAllAttachments(h); break;
+        }
+        break;
+    }
+    case 26: {
+        CVPixelBufferPoolRef p = NULL;
+        if (CVPixelBufferPoolCreate(NULL, random_handle(), random_handle(), &p) == kCVReturnSuccess) put(p);
+        CVPixelBufferRef out = NULL;
+        if (CVPixelBufferPoolCreatePixelBuffer(NULL, h, &out) == kCVReturnSuccess) put(out);
+        (void)CVPixelBufferPoolGetAttributes(h); (void)CVPixelBufferPoolGetPixelBufferAttributes(h);
+        CVPixelBufferPoolFlush(h, pick(3));
+        (void)QZPixelBufferPoolGetFreeBufferCount(h);
+        CAValueRef resolved = NULL;
+        if (CVPixelBufferCreateResolvedAttributesDictionary(NULL, random_handle(), &resolved) == kCVReturnSuccess) put(resolved);
+        break;
+    }
     default: {
         /* A value whose type we know: reading it as the wrong type must record an error. */
         void *v = pool[pick(POOL)];

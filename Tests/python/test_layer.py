@@ -8,7 +8,7 @@ import pytest
 import quartzite
 from quartzite import (
     _lib, AffineTransform, Color, Edge, ErrorCode, InvalidArgumentError, Layer,
-    NotFiniteError, NullArgumentError, OutOfRangeError, Point, QuartziteError, Rect,
+    NotFiniteError, NullArgumentError, OutOfRangeError, PixelBuffer, Point, QuartziteError, Rect,
     ScrollLayer, Size, TextLayer, TiledLayer, Transform3D, UnknownConstantError,
     Value, WrongTypeError,
 )
@@ -699,14 +699,18 @@ def test_layout_and_display_marks():
     assert layer.needs_display
 
 
-def test_contents_holds_an_object():
-    layer, other = Layer(), Layer()
-    layer.contents = other
-    assert layer.contents is other
+def test_contents_holds_a_pixel_buffer():
+    layer, pixels = Layer(), PixelBuffer(4, 2, "BGRA")
+    layer.contents = pixels
+    assert layer.contents is pixels
     layer.contents = None
     assert layer.contents is None
     with pytest.raises(WrongTypeError):
         layer.contents = "pixels"
+    # Only pixel buffers: another Quartzite object is refused by the library.
+    with pytest.raises(WrongTypeError):
+        layer.contents = Layer()
+    assert layer.contents is None
 
 
 def test_repr_names_the_class_and_name():

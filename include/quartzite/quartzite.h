@@ -1212,8 +1212,12 @@ void CALayerSetBounds(CALayerRef layer, CGRect bounds);
 void CALayerSetCompositingFilter(CALayerRef layer, CAValueRef filter);
 
 /**
- * Sets the contents (retained). Until Core Video lands any Quartzite object
- * is stored as given.
+ * Sets the contents: a pixel buffer (retained: the layer keeps it alive,
+ * so the release callback of a CVPixelBufferCreateWithBytes buffer waits
+ * until the layer lets it go), or NULL for none. Any other handle records
+ * QZErrorWrongType and changes nothing. The renderer reads the pixels at
+ * render time; lock and unlock read-write after changing them (the seed
+ * tells caches).
  */
 void CALayerSetContents(CALayerRef layer, CVPixelBufferRef contents);
 
@@ -2068,6 +2072,575 @@ double QZPathGetLength(CGPathRef path);
  * error; NaN records QZErrorNotFinite and returns CGPointZero.
  */
 CGPoint QZPathGetPointAtDistance(CGPathRef path, double distance, CGPoint *tangent);
+
+/* MARK: - Core Video: CVBuffer attachments */
+
+/**
+ * Returns the attachment stored under `key` with a reference of its own
+ * (+1), or NULL when there is none; stores its mode in `attachmentMode` if
+ * that is not NULL.
+ */
+CAValueRef CVBufferCopyAttachment(CVBufferRef buffer, const char *key, CVAttachmentMode *attachmentMode);
+
+/**
+ * Returns the attachments of `attachmentMode` as a new dictionary value
+ * (+1; Apple's later replacement of CVBufferGetAttachments). An unknown
+ * mode records QZErrorUnknownConstant and returns NULL.
+ */
+CAValueRef CVBufferCopyAttachments(CVBufferRef buffer, CVAttachmentMode attachmentMode);
+
+/**
+ * Returns the attachment stored under `key` (borrowed: valid until that
+ * attachment is replaced or removed, or the buffer is freed), or NULL when
+ * there is none (no error). When found and `attachmentMode` is not NULL,
+ * stores the attachment's mode there.
+ */
+CAValueRef CVBufferGetAttachment(CVBufferRef buffer, const char *key, CVAttachmentMode *attachmentMode);
+
+/**
+ * Returns the attachments of `attachmentMode` as a dictionary value (empty
+ * when there are none). Borrowed: the buffer keeps it until its
+ * attachments next change; CVBufferCopyAttachments gives a +1 copy. An
+ * unknown mode records QZErrorUnknownConstant and returns NULL.
+ */
+CAValueRef CVBufferGetAttachments(CVBufferRef buffer, CVAttachmentMode attachmentMode);
+
+/**
+ * Copies every kCVAttachmentMode_ShouldPropagate attachment of
+ * `sourceBuffer` to `destinationBuffer` (same keys, same mode, the values
+ * shared), replacing attachments of the same keys there. Attachments that
+ * should not propagate stay behind.
+ */
+void CVBufferPropagateAttachments(CVBufferRef sourceBuffer, CVBufferRef destinationBuffer);
+
+/**
+ * Drops a reference to `buffer`; it is freed with its last reference (a
+ * pool's buffer goes back to its pool). NULL does nothing.
+ */
+void CVBufferRelease(CVBufferRef buffer);
+
+/**
+ * Removes every attachment of `buffer`.
+ */
+void CVBufferRemoveAllAttachments(CVBufferRef buffer);
+
+/**
+ * Removes the attachment `key`, releasing its value; nothing happens when
+ * there is none.
+ */
+void CVBufferRemoveAttachment(CVBufferRef buffer, const char *key);
+
+/**
+ * Adds a reference to `buffer` and returns it. NULL returns NULL without an
+ * error (as Apple's, it is NULL-safe); a handle that is not a buffer records
+ * QZErrorWrongType and returns NULL.
+ */
+CVBufferRef CVBufferRetain(CVBufferRef buffer);
+
+/**
+ * Sets (adding or replacing) the attachment `key` to `value` (retained)
+ * with `attachmentMode`; a key exists in one mode at a time, so setting it
+ * in the other mode moves it. Edge cases: a NULL value records
+ * QZErrorNullArgument (Apple: "returns an error") and changes nothing; an
+ * unknown mode records QZErrorUnknownConstant. Thread safety: attachments
+ * may be set and read from several threads.
+ */
+void CVBufferSetAttachment(CVBufferRef buffer, const char *key, CAValueRef value, CVAttachmentMode attachmentMode);
+
+/**
+ * Sets every key of the dictionary value `theAttachments` as an attachment
+ * with `attachmentMode` (CVBufferSetAttachment for each pair). A value
+ * that is not a dictionary records QZErrorWrongType and changes nothing.
+ */
+void CVBufferSetAttachments(CVBufferRef buffer, CAValueRef theAttachments, CVAttachmentMode attachmentMode);
+
+/* MARK: - Core Video: CVImageBuffer */
+
+/**
+ * The clean aperture in encoded pixels, origin at the lower left (Apple's
+ * convention): from the kCVImageBufferCleanApertureKey attachment, a
+ * dictionary of kCVImageBufferCleanApertureWidthKey, HeightKey,
+ * HorizontalOffsetKey and VerticalOffsetKey (numbers, or [numerator,
+ * denominator] arrays; offsets move the aperture's centre from the image's
+ * centre, the vertical one downwards). Without it, the whole buffer. A
+ * 720x480 frame with a 704x480 aperture gives (8, 0, 704, 480). NULL or a
+ * handle of another type records the error and returns CGRectZero.
+ */
+CGRect CVImageBufferGetCleanRect(CVImageBufferRef imageBuffer);
+
+/**
+ * The nominal display size in square pixels: the
+ * kCVImageBufferDisplayDimensionsKey attachment ({Width, Height}) when set,
+ * else the clean aperture's size with its width scaled by the
+ * kCVImageBufferPixelAspectRatioKey attachment (HorizontalSpacing /
+ * VerticalSpacing): 704x480 at 10:11 displays as 640x480. Bad handles give
+ * a zero size.
+ */
+CGSize CVImageBufferGetDisplaySize(CVImageBufferRef imageBuffer);
+
+/**
+ * The full encoded size: the buffer's width and height in pixels. Bad
+ * handles give a zero size.
+ */
+CGSize CVImageBufferGetEncodedSize(CVImageBufferRef imageBuffer);
+
+/* MARK: - Core Video: host time */
+
+/**
+ * The host time base: CLOCK_MONOTONIC in nanoseconds (not the replaceable
+ * media clock). Thread safety: any thread.
+ */
+uint64_t CVGetCurrentHostTime(void);
+
+/**
+ * Ticks of CVGetCurrentHostTime per second: 1e9.
+ */
+double CVGetHostClockFrequency(void);
+
+/**
+ * The smallest step of CVGetCurrentHostTime: 1 tick (one nanosecond).
+ */
+uint32_t CVGetHostClockMinimumTimeDelta(void);
+
+/* MARK: - Core Video: CVPixelBuffer */
+
+/**
+ * Creates a pixel buffer of `width` x `height` pixels of `pixelFormatType`,
+ * allocating its memory (zeroed) as the format and the attributes
+ * describe: kCVPixelBufferBytesPerRowAlignmentKey (default 16; rows are
+ * padded to a multiple of it), kCVPixelBufferPlaneAlignmentKey (a power of
+ * two; planes start at multiples of it and of the row alignment),
+ * kCVPixelBufferExtendedPixelsLeftKey/Top/Right/Bottom (rounded up to
+ * whole blocks of every plane, e.g. to even numbers for 4:2:0), and
+ * kCVBufferPropagatedAttachmentsKey / NonPropagatedAttachmentsKey. The
+ * width, height and format arguments win over the same keys in the
+ * dictionary; unknown keys are ignored. A planar buffer's memory starts
+ * with Apple's big-endian CVPlanarComponentInfo header, planes follow.
+ * Stores +1 in `*pixelBufferOut` (release with CVPixelBufferRelease).
+ * Errors: kCVReturnInvalidSize (a zero width or height, or more than
+ * 2^20), kCVReturnInvalidPixelFormat (an unknown format),
+ * kCVReturnInvalidPixelBufferAttributes (not a dictionary, or a known key
+ * with a value of the wrong type or out of range),
+ * kCVReturnAllocationFailed (out of memory or over
+ * QZPixelBufferSetMemoryLimit), kCVReturnInvalidArgument (NULL
+ * pixelBufferOut). On error `*pixelBufferOut` is left unchanged.
+ */
+CVReturn CVPixelBufferCreate(CFAllocatorRef allocator, size_t width, size_t height, OSType pixelFormatType, CAValueRef pixelBufferAttributes, CVPixelBufferRef *pixelBufferOut);
+
+/**
+ * Resolves several clients' pixel buffer attribute dictionaries (an array
+ * value of dictionaries; NULL or an empty array gives an empty
+ * dictionary) into one, stored +1 in `*resolvedDictionaryOut`: widths and
+ * heights must agree, pixel formats are intersected, bytes-per-row and
+ * plane alignments take their least common multiple, extended pixels the
+ * largest request, compatibility flags are true if any client asks,
+ * attachment dictionaries are merged and other keys keep their first
+ * value. Errors: kCVReturnInvalidPixelBufferAttributes (a
+ * non-dictionary item, a bad value, a width, height or format conflict),
+ * kCVReturnInvalidArgument (not an array, NULL out-pointer).
+ */
+CVReturn CVPixelBufferCreateResolvedAttributesDictionary(CFAllocatorRef allocator, CAValueRef attributes, CAValueRef *resolvedDictionaryOut);
+
+/**
+ * Creates a pixel buffer over the caller's memory of a chunky (non-planar)
+ * format: `height` rows of `bytesPerRow` bytes from `baseAddress`, which
+ * must stay valid until `releaseCallback` (may be NULL) is called, exactly
+ * once, with `releaseRefCon` and `baseAddress`, when the buffer's last
+ * reference goes (a pool or a layer holding the buffer keeps it alive), on
+ * the thread that drops it. Extended-pixel attributes do not apply. Stores
+ * +1 in `*pixelBufferOut`. Errors: kCVReturnInvalidPixelFormat
+ * (unknown, or planar: use CVPixelBufferCreateWithPlanarBytes),
+ * kCVReturnInvalidSize, kCVReturnInvalidArgument (NULL baseAddress, or
+ * bytesPerRow smaller than a row of `width` pixels), and the attribute
+ * errors of CVPixelBufferCreate. On error the callback is not called: the
+ * memory is still the caller's.
+ */
+CVReturn CVPixelBufferCreateWithBytes(CFAllocatorRef allocator, size_t width, size_t height, OSType pixelFormatType, void *baseAddress, size_t bytesPerRow, CVPixelBufferReleaseBytesCallback releaseCallback, void *releaseRefCon, CAValueRef pixelBufferAttributes, CVPixelBufferRef *pixelBufferOut);
+
+/**
+ * Creates a pixel buffer of a planar format over the caller's planes:
+ * `numberOfPlanes` entries in each of `planeBaseAddress`, `planeWidth`,
+ * `planeHeight` and `planeBytesPerRow` (the arrays are read during the
+ * call only). Each plane must be at least as large as the format needs for
+ * `width` x `height` (a 4:2:0 chroma plane: (width + 1) / 2 by (height + 1)
+ * / 2) and its rows long enough for its width. `dataPtr` (may be NULL) is
+ * what CVPixelBufferGetBaseAddress returns and `dataSize` what
+ * CVPixelBufferGetDataSize returns. `releaseCallback` (may be NULL) is
+ * called exactly once, with the arguments given here, when the last
+ * reference goes. Stores +1 in `*pixelBufferOut`. Errors:
+ * kCVReturnInvalidPixelFormat (unknown, or not planar),
+ * kCVReturnInvalidSize, kCVReturnInvalidArgument (a plane count other than
+ * the format's, a NULL array or plane address, a plane too small), and the
+ * attribute errors. On error the callback is not called.
+ */
+CVReturn CVPixelBufferCreateWithPlanarBytes(CFAllocatorRef allocator, size_t width, size_t height, OSType pixelFormatType, void *dataPtr, size_t dataSize, size_t numberOfPlanes, void **planeBaseAddress, size_t *planeWidth, size_t *planeHeight, size_t *planeBytesPerRow, CVPixelBufferReleasePlanarBytesCallback releaseCallback, void *releaseRefCon, CAValueRef pixelBufferAttributes, CVPixelBufferRef *pixelBufferOut);
+
+/**
+ * Fills the extended pixels by replicating the edge pixels outwards (the
+ * edge blocks, for formats whose blocks hold several pixels), plane by
+ * plane; for a registered format with a kCVPixelFormatFillExtendedPixelsCallback,
+ * calls that instead. A buffer without extended pixels is left as it is.
+ * Errors: kCVReturnInvalidArgument (bad handle), kCVReturnError (the
+ * format's callback returned false).
+ */
+CVReturn CVPixelBufferFillExtendedPixels(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The base address: pixel (0, 0) of a chunky buffer; for a planar buffer
+ * made by CVPixelBufferCreate (or a pool), its big-endian
+ * CVPlanarPixelBufferInfo header (CVPlanarPixelBufferInfo_YCbCrPlanar for
+ * 'y420', ..._YCbCrBiPlanar for '420v'), whose offsets are relative to this
+ * address; for CVPixelBufferCreateWithPlanarBytes, its `dataPtr`. Lock the
+ * buffer around CPU access (see CVPixelBufferLockBaseAddress).
+ */
+void *CVPixelBufferGetBaseAddress(CVPixelBufferRef pixelBuffer);
+
+/**
+ * Pixel (0, 0) of plane `planeIndex`; NULL for a chunky buffer (as Apple
+ * documents; no error). An index past the last plane records
+ * QZErrorOutOfRange and returns NULL.
+ */
+void *CVPixelBufferGetBaseAddressOfPlane(CVPixelBufferRef pixelBuffer, size_t planeIndex);
+
+/**
+ * Bytes from one row to the next of a chunky buffer. For a planar buffer,
+ * as Apple documents, a value such that bytesPerRow * height covers every
+ * plane (the data size divided by the height, rounded up); use
+ * CVPixelBufferGetBytesPerRowOfPlane for a plane's rows.
+ */
+size_t CVPixelBufferGetBytesPerRow(CVPixelBufferRef pixelBuffer);
+
+/**
+ * Bytes from one row of plane `planeIndex` to the next; 0 for a chunky
+ * buffer; 0 and QZErrorOutOfRange for a bad index.
+ */
+size_t CVPixelBufferGetBytesPerRowOfPlane(CVPixelBufferRef pixelBuffer, size_t planeIndex);
+
+/**
+ * The bytes of the buffer's memory: everything CVPixelBufferCreate
+ * allocated (planar header, planes, padding, extended pixels); for
+ * CVPixelBufferCreateWithBytes, bytesPerRow * height; for
+ * CVPixelBufferCreateWithPlanarBytes, the `dataSize` given.
+ */
+size_t CVPixelBufferGetDataSize(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The extended pixels around the image (as allocated: requests are rounded
+ * up to whole blocks). Any pointer may be NULL; on a bad handle the
+ * non-NULL ones receive 0.
+ */
+void CVPixelBufferGetExtendedPixels(CVPixelBufferRef pixelBuffer, size_t *extraColumnsOnLeft, size_t *extraColumnsOnRight, size_t *extraRowsOnTop, size_t *extraRowsOnBottom);
+
+/**
+ * The height in pixels.
+ */
+size_t CVPixelBufferGetHeight(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The height of plane `planeIndex` in rows; 0 for a chunky buffer; 0 and
+ * QZErrorOutOfRange for a bad index.
+ */
+size_t CVPixelBufferGetHeightOfPlane(CVPixelBufferRef pixelBuffer, size_t planeIndex);
+
+/**
+ * The pixel format's four-character code.
+ */
+OSType CVPixelBufferGetPixelFormatType(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The number of planes; 0 for a chunky buffer.
+ */
+size_t CVPixelBufferGetPlaneCount(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The type identifier of pixel buffers (compare with QZGetTypeID(handle)).
+ */
+CFTypeID CVPixelBufferGetTypeID(void);
+
+/**
+ * The width in pixels.
+ */
+size_t CVPixelBufferGetWidth(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The width of plane `planeIndex` in its own samples (960 for the chroma
+ * plane of a 1920-pixel '420v' buffer); 0 for a chunky buffer; 0 and
+ * QZErrorOutOfRange for a bad index.
+ */
+size_t CVPixelBufferGetWidthOfPlane(CVPixelBufferRef pixelBuffer, size_t planeIndex);
+
+/**
+ * True for a buffer of a planar format (every buffer made by
+ * CVPixelBufferCreateWithPlanarBytes, and planar buffers from
+ * CVPixelBufferCreate or a pool).
+ */
+bool CVPixelBufferIsPlanar(CVPixelBufferRef pixelBuffer);
+
+/**
+ * Locks the base address for CPU access. `lockFlags`: 0 (read-write) or
+ * kCVPixelBufferLock_ReadOnly (you will not write: caches of the contents,
+ * such as a layer's, stay valid). Locks nest and may come from several
+ * threads; each must be matched by an unlock with the same flags.
+ * Quartzite's memory never moves, so the base address is valid locked or
+ * not, but only a read-write lock/unlock pair tells caches the pixels
+ * changed (see QZPixelBufferGetSeed). Errors:
+ * kCVReturnInvalidArgument (a bad handle, or flags other than 0 and
+ * kCVPixelBufferLock_ReadOnly).
+ */
+CVReturn CVPixelBufferLockBaseAddress(CVPixelBufferRef pixelBuffer, CVOptionFlags lockFlags);
+
+/**
+ * Drops a reference; with the last one the memory is freed, handed back
+ * to its pool, or handed to the creator's release callback. NULL-safe.
+ */
+void CVPixelBufferRelease(CVPixelBufferRef pixelBuffer);
+
+/**
+ * Adds a reference to `pixelBuffer` and returns it; NULL-safe.
+ */
+CVPixelBufferRef CVPixelBufferRetain(CVPixelBufferRef pixelBuffer);
+
+/**
+ * Unlocks a lock taken with the same flags. Errors: kCVReturnError with
+ * QZErrorInvalidState when the buffer is not locked (an unbalanced
+ * unlock); kCVReturnInvalidArgument with QZErrorInvalidArgument when the
+ * flags do not match any lock held (unlocking read-only a buffer locked
+ * only read-write, or the reverse), or for unknown flags or a bad handle.
+ * A failed unlock changes nothing.
+ */
+CVReturn CVPixelBufferUnlockBaseAddress(CVPixelBufferRef pixelBuffer, CVOptionFlags unlockFlags);
+
+/* MARK: - Core Video: Quartzite's pixel buffer additions */
+
+/**
+ * Converts `source`'s pixels into `destination` (same width and height),
+ * through premultiplied 32BGRA: any readable format (32BGRA, 32ARGB,
+ * 32RGBA, 32ABGR, 24RGB, 24BGR, 64ARGB, 48RGB, 32AlphaGray, 16Gray, 1/2/4/8
+ * bit IndexedGray_WhiteIsZero, '2vuy', 'yuvs', 'yuvf', 'y420', 'f420',
+ * '420v', '420f') into 32BGRA, the other 32-bit RGB orders, 24RGB, 24BGR,
+ * 64ARGB, 48RGB, 32AlphaGray, 16Gray or 8IndexedGray_WhiteIsZero, or a
+ * copy between two buffers of the same format. Y'CbCr uses the source's
+ * kCVImageBufferYCbCrMatrixKey attachment (ITU-R 601 when absent), video
+ * or full range as its format says; RGB alpha is taken as premultiplied,
+ * formats without alpha read as opaque. Extended pixels are not touched.
+ * Lock neither buffer: the call reads and writes without the CPU locks
+ * (it bumps the destination's seed). Errors: kCVReturnInvalidSize
+ * (different sizes), kCVReturnInvalidPixelFormat (a format that can only
+ * be described, or one no conversion writes), kCVReturnInvalidArgument
+ * (bad handles).
+ */
+CVReturn QZPixelBufferConvert(CVPixelBufferRef source, CVPixelBufferRef destination);
+
+/**
+ * Creates a buffer of `pixelFormatType` (default attributes) holding
+ * `source`'s image converted as QZPixelBufferConvert does; the source's
+ * propagatable attachments are propagated. Stores +1 in `*pixelBufferOut`.
+ * Errors as QZPixelBufferConvert and CVPixelBufferCreate.
+ */
+CVReturn QZPixelBufferCreateConverted(CVPixelBufferRef source, OSType pixelFormatType, CVPixelBufferRef *pixelBufferOut);
+
+/**
+ * Reads a PNG file (any colour type and depth: palettes, gray, 16-bit
+ * samples and transparency are expanded or reduced to 8-bit RGBA with
+ * libpng) into a new premultiplied 32BGRA buffer, stored +1 in
+ * `*pixelBufferOut`. Errors: kCVReturnError with
+ * QZErrorInvalidArgument (the file cannot be opened, is not a PNG, or is
+ * damaged: the message says which), kCVReturnInvalidSize (a width or
+ * height above 2^20, refused before anything is allocated),
+ * kCVReturnAllocationFailed (too large for memory or for
+ * QZPixelBufferSetMemoryLimit), kCVReturnInvalidArgument (NULL path or
+ * out-pointer).
+ */
+CVReturn QZPixelBufferCreateWithPNGFile(const char *path, CVPixelBufferRef *pixelBufferOut);
+
+/**
+ * How many locks of the kind `lockFlags` names (0: read-write,
+ * kCVPixelBufferLock_ReadOnly: read-only) the buffer holds now. 0 and an
+ * error for a bad handle or unknown flags.
+ */
+size_t QZPixelBufferGetLockCount(CVPixelBufferRef pixelBuffer, CVOptionFlags lockFlags);
+
+/**
+ * The pixel memory Quartzite has allocated now, in bytes.
+ */
+size_t QZPixelBufferGetMemoryInUse(void);
+
+/**
+ * The limit set with QZPixelBufferSetMemoryLimit (0: none).
+ */
+size_t QZPixelBufferGetMemoryLimit(void);
+
+/**
+ * A number that changes whenever the pixels may have changed: at every
+ * read-write unlock (CVPixelBufferUnlockBaseAddress with flags 0), and
+ * when the library writes the buffer (QZPixelBufferConvert's destination,
+ * CVPixelBufferFillExtendedPixels). Read-only locks leave it alone. A
+ * cache of the contents (a texture, a converted copy) is fresh while the
+ * seed it was made at is current. 0 on a bad handle.
+ */
+uint32_t QZPixelBufferGetSeed(CVPixelBufferRef pixelBuffer);
+
+/**
+ * Limits the pixel memory Quartzite allocates (buffers, and pool buffers
+ * waiting for reuse) to `bytes` in total; 0 (the default) means no limit.
+ * Allocations over the limit fail with kCVReturnAllocationFailed (in a
+ * pool, kCVReturnPoolAllocationFailed); memory already allocated stays.
+ * Memory wrapped by CVPixelBufferCreateWithBytes is the caller's and does
+ * not count. Thread safety: any thread.
+ */
+void QZPixelBufferSetMemoryLimit(size_t bytes);
+
+/**
+ * Writes the buffer's image as an 8-bit sRGB PNG file (libpng): RGB when
+ * every pixel is opaque, RGBA with straight (unpremultiplied) alpha
+ * otherwise. Buffers of other readable formats are converted to BGRA
+ * first. Errors: kCVReturnError with QZErrorInvalidArgument (the file
+ * cannot be written), kCVReturnInvalidPixelFormat (a format that cannot
+ * be converted), kCVReturnInvalidArgument (bad handle or NULL path).
+ */
+CVReturn QZPixelBufferWritePNG(CVPixelBufferRef pixelBuffer, const char *path);
+
+/* MARK: - Core Video: CVPixelBufferPool */
+
+/**
+ * Creates a pool of pixel buffers. `pixelBufferAttributes` must give
+ * kCVPixelBufferWidthKey, kCVPixelBufferHeightKey and
+ * kCVPixelBufferPixelFormatTypeKey (the first format of an array is used)
+ * and may give every other key CVPixelBufferCreate reads. `poolAttributes`
+ * (may be NULL): kCVPixelBufferPoolMinimumBufferCountKey (0...1024,
+ * default 0: the pool allocates that many buffers now and never frees
+ * below it, counting buffers in use) and
+ * kCVPixelBufferPoolMaximumBufferAgeKey (seconds, default 1; 0: never age
+ * out): a released buffer's memory waits that long for reuse before it is
+ * freed, checked whenever the pool makes or takes back a buffer (and by
+ * CVPixelBufferPoolFlush). Stores +1 in `*poolOut` (release with
+ * CVPixelBufferPoolRelease; buffers still in use stay valid). Errors:
+ * kCVReturnInvalidPoolAttributes, kCVReturnInvalidPixelBufferAttributes
+ * (not a dictionary, a bad value, width, height or format missing),
+ * kCVReturnInvalidPixelFormat, kCVReturnPoolAllocationFailed (the
+ * minimum count cannot be allocated), kCVReturnInvalidArgument.
+ * Thread safety: a pool may be used from several threads.
+ */
+CVReturn CVPixelBufferPoolCreate(CFAllocatorRef allocator, CAValueRef poolAttributes, CAValueRef pixelBufferAttributes, CVPixelBufferPoolRef *poolOut);
+
+/**
+ * Makes a buffer from the pool, reusing the memory of a released one when
+ * there is one (its pixels are not cleared), with the attachments of the
+ * pool's kCVBufferPropagatedAttachmentsKey / NonPropagatedAttachmentsKey.
+ * When the buffer's last reference goes its memory returns to the pool.
+ * Stores +1 in `*pixelBufferOut`. Errors: kCVReturnPoolAllocationFailed
+ * (out of memory or over QZPixelBufferSetMemoryLimit),
+ * kCVReturnInvalidArgument.
+ */
+CVReturn CVPixelBufferPoolCreatePixelBuffer(CFAllocatorRef allocator, CVPixelBufferPoolRef pixelBufferPool, CVPixelBufferRef *pixelBufferOut);
+
+/**
+ * Frees the pool's free buffers that have aged out (`options` 0) or all
+ * of them regardless of age (kCVPixelBufferPoolFlushExcessBuffers),
+ * keeping the minimum buffer count (Apple's CVPixelBufferPoolFlush).
+ * Unknown flags record QZErrorInvalidArgument and do nothing.
+ */
+void CVPixelBufferPoolFlush(CVPixelBufferPoolRef pool, CVOptionFlags options);
+
+/**
+ * The pool's attributes, with both keys resolved to the values in use.
+ * Borrowed: valid while the pool lives. NULL on a bad handle.
+ */
+CAValueRef CVPixelBufferPoolGetAttributes(CVPixelBufferPoolRef pool);
+
+/**
+ * The attributes of the buffers the pool makes, resolved (width, height,
+ * the pixel format as one number, the bytes-per-row alignment and the
+ * extended pixels in use, plus every other key given). Borrowed: valid
+ * while the pool lives. NULL on a bad handle.
+ */
+CAValueRef CVPixelBufferPoolGetPixelBufferAttributes(CVPixelBufferPoolRef pool);
+
+/**
+ * The type identifier of pools (compare with QZGetTypeID(handle)).
+ */
+CFTypeID CVPixelBufferPoolGetTypeID(void);
+
+/**
+ * Drops a reference to the pool. With the last one the memory waiting for
+ * reuse is freed; buffers still in use stay valid and free their memory
+ * when they go. NULL-safe.
+ */
+void CVPixelBufferPoolRelease(CVPixelBufferPoolRef pixelBufferPool);
+
+/**
+ * Adds a reference to `pixelBufferPool` and returns it; NULL-safe.
+ */
+CVPixelBufferPoolRef CVPixelBufferPoolRetain(CVPixelBufferPoolRef pixelBufferPool);
+
+/**
+ * How many released buffers wait in the pool for reuse. 0 on a bad handle.
+ */
+size_t QZPixelBufferPoolGetFreeBufferCount(CVPixelBufferPoolRef pool);
+
+/**
+ * How many buffers made by the pool are alive now. 0 on a bad handle.
+ */
+size_t QZPixelBufferPoolGetInUseBufferCount(CVPixelBufferPoolRef pool);
+
+/* MARK: - Core Video: pixel format descriptions */
+
+/**
+ * Creates an array value (+1) of the descriptions (dictionaries, as
+ * CVPixelFormatDescriptionCreateWithPixelFormatType makes them) of every
+ * known format: the built-in ones in the order of Apple's
+ * kCVPixelFormatType list, then the registered ones.
+ */
+CAValueRef CVPixelFormatDescriptionArrayCreateWithAllPixelFormatTypes(CFAllocatorRef allocator);
+
+/**
+ * Creates the description of `pixelFormat` as a dictionary value (+1):
+ * kCVPixelFormatName, kCVPixelFormatConstant, kCVPixelFormatCodecType,
+ * kCVPixelFormatFourCC (when the format has a Microsoft FourCC),
+ * kCVPixelFormatPlanes (the plane count), kCVPixelFormatBitsPerBlock and
+ * the block keys of plane 0, kCVPixelFormatHorizontalSubsampling /
+ * VerticalSubsampling (the chroma subsampling of a planar format),
+ * kQZPixelFormatPlaneDescriptions (planar formats: one dictionary per
+ * plane) and the compatibility flags. A registered format gives back its
+ * registered dictionary. An unknown format records QZErrorUnknownConstant
+ * and returns NULL.
+ */
+CAValueRef CVPixelFormatDescriptionCreateWithPixelFormatType(CFAllocatorRef allocator, OSType pixelFormat);
+
+/**
+ * Registers a custom pixel format under `pixelFormat`, after which
+ * CVPixelBufferCreate, CVPixelBufferCreateWithBytes / WithPlanarBytes and
+ * pools accept it (buffers of it can be made, described, filled and copied
+ * to one another; QZPixelBufferConvert cannot decode it). The description
+ * needs kCVPixelFormatBitsPerBlock (a multiple of 8) and may give the
+ * block, subsampling and alignment keys; a planar format gives its planes
+ * as an array of such dictionaries under kCVPixelFormatPlanes (Apple's
+ * form) or kQZPixelFormatPlaneDescriptions. A later registration of the
+ * same code replaces the earlier one (buffers already made keep theirs).
+ * Errors (recorded, nothing registered): a description that is not a
+ * dictionary or lacks or misstates a key (QZErrorInvalidArgument), a code
+ * of a built-in format (QZErrorInvalidArgument: they cannot be replaced).
+ * Thread safety: any thread.
+ */
+void CVPixelFormatDescriptionRegisterDescriptionWithPixelFormatType(CAValueRef description, OSType pixelFormat);
+
+/**
+ * The type identifier of any Quartzite handle (equal to
+ * CVPixelBufferGetTypeID() for a pixel buffer, CVPixelBufferPoolGetTypeID()
+ * for a pool), or 0 for NULL or a pointer that is not a live handle (no
+ * error is recorded: a query for code that must find out what it holds).
+ */
+CFTypeID QZGetTypeID(const void *handle);
+
+/**
+ * Makes the value to store under kCVPixelFormatFillExtendedPixelsCallback
+ * in a description to register (Apple stores the struct in a CFData):
+ * CVPixelBufferFillExtendedPixels then calls `callbackData->fillCallBack`
+ * with the buffer and `refCon`, on the calling thread. The struct is
+ * copied. Returns +1, or NULL with an error for a NULL pointer, a version
+ * other than 0 or a NULL fillCallBack.
+ */
+CAValueRef QZPixelFormatCreateFillExtendedPixelsCallbackValue(const CVFillExtendedPixelsCallBackData *callbackData);
 
 #ifdef __cplusplus
 }

@@ -308,6 +308,337 @@ typedef struct CGPathElement {
  *  Quartzite's info-last rule: Apple's own C signature wins). */
 typedef void (*CGPathApplierFunction)(void *info, const CGPathElement *element);
 
+/* MARK: - Core Video (Apple's CVBase.h, CVReturn.h, CVBuffer.h, CVImageBuffer.h,
+ * CVPixelBuffer.h, CVPixelBufferPool.h, CVPixelFormatDescription.h) */
+
+/** Apple's scalar types, with Apple's widths. */
+typedef uint32_t OSType;            /**< a four-character code, big-endian: 'BGRA' = 0x42475241 */
+typedef int32_t CVReturn;           /**< a Core Video result code (kCVReturn...) */
+typedef uint64_t CVOptionFlags;
+typedef uint32_t CVAttachmentMode;  /**< kCVAttachmentMode_... */
+typedef unsigned long CFTypeID;     /**< a type's identifier (CVPixelBufferGetTypeID, QZGetTypeID) */
+typedef long CFIndex;
+
+/** Core Foundation's allocator. Quartzite has one allocator: pass NULL
+ *  (kCFAllocatorDefault); any other value is ignored. */
+typedef const struct QZOpaqueCFAllocator *CFAllocatorRef;
+#define kCFAllocatorDefault ((CFAllocatorRef)0)
+
+/** A pool of reusable pixel buffers (Apple's CVPixelBufferPoolRef). */
+typedef struct QZOpaqueCVPixelBufferPool *CVPixelBufferPoolRef;
+
+/** Core Video result codes (CVReturn), with Apple's values. */
+enum {
+    kCVReturnSuccess = 0,
+    kCVReturnFirst = -6660,
+    kCVReturnError = -6660,                        /**< an otherwise undefined error (also: unbalanced unlock) */
+    kCVReturnInvalidArgument = -6661,              /**< NULL or wrong-typed argument, bad index or flags */
+    kCVReturnAllocationFailed = -6662,             /**< out of memory (or over QZPixelBufferSetMemoryLimit) */
+    kCVReturnInvalidDisplay = -6670,
+    kCVReturnDisplayLinkAlreadyRunning = -6671,
+    kCVReturnDisplayLinkNotRunning = -6672,
+    kCVReturnDisplayLinkCallbacksNotSet = -6673,
+    kCVReturnInvalidPixelFormat = -6680,           /**< an unknown pixel format, or one the call cannot handle */
+    kCVReturnInvalidSize = -6681,                  /**< a zero or too large width or height */
+    kCVReturnInvalidPixelBufferAttributes = -6682, /**< an attribute dictionary with a bad or conflicting entry */
+    kCVReturnPixelBufferNotOpenGLCompatible = -6683,
+    kCVReturnPoolAllocationFailed = -6690,         /**< a pool could not allocate a buffer */
+    kCVReturnInvalidPoolAttributes = -6691,        /**< a pool attribute dictionary with a bad entry */
+    kCVReturnLast = -6699
+};
+
+/** CVTime: a rational time, timeValue / timeScale seconds (Apple's CVBase.h
+ *  layout: 16 bytes; the Quartz Core reference prints timeScale as int64_t,
+ *  the header Apple ships declares int32_t). */
+typedef struct CVTime {
+    int64_t timeValue;
+    int32_t timeScale;
+    int32_t flags;      /**< kCVTimeIsIndefinite */
+} CVTime;
+
+enum { kCVTimeIsIndefinite = 1 << 0 };
+
+/** A SMPTE time (Apple's layout: 24 bytes). */
+typedef struct CVSMPTETime {
+    int16_t subframes;
+    int16_t subframeDivisor;
+    uint32_t counter;
+    uint32_t type;      /**< kCVSMPTETimeType... */
+    uint32_t flags;     /**< kCVSMPTETimeValid, kCVSMPTETimeRunning */
+    int16_t hours;
+    int16_t minutes;
+    int16_t seconds;
+    int16_t frames;
+} CVSMPTETime;
+
+/** SMPTE time types. */
+enum {
+    kCVSMPTETimeType24 = 0,
+    kCVSMPTETimeType25 = 1,
+    kCVSMPTETimeType30Drop = 2,
+    kCVSMPTETimeType30 = 3,
+    kCVSMPTETimeType2997 = 4,
+    kCVSMPTETimeType2997Drop = 5,
+    kCVSMPTETimeType60 = 6,
+    kCVSMPTETimeType5994 = 7
+};
+
+/** SMPTE state flags. */
+enum {
+    kCVSMPTETimeValid = 1 << 0,
+    kCVSMPTETimeRunning = 1 << 1
+};
+
+/** A display timestamp (Apple's layout: 80 bytes). */
+typedef struct CVTimeStamp {
+    uint32_t version;           /**< 0 */
+    int32_t videoTimeScale;
+    int64_t videoTime;
+    uint64_t hostTime;          /**< CVGetCurrentHostTime's time base */
+    double rateScalar;
+    int64_t videoRefreshPeriod;
+    CVSMPTETime smpteTime;
+    uint64_t flags;             /**< kCVTimeStamp... */
+    uint64_t reserved;
+} CVTimeStamp;
+
+/** CVTimeStamp flags. */
+enum {
+    kCVTimeStampVideoTimeValid = 1 << 0,
+    kCVTimeStampHostTimeValid = 1 << 1,
+    kCVTimeStampSMPTETimeValid = 1 << 2,
+    kCVTimeStampVideoRefreshPeriodValid = 1 << 3,
+    kCVTimeStampRateScalarValid = 1 << 4,
+    kCVTimeStampTopField = 1 << 16,
+    kCVTimeStampBottomField = 1 << 17,
+    kCVTimeStampVideoHostTimeValid = (1 << 0) | (1 << 1),
+    kCVTimeStampIsInterlaced = (1 << 16) | (1 << 17)
+};
+
+/** Attachment propagation modes (CVBufferSetAttachment). */
+enum {
+    kCVAttachmentMode_ShouldNotPropagate = 0,
+    kCVAttachmentMode_ShouldPropagate = 1
+};
+
+/** Lock flags (CVPixelBufferLockBaseAddress / UnlockBaseAddress): pass the
+ *  same flags to the unlock as to the lock. */
+enum CVPixelBufferLockFlags {
+    kCVPixelBufferLock_ReadOnly = 0x00000001
+};
+
+/** Flags of CVPixelBufferPoolFlush. */
+enum {
+    kCVPixelBufferPoolFlushExcessBuffers = 1
+};
+
+/** Pixel format types: four-character codes, big-endian, as in Apple's
+ *  CVPixelBuffer.h (written in hex here; 'BGRA' is a multi-character
+ *  constant that -pedantic warns about). */
+enum {
+    kCVPixelFormatType_1Monochrome = 0x00000001,
+    kCVPixelFormatType_2Indexed = 0x00000002,
+    kCVPixelFormatType_4Indexed = 0x00000004,
+    kCVPixelFormatType_8Indexed = 0x00000008,
+    kCVPixelFormatType_1IndexedGray_WhiteIsZero = 0x00000021,
+    kCVPixelFormatType_2IndexedGray_WhiteIsZero = 0x00000022,
+    kCVPixelFormatType_4IndexedGray_WhiteIsZero = 0x00000024,
+    kCVPixelFormatType_8IndexedGray_WhiteIsZero = 0x00000028,
+    kCVPixelFormatType_16BE555 = 0x00000010,
+    kCVPixelFormatType_16LE555 = 0x4C353535,                  /* 'L555' */
+    kCVPixelFormatType_16LE5551 = 0x35353531,                 /* '5551' */
+    kCVPixelFormatType_16BE565 = 0x42353635,                  /* 'B565' */
+    kCVPixelFormatType_16LE565 = 0x4C353635,                  /* 'L565' */
+    kCVPixelFormatType_24RGB = 0x00000018,
+    kCVPixelFormatType_24BGR = 0x32344247,                    /* '24BG' */
+    kCVPixelFormatType_32ARGB = 0x00000020,
+    kCVPixelFormatType_32BGRA = 0x42475241,                   /* 'BGRA' */
+    kCVPixelFormatType_32ABGR = 0x41424752,                   /* 'ABGR' */
+    kCVPixelFormatType_32RGBA = 0x52474241,                   /* 'RGBA' */
+    kCVPixelFormatType_64ARGB = 0x62363461,                   /* 'b64a' */
+    kCVPixelFormatType_48RGB = 0x62343872,                    /* 'b48r' */
+    kCVPixelFormatType_32AlphaGray = 0x62333261,              /* 'b32a' */
+    kCVPixelFormatType_16Gray = 0x62313667,                   /* 'b16g' */
+    kCVPixelFormatType_422YpCbCr8 = 0x32767579,               /* '2vuy' */
+    kCVPixelFormatType_4444YpCbCrA8 = 0x76343038,             /* 'v408' */
+    kCVPixelFormatType_4444YpCbCrA8R = 0x72343038,            /* 'r408' */
+    kCVPixelFormatType_444YpCbCr8 = 0x76333038,               /* 'v308' */
+    kCVPixelFormatType_422YpCbCr16 = 0x76323136,              /* 'v216' */
+    kCVPixelFormatType_422YpCbCr10 = 0x76323130,              /* 'v210' */
+    kCVPixelFormatType_444YpCbCr10 = 0x76343130,              /* 'v410' */
+    kCVPixelFormatType_420YpCbCr8Planar = 0x79343230,         /* 'y420' */
+    kCVPixelFormatType_420YpCbCr8PlanarFullRange = 0x66343230, /* 'f420' */
+    kCVPixelFormatType_422YpCbCr_4A_8BiPlanar = 0x61327679,   /* 'a2vy' */
+    kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange = 0x34323076, /* '420v' */
+    kCVPixelFormatType_420YpCbCr8BiPlanarFullRange = 0x34323066,  /* '420f' */
+    kCVPixelFormatType_422YpCbCr8_yuvs = 0x79757673,          /* 'yuvs' */
+    kCVPixelFormatType_422YpCbCr8FullRange = 0x79757666       /* 'yuvf' */
+};
+
+/** Where a plane starts and its row bytes, BIG-ENDIAN, as the header at the
+ *  base address of a planar buffer holds them (CVPixelBufferGetBaseAddress).
+ *  `offset` is from the base address. Prefer CVPixelBufferGetBaseAddressOfPlane. */
+typedef struct CVPlanarComponentInfo {
+    int32_t offset;
+    uint32_t rowBytes;
+} CVPlanarComponentInfo;
+
+typedef struct CVPlanarPixelBufferInfo {
+    CVPlanarComponentInfo componentInfo[1];
+} CVPlanarPixelBufferInfo;
+
+/** The header of a 'y420' / 'f420' buffer. */
+typedef struct CVPlanarPixelBufferInfo_YCbCrPlanar {
+    CVPlanarComponentInfo componentInfoY;
+    CVPlanarComponentInfo componentInfoCb;
+    CVPlanarComponentInfo componentInfoCr;
+} CVPlanarPixelBufferInfo_YCbCrPlanar;
+
+/** The header of a '420v' / '420f' buffer. */
+typedef struct CVPlanarPixelBufferInfo_YCbCrBiPlanar {
+    CVPlanarComponentInfo componentInfoY;
+    CVPlanarComponentInfo componentInfoCbCr;
+} CVPlanarPixelBufferInfo_YCbCrBiPlanar;
+
+/** Called exactly once, when the last reference to a buffer made by
+ *  CVPixelBufferCreateWithBytes goes (a pool or a layer holding the buffer
+ *  keeps it alive), on the thread that drops that reference. `baseAddress`
+ *  is the pointer that was passed in. */
+typedef void (*CVPixelBufferReleaseBytesCallback)(void *releaseRefCon, const void *baseAddress);
+
+/** Called exactly once, when the last reference to a buffer made by
+ *  CVPixelBufferCreateWithPlanarBytes goes, with the arguments that were
+ *  passed in (`planeAddresses` is valid only during the call). */
+typedef void (*CVPixelBufferReleasePlanarBytesCallback)(void *releaseRefCon, const void *dataPtr, size_t dataSize,
+                                                        size_t numberOfPlanes, const void *planeAddresses[]);
+
+/** Fills the extended pixels of a buffer of a custom pixel format
+ *  (CVPixelBufferFillExtendedPixels); returns true on success. Runs on the
+ *  calling thread. `pixelBuffer` is a CVPixelBufferRef (spelled as its
+ *  struct so that Swift can call it). */
+typedef bool (*CVFillExtendedPixelsCallBack)(struct QZOpaqueCVBuffer *pixelBuffer, void *refCon);
+
+/** A custom extended-pixel fill, stored in a pixel format description under
+ *  kCVPixelFormatFillExtendedPixelsCallback (Apple stores it as CFData;
+ *  Quartzite as the value QZPixelFormatCreateFillExtendedPixelsCallbackValue
+ *  returns). */
+typedef struct CVFillExtendedPixelsCallBackData {
+    CFIndex version;    /**< 0 */
+    CVFillExtendedPixelsCallBack fillCallBack;
+    void *refCon;
+} CVFillExtendedPixelsCallBackData;
+
+/* Buffer attachment keys (CVBuffer.h). */
+#define kCVBufferMovieTimeKey "QTMovieTime"
+#define kCVBufferTimeValueKey "TimeValue"
+#define kCVBufferTimeScaleKey "TimeScale"
+/* Buffer attribute keys: attachments to set when a buffer is created (dictionaries). */
+#define kCVBufferPropagatedAttachmentsKey "PropagatedAttachments"
+#define kCVBufferNonPropagatedAttachmentsKey "NonPropagatedAttachments"
+
+/* Image buffer attachment keys and values (CVImageBuffer.h). */
+#define kCVImageBufferCGColorSpaceKey "CGColorSpace"
+#define kCVImageBufferGammaLevelKey "CVImageBufferGammaLevel"
+#define kCVImageBufferCleanApertureKey "CVCleanAperture"
+#define kCVImageBufferPreferredCleanApertureKey "CVPreferredCleanAperture"
+#define kCVImageBufferCleanApertureWidthKey "Width"
+#define kCVImageBufferCleanApertureHeightKey "Height"
+#define kCVImageBufferCleanApertureHorizontalOffsetKey "HorizontalOffset"
+#define kCVImageBufferCleanApertureVerticalOffsetKey "VerticalOffset"
+#define kCVImageBufferFieldCountKey "CVFieldCount"
+#define kCVImageBufferFieldDetailKey "CVFieldDetail"
+#define kCVImageBufferFieldDetailTemporalTopFirst "TemporalTopFirst"
+#define kCVImageBufferFieldDetailTemporalBottomFirst "TemporalBottomFirst"
+#define kCVImageBufferFieldDetailSpatialFirstLineEarly "SpatialFirstLineEarly"
+#define kCVImageBufferFieldDetailSpatialFirstLineLate "SpatialFirstLineLate"
+#define kCVImageBufferPixelAspectRatioKey "CVPixelAspectRatio"
+#define kCVImageBufferPixelAspectRatioHorizontalSpacingKey "HorizontalSpacing"
+#define kCVImageBufferPixelAspectRatioVerticalSpacingKey "VerticalSpacing"
+#define kCVImageBufferDisplayDimensionsKey "CVDisplayDimensions"
+#define kCVImageBufferDisplayWidthKey "Width"
+#define kCVImageBufferDisplayHeightKey "Height"
+#define kCVImageBufferYCbCrMatrixKey "CVImageBufferYCbCrMatrix"
+#define kCVImageBufferYCbCrMatrix_ITU_R_709_2 "ITU_R_709_2"
+#define kCVImageBufferYCbCrMatrix_ITU_R_601_4 "ITU_R_601_4"
+#define kCVImageBufferYCbCrMatrix_SMPTE_240M_1995 "SMPTE_240M_1995"
+#define kCVImageBufferChromaLocationTopFieldKey "CVImageBufferChromaLocationTopField"
+#define kCVImageBufferChromaLocationBottomFieldKey "CVImageBufferChromaLocationBottomField"
+#define kCVImageBufferChromaLocation_Left "Left"
+#define kCVImageBufferChromaLocation_Center "Center"
+#define kCVImageBufferChromaLocation_TopLeft "TopLeft"
+#define kCVImageBufferChromaLocation_Top "Top"
+#define kCVImageBufferChromaLocation_BottomLeft "BottomLeft"
+#define kCVImageBufferChromaLocation_Bottom "Bottom"
+#define kCVImageBufferChromaLocation_DV420 "DV 4:2:0"
+#define kCVImageBufferChromaSubsamplingKey "CVImageBufferChromaSubsampling"
+#define kCVImageBufferChromaSubsampling_420 "4:2:0"
+#define kCVImageBufferChromaSubsampling_422 "4:2:2"
+#define kCVImageBufferChromaSubsampling_411 "4:1:1"
+#define kCVImageBufferColorPrimariesKey "CVImageBufferColorPrimaries"
+#define kCVImageBufferColorPrimaries_ITU_R_709_2 "ITU_R_709_2"
+#define kCVImageBufferColorPrimaries_EBU_3213 "EBU_3213"
+#define kCVImageBufferColorPrimaries_SMPTE_C "SMPTE_C"
+#define kCVImageBufferICCProfileKey "CVImageBufferICCProfile"
+#define kCVImageBufferTransferFunctionKey "CVImageBufferTransferFunction"
+#define kCVImageBufferTransferFunction_ITU_R_709_2 "ITU_R_709_2"
+#define kCVImageBufferTransferFunction_SMPTE_240M_1995 "SMPTE_240M_1995"
+#define kCVImageBufferTransferFunction_UseGamma "UseGamma"
+
+/* Pixel buffer attribute keys (CVPixelBuffer.h). */
+#define kCVPixelBufferPixelFormatTypeKey "PixelFormatType"
+#define kCVPixelBufferMemoryAllocatorKey "MemoryAllocator"
+#define kCVPixelBufferWidthKey "Width"
+#define kCVPixelBufferHeightKey "Height"
+#define kCVPixelBufferExtendedPixelsLeftKey "ExtendedPixelsLeft"
+#define kCVPixelBufferExtendedPixelsTopKey "ExtendedPixelsTop"
+#define kCVPixelBufferExtendedPixelsRightKey "ExtendedPixelsRight"
+#define kCVPixelBufferExtendedPixelsBottomKey "ExtendedPixelsBottom"
+#define kCVPixelBufferBytesPerRowAlignmentKey "BytesPerRowAlignment"
+#define kCVPixelBufferCGBitmapContextCompatibilityKey "CGBitmapContextCompatibility"
+#define kCVPixelBufferCGImageCompatibilityKey "CGImageCompatibility"
+#define kCVPixelBufferOpenGLCompatibilityKey "OpenGLCompatibility"
+#define kCVPixelBufferIOSurfacePropertiesKey "IOSurfaceProperties"
+#define kCVPixelBufferPlaneAlignmentKey "PlaneAlignment"
+
+/* Pixel buffer pool attribute keys (CVPixelBufferPool.h). */
+#define kCVPixelBufferPoolMinimumBufferCountKey "MinimumBufferCount"
+#define kCVPixelBufferPoolMaximumBufferAgeKey "MaximumBufferAge"
+
+/* Pixel format description keys (CVPixelFormatDescription.h). */
+#define kCVPixelFormatName "Name"
+#define kCVPixelFormatConstant "PixelFormat"
+#define kCVPixelFormatCodecType "CodecType"
+#define kCVPixelFormatFourCC "FourCC"
+#define kCVPixelFormatPlanes "Planes"
+#define kCVPixelFormatBlockWidth "BlockWidth"
+#define kCVPixelFormatBlockHeight "BlockHeight"
+#define kCVPixelFormatBitsPerBlock "BitsPerBlock"
+#define kCVPixelFormatBlockHorizontalAlignment "BlockHorizontalAlignment"
+#define kCVPixelFormatBlockVerticalAlignment "BlockVerticalAlignment"
+#define kCVPixelFormatBlackBlock "BlackBlock"
+#define kCVPixelFormatHorizontalSubsampling "HorizontalSubsampling"
+#define kCVPixelFormatVerticalSubsampling "VerticalSubsampling"
+#define kCVPixelFormatOpenGLFormat "OpenGLFormat"
+#define kCVPixelFormatOpenGLType "OpenGLType"
+#define kCVPixelFormatOpenGLInternalFormat "OpenGLInternalFormat"
+#define kCVPixelFormatCGBitmapInfo "CGBitmapInfo"
+#define kCVPixelFormatQDCompatibility "QDCompatibility"
+#define kCVPixelFormatCGBitmapContextCompatibility "CGBitmapContextCompatibility"
+#define kCVPixelFormatCGImageCompatibility "CGImageCompatibility"
+#define kCVPixelFormatOpenGLCompatibility "OpenGLCompatibility"
+#define kCVPixelFormatFillExtendedPixelsCallback "FillExtendedPixelsCallback"
+#define kCVPixelFormatDirect3DFormat "D3DFormat"
+#define kCVPixelFormatDirect3DType "D3DType"
+#define kCVPixelFormatDirect3DInternalFormat "D3DInternalFormat"
+#define kCVPixelFormatDirect3DCompatibility "D3DCompatibility"
+/** Quartzite's addition to a description: an array with one dictionary per
+ *  plane (BitsPerBlock, BlockWidth, BlockHeight, HorizontalSubsampling,
+ *  VerticalSubsampling), for planar formats. kCVPixelFormatPlanes is the
+ *  plane count, as the Quartz Core reference documents it (a number); a
+ *  registered description may also give kCVPixelFormatPlanes as such an
+ *  array, as Apple's own descriptions do. */
+#define kQZPixelFormatPlaneDescriptions "QZPlaneDescriptions"
+
 /* MARK: - Exported constants (defined in the library) */
 
 extern const CATransform3D CATransform3DIdentity;
@@ -319,6 +650,10 @@ extern const CGRect CGRectZero;
 extern const CGRect CGRectNull;
 /** The infinite rectangle: contains every point. */
 extern const CGRect CGRectInfinite;
+/** Zero time: {0, 0, 0} (Apple's value). */
+extern const CVTime kCVZeroTime;
+/** An unknown time: {0, 0, kCVTimeIsIndefinite}. */
+extern const CVTime kCVIndefiniteTime;
 
 #ifdef __cplusplus
 }

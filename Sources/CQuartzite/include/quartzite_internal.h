@@ -14,6 +14,10 @@ typedef struct QZOpaqueCGContext *QZCGContextRef;
 typedef struct QZOpaqueCVBuffer *QZCVPixelBufferRef;
 typedef struct QZOpaqueCGPath *QZCGMutablePathRef;
 typedef const struct QZOpaqueCGPath *QZCGPathRef;
+typedef struct QZOpaqueCVBuffer *QZCVBufferRef;
+typedef struct QZOpaqueCVBuffer *QZCVImageBufferRef;
+typedef struct QZOpaqueCVPixelBufferPool *QZCVPixelBufferPoolRef;
+typedef const struct QZOpaqueCFAllocator *QZCFAllocatorRef;
 
 #define QZ_ERROR_MESSAGE_CAPACITY 512
 
@@ -48,5 +52,20 @@ bool qz_internal_model_lock_held(void);
 
 /* CLOCK_MONOTONIC in seconds. */
 double qz_internal_monotonic_seconds(void);
+/* CLOCK_MONOTONIC in nanoseconds (Core Video's host time). */
+uint64_t qz_internal_monotonic_nanoseconds(void);
+
+/* PNG through libpng (png_io.c). libpng reports errors by longjmp, which
+ * Swift cannot take part in, so the C side owns every libpng call.
+ * Results: 0 success, 1 the file cannot be opened or written, 2 not a PNG
+ * or a damaged one, 3 the image needs more than max_bytes, 4 out of memory,
+ * 5 a width or height above 2^20.
+ * `message` receives a NUL-terminated description on failure. */
+int qz_internal_png_read(const char *path, size_t max_bytes, uint32_t *width, uint32_t *height,
+                         uint8_t **rgba, char *message, size_t capacity);
+/* `rows` holds `height` rows of `width` pixels with `channels` (3: RGB,
+ * 4: RGBA, straight alpha) 8-bit samples, `stride` bytes apart. */
+int qz_internal_png_write(const char *path, uint32_t width, uint32_t height, const uint8_t *rows,
+                          size_t stride, int channels, char *message, size_t capacity);
 
 #endif

@@ -18,6 +18,12 @@ public enum ObjectKind: UInt16, Sendable {
     case keyframeAnimation = 49
     case animationGroup = 50
     case transition = 51
+    /// A CVPixelBufferRef (Core Video's only buffer type here, so also the
+    /// CVBufferRef and CVImageBufferRef).
+    case pixelBuffer = 32
+    case pixelBufferPool = 33
+    /// The boxed CVFillExtendedPixelsCallBackData of a pixel format description.
+    case fillExtendedPixelsCallback = 34
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -34,6 +40,9 @@ public enum ObjectKind: UInt16, Sendable {
         case .keyframeAnimation: return "CAKeyframeAnimation"
         case .animationGroup: return "CAAnimationGroup"
         case .transition: return "CATransition"
+        case .pixelBuffer: return "CVPixelBuffer"
+        case .pixelBufferPool: return "CVPixelBufferPool"
+        case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"
         }
     }
 
@@ -51,6 +60,9 @@ public enum ObjectKind: UInt16, Sendable {
         case .keyframeAnimation: return "CAKeyframeAnimation"
         case .animationGroup: return "CAAnimationGroup"
         case .transition: return "CATransition"
+        case .pixelBuffer: return "CVPixelBuffer"
+        case .pixelBufferPool: return "CVPixelBufferPool"
+        case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"
         }
     }
 }

@@ -25,7 +25,7 @@ func kindAnimation<R>(_ a: CAAnimationRef?, _ kinds: [Animation.Kind], _ fallbac
 
 let propertyKinds: [Animation.Kind] = [.basic, .keyframe]
 
-func optionalValue(_ v: CAValueRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
+func optionalValueArgument(_ v: CAValueRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
     guard let v else { return (true, nil) }
     guard let o = object(v, as: Value.self, function) else { return (false, nil) }
     return (true, o.type == CAValueTypeNull ? nil : o)
@@ -151,7 +151,7 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 /// Key-value coding on animations: declared properties by key, arbitrary keys stored as given.
 @c public func CAAnimationSetValueForKey(_ a: CAAnimationRef?, _ key: UnsafePointer<CChar>?, _ value: CAValueRef?) {
     guard let k = requireString(key, "key", #function) else { return }
-    let v = optionalValue(value, #function)
+    let v = optionalValueArgument(value, #function)
     guard v.ok else { return }
     readAnimation(a, ()) { _ = $0.setValue(v.value, forKey: k, function: #function) }
 }
@@ -208,7 +208,7 @@ func basicValue(_ a: CAAnimationRef?, _ function: StaticString, _ read: (Animati
 
 @inline(__always)
 func setBasicValue(_ a: CAAnimationRef?, _ value: CAValueRef?, _ function: StaticString, _ write: (Animation, Value?) -> Void) {
-    let v = optionalValue(value, function)
+    let v = optionalValueArgument(value, function)
     guard v.ok else { return }
     kindAnimation(a, [.basic], (), function) { write($0, v.value) }
 }
@@ -247,7 +247,7 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
     kindAnimation(a, [.keyframe], nil) { x in x.values.map { retainedHandle(Value(.array($0))) } }
 }
 @c public func CAKeyframeAnimationSetValues(_ a: CAAnimationRef?, _ values: CAValueRef?) {
-    let v = optionalValue(values, #function)
+    let v = optionalValueArgument(values, #function)
     guard v.ok else { return }
     var list: [Value]?
     if let value = v.value {
@@ -266,7 +266,7 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
     kindAnimation(a, [.keyframe], nil) { x in x.keyTimes.map { retainedHandle(Value(.array($0.map { Value(.number($0)) }))) } }
 }
 @c public func CAKeyframeAnimationSetKeyTimes(_ a: CAAnimationRef?, _ keyTimes: CAValueRef?) {
-    let v = optionalValue(keyTimes, #function)
+    let v = optionalValueArgument(keyTimes, #function)
     guard v.ok else { return }
     let l = numberList(v.value, "keyTimes", #function)
     guard l.ok else { return }
@@ -369,17 +369,17 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 
 /// Kochanek-Bartels parameters per keyframe for the cubic modes (arrays of numbers).
 @c public func CAKeyframeAnimationSetTensionValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
-    let o = optionalValue(v, #function); guard o.ok else { return }
+    let o = optionalValueArgument(v, #function); guard o.ok else { return }
     let l = numberList(o.value, "tensionValues", #function); guard l.ok else { return }
     kindAnimation(a, [.keyframe], ()) { $0.tensionValues = l.list }
 }
 @c public func CAKeyframeAnimationSetContinuityValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
-    let o = optionalValue(v, #function); guard o.ok else { return }
+    let o = optionalValueArgument(v, #function); guard o.ok else { return }
     let l = numberList(o.value, "continuityValues", #function); guard l.ok else { return }
     kindAnimation(a, [.keyframe], ()) { $0.continuityValues = l.list }
 }
 @c public func CAKeyframeAnimationSetBiasValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
-    let o = optionalValue(v, #function); guard o.ok else { return }
+    let o = optionalValueArgument(v, #function); guard o.ok else { return }
     let l = numberList(o.value, "biasValues", #function); guard l.ok else { return }
     kindAnimation(a, [.keyframe], ()) { $0.biasValues = l.list }
 }

@@ -347,13 +347,17 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
     readLayer(layer, nil) { l in (l.visuals?.contents).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }
 }
 
-/// Sets the contents (retained). Until Core Video lands any Quartzite object
-/// is stored as given.
+/// Sets the contents: a pixel buffer (retained: the layer keeps it alive,
+/// so the release callback of a CVPixelBufferCreateWithBytes buffer waits
+/// until the layer lets it go), or NULL for none. Any other handle records
+/// QZErrorWrongType and changes nothing. The renderer reads the pixels at
+/// render time; lock and unlock read-write after changing them (the seed
+/// tells caches).
 @c public func CALayerSetContents(_ layer: CALayerRef?, _ contents: QZCVPixelBufferRef?) {
     var v: Value?
     if let contents {
-        guard let o = anyObject(UnsafeRawPointer(contents)) else { return }
-        v = Value(.object(o))
+        guard let b = object(contents, as: PixelBuffer.self) else { return }
+        v = Value(.object(b))
     }
     setLayerValue(layer, .contents, v)
 }

@@ -301,7 +301,7 @@ extension Layer {
                            fail: (String) -> Bool) -> Bool? {
         switch key {
         case .contents:
-            guard let o = object() else { return fail("an object (a pixel buffer)") }
+            guard let o = object(), o == nil || o is PixelBuffer else { return fail("a pixel buffer (CVPixelBufferRef)") }
             ensureVisuals.contents = o
         case .contentsRect, .contentsCenter:
             guard let r = rect() else { return fail("a finite rect") }

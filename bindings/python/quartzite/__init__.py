@@ -12,8 +12,9 @@ Two layers:
   :class:`ScrollLayer`, :class:`TextLayer`, :class:`TiledLayer`; subclass them
   to make layer classes), animations (:class:`BasicAnimation`,
   :class:`KeyframeAnimation`, :class:`AnimationGroup`, :class:`Transition`,
-  :class:`TimingFunction`, :func:`process_animation_events`), the media clock
-  and the error handler.
+  :class:`TimingFunction`, :func:`process_animation_events`), Core Video
+  (:class:`PixelBuffer` with zero-copy NumPy views, :class:`PixelBufferPool`,
+  pixel format descriptions), the media clock and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -36,15 +37,22 @@ from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
 from .timing import current_media_time, set_media_time_source
 from .values import Value, ValueType, from_value, to_value
+from .video import (
+    CoreVideoError, CVReturn, PixelBuffer, PixelBufferPool, Plane, all_pixel_format_descriptions, fourcc,
+    fourcc_string, pixel_format_description, register_pixel_format,
+)
 
 __all__ = [
-    "AffineTransform", "Animation", "AnimationGroup", "BasicAnimation", "Color", "Context", "Edge", "ErrorCode",
-    "InvalidArgumentError", "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
-    "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path",
-    "PathElement", "PathElementType", "Point", "PropertyAnimation", "QuartziteError", "Rect",
-    "ScrollLayer", "Size", "TextLayer", "TiledLayer", "TimingFunction",
-    "Transform3D", "Transition", "UnknownConstantError", "Value", "ValueType",
-    "WrongTypeError", "call", "clear_last_error", "current_media_time",
-    "from_value", "last_error", "process_animation_events", "set_error_handler", "set_media_time_source",
+    "AffineTransform", "Animation", "AnimationGroup", "BasicAnimation", "CVReturn",
+    "Color", "Context", "CoreVideoError", "Edge", "ErrorCode", "InvalidArgumentError",
+    "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
+    "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement",
+    "PathElementType", "PixelBuffer", "PixelBufferPool", "Plane", "Point",
+    "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "TextLayer",
+    "TiledLayer", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
+    "Value", "ValueType", "WrongTypeError", "all_pixel_format_descriptions", "call",
+    "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
+    "last_error", "pixel_format_description", "process_animation_events",
+    "register_pixel_format", "set_error_handler", "set_media_time_source",
     "to_value",
 ]

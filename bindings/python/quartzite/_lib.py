@@ -106,6 +106,11 @@ def _resolve(spec):
         if word == "CFUNCTYPE":
             return CFUNCTYPE(*args)
         found = globals().get(word)
+        if found is None and word in _decls.CALLBACKS:
+            # A struct field of a callback type (CVFillExtendedPixelsCallBackData)
+            # needs the callback type before the callbacks loop below runs.
+            restype, argtypes = _decls.CALLBACKS[word]
+            found = globals()[word] = CFUNCTYPE(_resolve(restype), *[_resolve(a) for a in argtypes])
         if found is None:
             found = getattr(ctypes, word, None)
         if found is None:
@@ -149,7 +154,8 @@ globals().update({k: v.encode("utf-8") if isinstance(v, str) else v
 
 # Callback types (QZErrorHandlerCallback, QZMediaTimeSourceCallback, ...).
 for _name, (_restype, _argtypes) in _decls.CALLBACKS.items():
-    globals()[_name] = CFUNCTYPE(_resolve(_restype), *[_resolve(a) for a in _argtypes])
+    if _name not in globals():
+        globals()[_name] = CFUNCTYPE(_resolve(_restype), *[_resolve(a) for a in _argtypes])
 
 # Exported data constants, copied: in_dll alone would hand out a writable view
 # of the library's read-only data, and writing to it would crash the process.

@@ -1446,8 +1446,7 @@ class Layer(Handle):
 
     @property
     def contents(self):
-        """The contents object (a pixel buffer), or None: a Layer for a layer,
-        otherwise a Value holding the object."""
+        """The contents: a PixelBuffer, or None."""
         contents = call(_lib.CALayerGetContents, self)
         return _take_value(call(_lib.CAValueCreateWithObject, contents)) if contents else None
 
@@ -1460,7 +1459,7 @@ class Layer(Handle):
         elif isinstance(obj, Handle):
             call(_lib.CALayerSetContents, self, obj)
         else:
-            raise _wrong_type("contents", "a Quartzite object or None", obj)
+            raise _wrong_type("contents", "a PixelBuffer or None", obj)
 
     contents_rect = _struct_prop("contents_rect", "ContentsRect", Rect, _as_rect,
                                  "The portion of the contents shown, in the unit square (default (0, 0, 1, 1)).")
