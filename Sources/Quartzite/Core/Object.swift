@@ -46,25 +46,7 @@ public enum ObjectKind: UInt16, Sendable {
         }
     }
 
-    var typeName: String {
-        switch self {
-        case .value: return "CAValue"
-        case .color: return "CGColor"
-        case .path: return "CGPath"
-        case .mutablePath: return "CGMutablePath"
-        case .layer: return "CALayer"
-        case .layerClass: return "CALayerClass"
-        case .context: return "CGContext"
-        case .timingFunction: return "CAMediaTimingFunction"
-        case .basicAnimation: return "CABasicAnimation"
-        case .keyframeAnimation: return "CAKeyframeAnimation"
-        case .animationGroup: return "CAAnimationGroup"
-        case .transition: return "CATransition"
-        case .pixelBuffer: return "CVPixelBuffer"
-        case .pixelBufferPool: return "CVPixelBufferPool"
-        case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"
-        }
-    }
+    var typeName: String { cTypeName.description }
 }
 
 let tagMagic: UInt32 = 0x515A_0000
