@@ -24,6 +24,15 @@ public enum ObjectKind: UInt16, Sendable {
     case pixelBufferPool = 33
     /// The boxed CVFillExtendedPixelsCallBackData of a pixel format description.
     case fillExtendedPixelsCallback = 34
+    // Reserved for the transaction, run-loop and renderer domains (issues 5
+    // and 7), so that work on them can proceed side by side.
+    /// A CAActionRef made by CAActionCreate (animations are actions too).
+    case action = 56
+    case displayLink = 64
+    case runLoop = 65
+    case runLoopTimer = 66
+    case renderer = 80
+    case drawList = 81
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -43,6 +52,12 @@ public enum ObjectKind: UInt16, Sendable {
         case .pixelBuffer: return "CVPixelBuffer"
         case .pixelBufferPool: return "CVPixelBufferPool"
         case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"
+        case .action: return "CAAction"
+        case .displayLink: return "CADisplayLink"
+        case .runLoop: return "CFRunLoop"
+        case .runLoopTimer: return "CFRunLoopTimer"
+        case .renderer: return "CARenderer"
+        case .drawList: return "QZDrawList"
         }
     }
 

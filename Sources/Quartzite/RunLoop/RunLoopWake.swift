@@ -1,0 +1,8 @@
+// The run loop's side of the seam with transactions (see
+// Transactions/RunLoopSeam.swift). RunLoop/ implements it; Transactions/
+// only calls it.
+
+/// Wakes every run loop that is waiting, so that each asks
+/// transactionRunLoopNextDeadline() again (called when a new completion
+/// deadline appears, e.g. animations were committed on another thread).
+func runLoopWakeAllSleeping() {}
