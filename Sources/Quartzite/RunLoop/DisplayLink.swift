@@ -10,8 +10,13 @@ public final class DisplayLink: QZObject, Handle {
     static var handleTypeName: String { "CADisplayLink" }
     static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.displayLink.rawValue) }
 
+    /// A run loop the link is in. The loop is not retained (it retains the
+    /// link); a loop being freed removes its registrations under runLoopLock,
+    /// and loops are only used under that lock. (A weak reference would do
+    /// too, but gives the main run loop, which is never freed, a side table
+    /// that valgrind reports as lost.)
     struct Registration {
-        weak var loop: RunLoop?
+        unowned(unsafe) let loop: RunLoop
         var modes: Set<String>
     }
 
@@ -86,13 +91,14 @@ public final class DisplayLink: QZObject, Handle {
 
     /// The media time on the clock of the first loop the link is in (or the media clock).
     func clockNow() -> Double {
-        let loop: RunLoop? = runLoopLock.with { registrations.lazy.compactMap(\.loop).first }
-        return loop?.now() ?? MediaClock.now()
+        let clock: (() -> Double)? = runLoopLock.with { registrations.first?.loop.clock }
+        return clock?() ?? MediaClock.now()
     }
 
     func wakeLoops() {
-        let loops: [RunLoop] = runLoopLock.with { registrations.compactMap(\.loop) }
-        for loop in loops { loop.wakeUp() }
+        runLoopLock.with {
+            for registration in registrations { registration.loop.wakeUp() }
+        }
     }
 
     /// CADisplayLinkAddToRunLoop. False (nothing done) once invalidated.
@@ -101,7 +107,6 @@ public final class DisplayLink: QZObject, Handle {
         let now = loop.now()
         let ok: Bool = runLoopLock.with {
             guard isValid else { return false }
-            registrations.removeAll { $0.loop == nil }
             if registrations.isEmpty {
                 let grid = FrameGrid(rate: Display.rate)
                 lastFrameTime = grid.time(of: grid.index(at: now))
@@ -138,7 +143,7 @@ public final class DisplayLink: QZObject, Handle {
             guard isValid else { return (nil, nil) }
             isValid = false
             for registration in registrations {
-                registration.loop?.links.removeAll { $0 === self }
+                registration.loop.links.removeAll { $0 === self }
             }
             registrations = []
             let r = release, c = callback

@@ -62,7 +62,8 @@ public final class RunLoop: QZObject, Handle {
             let t = timers, l = links
             timers = []
             links = []
-            for link in l { link.registrations.removeAll { $0.loop == nil || $0.loop === self } }
+            for timer in t { timer.runLoop = nil }
+            for link in l { link.registrations.removeAll { $0.loop === self } }
             return (t, l)
         }
         for timer in dropped { timer.invalidate() }

@@ -17,7 +17,9 @@ public final class RunLoopTimer: QZObject, Handle {
     // Guarded by runLoopLock.
     var fireDate: Double
     var isValid = true
-    weak var runLoop: RunLoop?
+    /// Not retained (the loop retains the timer); cleared by the loop's
+    /// deinit; only used under runLoopLock (see DisplayLink.Registration).
+    unowned(unsafe) var runLoop: RunLoop?
     var modes: Set<String> = []
     var callback: ((RunLoopTimer) -> Void)?
     var release: (() -> Void)?
@@ -40,11 +42,10 @@ public final class RunLoopTimer: QZObject, Handle {
     public var nextFireDate: Double {
         get { runLoopLock.with { fireDate } }
         set {
-            let loop: RunLoop? = runLoopLock.with {
+            runLoopLock.with {
                 fireDate = newValue
-                return runLoop
+                runLoop?.wakeUp()
             }
-            loop?.wakeUp()
         }
     }
 
