@@ -475,6 +475,158 @@ static void result_codes_and_bad_input(void) {
     CHECK(strcmp(QZGetTypeName(CFRunLoopGetCurrent()), "CFRunLoop") == 0);
 }
 
+/* MARK: - Nested runs, threads that exit, changes from other threads */
+
+typedef struct { int outer, inner; CFRunLoopTimerRef inner_timer; int nested_result; } nest_state;
+
+static void inner_tick(ffi_cif *cif, void *ret, void **args, void *user) {
+    (void)cif; (void)ret; (void)args;
+    nest_state *n = user;
+    if (++n->inner == 3) CFRunLoopStop(CFRunLoopGetCurrent());     /* stops the nested run only */
+}
+
+static void outer_tick(ffi_cif *cif, void *ret, void **args, void *user) {
+    (void)cif; (void)ret; (void)args;
+    nest_state *n = user;
+    if (++n->outer == 1) {
+        /* A callback runs the same loop again, in another mode. */
+        n->nested_result = CFRunLoopRunInMode("nested", 10, false);
+    }
+}
+
+static void nested_runs_in_another_mode(void) {
+    simulate(0.0, 1e-3);
+    nest_state n;
+    memset(&n, 0, sizeof n);
+    closures co, ci;
+    int unused = 0;
+    make_closures(&co, outer_tick, &n, &unused);
+    make_closures(&ci, inner_tick, &n, &unused);
+    CFRunLoopTimerCallBack fo, fi;
+    memcpy(&fo, &co.fn, sizeof fo);
+    memcpy(&fi, &ci.fn, sizeof fi);
+    CFRunLoopRef rl = CFRunLoopGetCurrent();
+    CFRunLoopTimerRef outer = CFRunLoopTimerCreate(0.1, 0.1, fo, &n);
+    CFRunLoopTimerRef inner = CFRunLoopTimerCreate(0.15, 0.01, fi, &n);
+    CFRunLoopAddTimer(rl, outer, kCFRunLoopDefaultMode);
+    CFRunLoopAddTimer(rl, inner, "nested");
+    CHECK(CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.45, false) == kCFRunLoopRunTimedOut);
+    CHECK(n.nested_result == kCFRunLoopRunStopped);
+    CHECK(n.inner == 3);                    /* only while the nested run ran */
+    /* The outer timer fired at 0.1 (then the nested run took until 0.17:
+     * the firing at 0.2 is not owed twice), 0.2, 0.3 and 0.4. */
+    CHECK(n.outer == 4);
+    CFRunLoopTimerInvalidate(outer);
+    CFRunLoopTimerInvalidate(inner);
+    CARelease(outer);
+    CARelease(inner);
+    free_closures(&co);
+    free_closures(&ci);
+    QZSetMediaTimeSource(NULL, NULL);
+    CHECK_NO_ERROR();
+}
+
+typedef struct { closures link_c, timer_c; link_log log; int timer_releases; timer_log tlog;
+                 CADisplayLinkRef link; CFRunLoopRef loop; } exiting_thread;
+
+static void *leave_items_behind(void *p) {
+    exiting_thread *e = p;
+    e->loop = CFRunLoopGetCurrent();
+    CFRunLoopTimerCallBack ft;
+    memcpy(&ft, &e->timer_c.fn, sizeof ft);
+    QZInfoReleaseCallback rt;
+    memcpy(&rt, &e->timer_c.release, sizeof rt);
+    CFRunLoopTimerRef t = CFRunLoopTimerCreate(CACurrentMediaTime() + 100, 1, ft, &e->tlog);
+    QZRunLoopTimerSetInfoRelease(t, rt);
+    CFRunLoopAddTimer(e->loop, t, kCFRunLoopDefaultMode);
+    CARelease(t);                           /* only the loop holds it now */
+    CADisplayLinkAddToRunLoop(e->link, e->loop, kCFRunLoopDefaultMode);
+    CHECK(CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false) == kCFRunLoopRunTimedOut);
+    CHECK(e->loop != CFRunLoopGetMain());
+    return NULL;                            /* exits with the timer and link still in its loop */
+}
+
+static void a_threads_loop_is_freed_with_its_thread(void) {
+    QZSetMediaTimeSource(NULL, NULL);
+    exiting_thread e;
+    memset(&e, 0, sizeof e);
+    e.link = make_link(&e.link_c, &e.log);
+    make_closures(&e.timer_c, timer_trampoline, &e.tlog, &e.timer_releases);
+    pthread_t thread;
+    pthread_create(&thread, NULL, leave_items_behind, &e);
+    pthread_join(thread, NULL);
+    CHECK(e.log.calls >= 1);                /* ~3 frames in 50 ms */
+    CHECK(pthread_equal(e.log.thread, thread));
+    CHECK(e.timer_releases == 1);           /* the freed loop invalidated its timer */
+    CHECK(e.log.releases == 0);             /* the link is still ours */
+    CADisplayLinkAddToRunLoop(e.link, CFRunLoopGetCurrent(), kCFRunLoopDefaultMode);
+    CADisplayLinkInvalidate(e.link);
+    CHECK(e.log.releases == 1);
+    CARelease(e.link);
+    free_closures(&e.link_c);
+    free_closures(&e.timer_c);
+    CHECK_NO_ERROR();
+}
+
+typedef struct { CFRunLoopRef rl; CADisplayLinkRef link; atomic_int done; closures c; timer_log tlog; int releases; } meddler;
+
+static void *meddle(void *p) {
+    meddler *m = p;
+    CFRunLoopTimerCallBack ft;
+    memcpy(&ft, &m->c.fn, sizeof ft);
+    QZInfoReleaseCallback rt;
+    memcpy(&rt, &m->c.release, sizeof rt);
+    for (int i = 0; !atomic_load(&m->done); i++) {
+        CADisplayLinkSetPaused(m->link, i % 3 == 0);
+        CADisplayLinkSetFrameInterval(m->link, 1 + i % 2);
+        if (i % 5 == 0) CADisplayLinkRemoveFromRunLoop(m->link, m->rl, kCFRunLoopDefaultMode);
+        else CADisplayLinkAddToRunLoop(m->link, m->rl, kCFRunLoopDefaultMode);
+        CFRunLoopTimerRef t = CFRunLoopTimerCreate(CACurrentMediaTime() + 0.001 * (i % 7), 0, ft, &m->tlog);
+        QZRunLoopTimerSetInfoRelease(t, rt);
+        CFRunLoopAddTimer(m->rl, t, kCFRunLoopCommonModes);
+        CARelease(t);
+        CFRunLoopWakeUp(m->rl);
+        sleep_ms(1);
+    }
+    return NULL;
+}
+
+static void changes_from_another_thread_while_running(void) {
+    QZSetMediaTimeSource(NULL, NULL);
+    meddler m;
+    memset(&m, 0, sizeof m);
+    m.rl = CFRunLoopGetCurrent();
+    closures lc;
+    link_log log;
+    m.link = make_link(&lc, &log);
+    make_closures(&m.c, timer_trampoline, &m.tlog, &m.releases);
+    CADisplayLinkAddToRunLoop(m.link, m.rl, kCFRunLoopDefaultMode);
+    pthread_t thread;
+    pthread_create(&thread, NULL, meddle, &m);
+    int results[5] = {0};
+    double end = CACurrentMediaTime() + 0.3;
+    while (CACurrentMediaTime() < end) {
+        int r = CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.02, false);
+        if (r >= 1 && r <= 4) results[r]++;
+    }
+    atomic_store(&m.done, 1);
+    pthread_join(thread, NULL);
+    CHECK(results[kCFRunLoopRunTimedOut] + results[kCFRunLoopRunFinished] > 0);
+    CHECK(results[kCFRunLoopRunStopped] == 0 && results[kCFRunLoopRunHandledSource] == 0);
+    CHECK(log.calls > 0);
+    /* Every one-shot timer fires or is still waiting; run until all fired. */
+    while (CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false) != kCFRunLoopRunFinished) {
+        CADisplayLinkInvalidate(m.link);
+    }
+    CHECK(m.tlog.calls == m.releases);      /* each fired once and was released */
+    CHECK(m.releases > 10);
+    CHECK(log.releases == 1);
+    CARelease(m.link);
+    free_closures(&lc);
+    free_closures(&m.c);
+    CHECK_NO_ERROR();
+}
+
 int main(void) {
     RUN(sixty_callbacks_in_one_simulated_second);
     RUN(frame_interval_two_and_paused);
@@ -484,5 +636,8 @@ int main(void) {
     RUN(timers_repeat_and_fire_once);
     RUN(other_threads_perform_stop_and_wake);
     RUN(result_codes_and_bad_input);
+    RUN(nested_runs_in_another_mode);
+    RUN(a_threads_loop_is_freed_with_its_thread);
+    RUN(changes_from_another_thread_while_running);
     return qz_summary();
 }
