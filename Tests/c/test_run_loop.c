@@ -614,10 +614,9 @@ static void changes_from_another_thread_while_running(void) {
     CHECK(results[kCFRunLoopRunTimedOut] + results[kCFRunLoopRunFinished] > 0);
     CHECK(results[kCFRunLoopRunStopped] == 0 && results[kCFRunLoopRunHandledSource] == 0);
     CHECK(log.calls > 0);
-    /* Every one-shot timer fires or is still waiting; run until all fired. */
-    while (CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false) != kCFRunLoopRunFinished) {
-        CADisplayLinkInvalidate(m.link);
-    }
+    /* Every one-shot timer fired or is still waiting; run until all fired. */
+    CADisplayLinkInvalidate(m.link);
+    while (CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0.05, false) != kCFRunLoopRunFinished) {}
     CHECK(m.tlog.calls == m.releases);      /* each fired once and was released */
     CHECK(m.releases > 10);
     CHECK(log.releases == 1);
