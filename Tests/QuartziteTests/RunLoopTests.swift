@@ -59,6 +59,25 @@ func simulatedLoop(start: Double = 100, step: Double = 1e-3) -> (RunLoop, Steppi
         link.invalidate()
     }
 
+    @Test func tenSimulatedMinutesStayOnTheGrid() {
+        // 36,000 frames; every timestamp is exactly k / 60, none missing or repeated.
+        let (loop, _) = simulatedLoop(start: 1000, step: 4e-3)
+        var count = 0
+        var offGrid = 0
+        var expected: Int64 = 60_001
+        let link = DisplayLink { l in
+            if l.timestamp != Double(expected) / 60 { offGrid += 1 }
+            expected += 1
+            count += 1
+        }
+        link.add(to: loop, mode: RunLoopMode.defaultMode)
+        _ = loop.run(mode: RunLoopMode.defaultMode, seconds: 600, returnAfterSourceHandled: false)
+        #expect(count == 36_000)
+        #expect(offGrid == 0)
+        #expect(link.timestamp == 96_000.0 / 60)
+        link.invalidate()
+    }
+
     @Test func lateFramesAreSkippedNotQueued() {
         // Each read advances 0.1 s (6 frames): each turn delivers only the latest frame.
         let (loop, _) = simulatedLoop(start: 10, step: 0.1)
@@ -200,6 +219,16 @@ func simulatedLoop(start: Double = 100, step: Double = 1e-3) -> (RunLoop, Steppi
         #expect(qz_internal_wait_port_is_readable(&loop.port) == 1)
         #expect(loop.runOnce() == .finished)
         #expect(qz_internal_wait_port_is_readable(&loop.port) == 0)
+    }
+
+    @Test func wakeAllSignalsEveryLoop() {
+        let a = RunLoop()!, b = RunLoop()!
+        _ = a.runOnce()
+        _ = b.runOnce()
+        #expect(qz_internal_wait_port_is_readable(&a.port) == 0)
+        runLoopWakeAllSleeping()
+        #expect(qz_internal_wait_port_is_readable(&a.port) == 1)
+        #expect(qz_internal_wait_port_is_readable(&b.port) == 1)
     }
 
     @Test func realTimeTimerArmsThePort() {
