@@ -33,9 +33,13 @@ public final class DisplayLink: QZObject, Handle {
     var isValid = true
     var isPaused = false
     var interval = 1
-    /// The grid time of the last frame delivered, or of the frame current
-    /// when the link was added or unpaused; nil before either.
-    var lastFrameTime: Double?
+    /// The index of the last frame delivered, or of the frame current when
+    /// the link was added or unpaused (nil before either), on the grid of
+    /// `lastFrameRate`. An index, not a time: k / rate does not map back to
+    /// k once k * rate is past 2^53 ulps' worth of tolerance (a monotonic
+    /// clock after months of uptime).
+    var lastFrame: Int64?
+    var lastFrameRate = 60.0
     var stamp = CVTimeStamp()
     var lastTimestamp = 0.0
     var lastDuration = 0.0
@@ -71,7 +75,9 @@ public final class DisplayLink: QZObject, Handle {
             runLoopLock.with {
                 if isPaused && !newValue {
                     // Frames that passed while paused are not owed.
-                    lastFrameTime = FrameGrid(rate: Display.rate).time(of: FrameGrid(rate: Display.rate).index(at: now))
+                    let grid = FrameGrid(rate: Display.rate)
+                    lastFrame = grid.index(at: now)
+                    lastFrameRate = grid.rate
                 }
                 isPaused = newValue
             }
@@ -109,7 +115,8 @@ public final class DisplayLink: QZObject, Handle {
             guard isValid else { return false }
             if registrations.isEmpty {
                 let grid = FrameGrid(rate: Display.rate)
-                lastFrameTime = grid.time(of: grid.index(at: now))
+                lastFrame = grid.index(at: now)
+                lastFrameRate = grid.rate
             }
             if let i = registrations.firstIndex(where: { $0.loop === loop }) {
                 registrations[i].modes.insert(mode)
@@ -168,7 +175,7 @@ public final class DisplayLink: QZObject, Handle {
         let current = grid.index(at: now)
         let n = Int64(min(max(interval, 1), Int(Self.maximumInterval)))
         let frame = FrameGrid.floorMultiple(current, n)
-        if let last = lastFrameTime, frame <= grid.index(at: last) { return nil }
+        if let last = lastIndex(on: grid), frame <= last { return nil }
         record(frame: frame, interval: n, grid: grid, hostTime: simulated ? qz_internal_monotonic_nanoseconds() : nil)
         return callback
     }
@@ -180,16 +187,25 @@ public final class DisplayLink: QZObject, Handle {
         let grid = FrameGrid(rate: Display.rate)
         let current = grid.index(at: now)
         let n = Int64(min(max(interval, 1), Int(Self.maximumInterval)))
-        let last = lastFrameTime.map(grid.index(at:)) ?? current
+        let last = lastIndex(on: grid) ?? current
         if FrameGrid.floorMultiple(current, n) > last { return now }
         let next = FrameGrid.floorMultiple(max(last, current), n) + n
         return grid.time(of: next)
     }
 
+    /// Under runLoopLock: the last frame's index on `grid` (converted
+    /// through its time when the refresh rate changed since).
+    func lastIndex(on grid: FrameGrid) -> Int64? {
+        guard let lastFrame else { return nil }
+        if lastFrameRate == grid.rate { return lastFrame }
+        return grid.index(at: FrameGrid(rate: lastFrameRate).time(of: lastFrame))
+    }
+
     /// Under runLoopLock: makes `frame` the delivered one.
     func record(frame: Int64, interval n: Int64, grid: FrameGrid, hostTime: UInt64?) {
         let t = grid.time(of: frame)
-        lastFrameTime = t
+        lastFrame = frame
+        lastFrameRate = grid.rate
         fill(timestamp: t, interval: n, rate: grid.rate, videoFrame: frame, hostTime: hostTime)
     }
 
