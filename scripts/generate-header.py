@@ -112,6 +112,10 @@ FAMILIES = [
     ("CVPixelFormatDescription", "Core Video: pixel format descriptions"),
     ("QZPixelFormat", "Core Video: pixel format descriptions"),
     ("QZGetTypeID", "Core Video: pixel format descriptions"),
+    ("CFRunLoop", "CFRunLoop: run loops, timers and performs"),
+    ("QZRunLoop", "CFRunLoop: run loops, timers and performs"),
+    ("CADisplayLink", "CADisplayLink and the display"),
+    ("QZDisplay", "CADisplayLink and the display"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not

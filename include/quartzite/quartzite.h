@@ -2642,6 +2642,307 @@ CFTypeID QZGetTypeID(const void *handle);
  */
 CAValueRef QZPixelFormatCreateFillExtendedPixelsCallbackValue(const CVFillExtendedPixelsCallBackData *callbackData);
 
+/* MARK: - CFRunLoop: run loops, timers and performs */
+
+/**
+ * Adds `mode` to the common modes of `rl` (items added for
+ * kCFRunLoopCommonModes then run in it too). Any thread.
+ */
+void CFRunLoopAddCommonMode(CFRunLoopRef rl, const char *mode);
+
+/**
+ * Adds `timer` to `rl` in `mode` (kCFRunLoopCommonModes: every common mode);
+ * the run loop retains it. An invalidated timer is ignored; a timer already
+ * in another run loop is refused (QZErrorInvalidState). Any thread.
+ */
+void CFRunLoopAddTimer(CFRunLoopRef rl, CFRunLoopTimerRef timer, const char *mode);
+
+/**
+ * True when `timer` is valid and in `rl` for `mode`.
+ */
+bool CFRunLoopContainsTimer(CFRunLoopRef rl, CFRunLoopTimerRef timer, const char *mode);
+
+/**
+ * Returns the calling thread's run loop, made on first use. Borrowed (+0):
+ * it lives as long as its thread; CARetain it to keep it longer. NULL (with
+ * QZErrorOutOfMemory) only when the kernel refuses its descriptors.
+ * Thread safety: any thread.
+ */
+CFRunLoopRef CFRunLoopGetCurrent(void);
+
+/**
+ * Returns the main run loop: the run loop of the process's main thread (the
+ * thread whose id is the process id), whichever thread asks. Borrowed (+0);
+ * it lives for the life of the process. Only the main thread can run it.
+ */
+CFRunLoopRef CFRunLoopGetMain(void);
+
+/**
+ * The earliest fire date (media time) of the valid timers of `mode` in
+ * `rl`, or 0 when it has none.
+ */
+CFTimeInterval CFRunLoopGetNextTimerFireDate(CFRunLoopRef rl, const char *mode);
+
+/**
+ * True while `rl` is blocked waiting for work. Any thread.
+ */
+bool CFRunLoopIsWaiting(CFRunLoopRef rl);
+
+/**
+ * Removes `timer` from `mode` of `rl`; the loop releases it when it is in
+ * none of its modes. Any thread.
+ */
+void CFRunLoopRemoveTimer(CFRunLoopRef rl, CFRunLoopTimerRef timer, const char *mode);
+
+/**
+ * Runs the calling thread's run loop in kCFRunLoopDefaultMode until it is
+ * stopped (CFRunLoopStop) or has nothing left to run (no timer, display
+ * link, queued perform or transaction work). Callbacks run on this thread.
+ */
+void CFRunLoopRun(void);
+
+/**
+ * Runs the calling thread's run loop in `mode` (any name except
+ * kCFRunLoopCommonModes, which is a set of modes and cannot be run) for up
+ * to `seconds` seconds of media time (<= 0: one turn without waiting;
+ * infinity: until another reason) and returns why it stopped:
+ * kCFRunLoopRunFinished (nothing in the mode to run), kCFRunLoopRunStopped
+ * (CFRunLoopStop), kCFRunLoopRunTimedOut, or kCFRunLoopRunHandledSource
+ * (`returnAfterSourceHandled` and a perform or display-link callback ran;
+ * timers do not count, as in Apple's run loop).
+ * Each turn runs the performs queued for the mode, then the due timers,
+ * then the due display links, then finishes the turn for transactions
+ * (commits this thread's implicit transaction, runs completions). Every
+ * callback runs on the calling thread and may call back into the library,
+ * including a nested CFRunLoopRunInMode.
+ * Time: with the real media clock the loop sleeps until its next
+ * deadline or a wake-up. With a source installed by QZSetMediaTimeSource it
+ * never sleeps in real time: instead of waiting it asks the source again,
+ * so the source must advance by itself (e.g. by a small step per call, as
+ * deterministic tests do: running for 1 simulated second at 60 Hz then
+ * takes no real time); while the source returns the same time, each wait
+ * yields for at most 1 ms of real time so another thread can advance it.
+ * Errors (recorded; the result is kCFRunLoopRunFinished): NULL or empty
+ * mode, kCFRunLoopCommonModes, NaN seconds.
+ */
+CFRunLoopRunResult CFRunLoopRunInMode(const char *mode, CFTimeInterval seconds, bool returnAfterSourceHandled);
+
+/**
+ * Makes the innermost CFRunLoopRunInMode of `rl` return
+ * kCFRunLoopRunStopped after its current turn. Does nothing when `rl` is not
+ * running. Thread safety: any thread (wakes the loop).
+ */
+void CFRunLoopStop(CFRunLoopRef rl);
+
+/**
+ * Makes a timer that calls `callout(timer, info)` at `fireDate` (a media
+ * time: CACurrentMediaTime's clock, not Apple's CFAbsoluteTime) and then
+ * every `interval` seconds if `interval` > 0 (0 or less: one shot). Apple's
+ * allocator, flags, order and context parameters are left out: `info` is
+ * passed as is, and QZRunLoopTimerSetInfoRelease sets its release function.
+ * A repeating timer keeps to its schedule, skipping firings it missed; a
+ * one-shot timer is invalidated after it fires. The callout runs on the
+ * thread of the run loop the timer is in. Returns +1 (CARelease); NULL with
+ * an error for a NULL callout or a fireDate or interval that is not finite.
+ */
+CFRunLoopTimerRef CFRunLoopTimerCreate(CFTimeInterval fireDate, CFTimeInterval interval, CFRunLoopTimerCallBack callout, void *info);
+
+/**
+ * True for a repeating timer.
+ */
+bool CFRunLoopTimerDoesRepeat(CFRunLoopTimerRef timer);
+
+/**
+ * The repeat interval (0 for a one-shot timer).
+ */
+CFTimeInterval CFRunLoopTimerGetInterval(CFRunLoopTimerRef timer);
+
+/**
+ * The media time the timer fires next.
+ */
+CFTimeInterval CFRunLoopTimerGetNextFireDate(CFRunLoopTimerRef timer);
+
+/**
+ * Stops `timer` for good: removes it from its run loop and releases its
+ * info (once). Invalidating twice does nothing. Any thread.
+ */
+void CFRunLoopTimerInvalidate(CFRunLoopTimerRef timer);
+
+/**
+ * False once the timer is invalidated (a one-shot timer after it fired).
+ */
+bool CFRunLoopTimerIsValid(CFRunLoopTimerRef timer);
+
+/**
+ * Moves the timer's next firing to `fireDate` (a finite media time) and
+ * wakes its run loop.
+ */
+void CFRunLoopTimerSetNextFireDate(CFRunLoopTimerRef timer, CFTimeInterval fireDate);
+
+/**
+ * Wakes `rl` if it is waiting, so that it runs a turn and looks at its
+ * deadlines again; makes its file descriptor readable. Any thread.
+ */
+void CFRunLoopWakeUp(CFRunLoopRef rl);
+
+/**
+ * A file descriptor a host event loop can poll (POLLIN / EPOLLIN) instead of
+ * running `rl` itself: it becomes readable when the loop has work (a
+ * perform, a wake-up, CFRunLoopStop, a timer or display link added, and,
+ * with the real media clock, the next timer or frame time found at the end
+ * of the last turn). When it is readable, call QZRunLoopRunOnce on the
+ * loop's thread; it consumes the readiness and re-arms the descriptor. With
+ * a custom media time source, time-based readiness is not signalled (media
+ * time has no relation to the kernel's clock): call QZRunLoopRunOnce after
+ * advancing the source. Owned by the run loop: do not close or read it.
+ * -1 with an error for a bad handle.
+ */
+int32_t QZRunLoopGetFileDescriptor(CFRunLoopRef rl);
+
+/**
+ * Queues `fn(info)` to run once on the thread of `rl`, during a turn of
+ * `mode` (kCFRunLoopCommonModes: any common mode), after the performs
+ * queued before it (Apple's CFRunLoopPerformBlock, with a C function), and
+ * wakes the loop. A perform counts as a handled source. A perform still
+ * queued when its thread exits is dropped without being called.
+ * Thread safety: any thread.
+ */
+void QZRunLoopPerformFunction(CFRunLoopRef rl, const char *mode, QZRunLoopPerformCallback fn, void *info);
+
+/**
+ * One turn of a run loop in kCFRunLoopDefaultMode without waiting (for hosts
+ * with their own event loop): performs, due timers and display links, the
+ * transactions' end of turn; then arms the file descriptor for the next
+ * work. `rl` NULL means the calling thread's loop; another thread's loop is
+ * refused (QZErrorInvalidState). Returns what
+ * CFRunLoopRunInMode(kCFRunLoopDefaultMode, 0, false) returns
+ * (kCFRunLoopRunTimedOut after a turn, kCFRunLoopRunFinished when there was
+ * nothing to run, kCFRunLoopRunStopped). Callbacks run on the calling thread.
+ */
+CFRunLoopRunResult QZRunLoopRunOnce(CFRunLoopRef rl);
+
+/**
+ * Sets the function that releases the `info` the timer was made with
+ * (Apple's context release): called once with it, on the thread that
+ * invalidates the timer or drops its last reference. NULL: none.
+ */
+void QZRunLoopTimerSetInfoRelease(CFRunLoopTimerRef timer, QZInfoReleaseCallback release);
+
+/* MARK: - CADisplayLink and the display */
+
+/**
+ * Registers the link with `rl` for `mode` (kCFRunLoopCommonModes: every
+ * common mode); the run loop retains it. The first callback is for the
+ * first display frame after this call. A link may be in several modes and
+ * run loops. An invalidated link is refused (QZErrorInvalidState). Any thread.
+ */
+void CADisplayLinkAddToRunLoop(CADisplayLinkRef link, CFRunLoopRef rl, const char *mode);
+
+/**
+ * Makes a display link that calls `fn(link, info)` once per display frame
+ * (every frameInterval-th) while it is in a running run loop and not
+ * paused. The callback runs on the thread of the run loop it is in (or on
+ * the thread calling QZDisplayLinkStep). The link holds `info` until it is
+ * invalidated or freed; QZDisplayLinkSetInfoRelease sets how it is
+ * released. Returns +1 (CARelease); NULL with an error for a NULL `fn`.
+ */
+CADisplayLinkRef CADisplayLinkCreate(CADisplayLinkCallback fn, void *info);
+
+/**
+ * The time between display frames (1 / refresh rate); 0 before the first
+ * callback (Apple leaves it undefined until then).
+ */
+CFTimeInterval CADisplayLinkGetDuration(CADisplayLinkRef link);
+
+/**
+ * Display frames per callback (default 1).
+ */
+ptrdiff_t CADisplayLinkGetFrameInterval(CADisplayLinkRef link);
+
+/**
+ * True while the link's notifications are suspended (default false).
+ */
+bool CADisplayLinkGetPaused(CADisplayLinkRef link);
+
+/**
+ * When the frame after the last callback's is shown: timestamp +
+ * frameInterval * duration (Apple's targetTimestamp); 0 before the first callback.
+ */
+CFTimeInterval CADisplayLinkGetTargetTimestamp(CADisplayLinkRef link);
+
+/**
+ * The media time of the frame the last callback was for (a point of the
+ * display's grid k / rate, or the time given to QZDisplayLinkStep); 0 before
+ * the first callback.
+ */
+CFTimeInterval CADisplayLinkGetTimestamp(CADisplayLinkRef link);
+
+/**
+ * Removes the link from every run loop and mode, drops its target and
+ * releases its info (once, on the calling thread). It never fires again.
+ * Invalidating twice does nothing. Any thread, including its own callback.
+ */
+void CADisplayLinkInvalidate(CADisplayLinkRef link);
+
+/**
+ * Removes the link from `mode` of `rl`; the loop releases it when it is in
+ * none of its modes. Any thread.
+ */
+void CADisplayLinkRemoveFromRunLoop(CADisplayLinkRef link, CFRunLoopRef rl, const char *mode);
+
+/**
+ * Sets the frames per callback: 2 calls every other frame. Less than 1 is
+ * an error (QZErrorInvalidArgument; Apple calls it a programmer error) and
+ * changes nothing.
+ */
+void CADisplayLinkSetFrameInterval(CADisplayLinkRef link, ptrdiff_t frameInterval);
+
+/**
+ * Suspends or resumes the callbacks. Frames that pass while paused are not
+ * delivered later; after resuming, the first callback is for the next frame.
+ */
+void CADisplayLinkSetPaused(CADisplayLinkRef link, bool paused);
+
+/**
+ * The display's refresh rate in Hz (default 60).
+ */
+double QZDisplayGetRefreshRate(void);
+
+/**
+ * Writes the CVTimeStamp of the last callback's frame to `out` and returns
+ * true (all zero before the first callback). Video time counts display
+ * frames (videoTimeScale = the refresh rate, videoRefreshPeriod = 1) when
+ * the rate is a whole number, else nanoseconds. hostTime is on
+ * CVGetCurrentHostTime's clock: the frame's time when the media clock is
+ * the real one, the moment of delivery under a custom time source. Flags:
+ * video time, host time, refresh period and rate scalar (1) valid.
+ */
+bool QZDisplayLinkGetCVTimeStamp(CADisplayLinkRef link, CVTimeStamp *out_);
+
+/**
+ * Sets the function that releases the link's `info`: called once with it,
+ * on the thread that invalidates the link (CADisplayLinkInvalidate) or drops
+ * its last reference. NULL: none.
+ */
+void QZDisplayLinkSetInfoRelease(CADisplayLinkRef link, QZInfoReleaseCallback release);
+
+/**
+ * For hosts that own vsync: tells the link its display showed a frame at
+ * `timestamp` (media time). Every frameInterval-th step calls the target at
+ * once, on the calling thread, with that timestamp (unless paused). Works
+ * whether or not the link is in a run loop (a host-driven link usually is
+ * not). Errors: NaN or infinite timestamp (QZErrorNotFinite), an
+ * invalidated link (QZErrorInvalidState).
+ */
+void QZDisplayLinkStep(CADisplayLinkRef link, CFTimeInterval timestamp);
+
+/**
+ * Sets the refresh rate of the display every link follows (default 60 Hz):
+ * frame k is shown at media time k / hz. Must be finite and in (0, 10000];
+ * otherwise an error and no change. Any thread (wakes every run loop).
+ */
+void QZDisplaySetRefreshRate(double hz);
+
 #ifdef __cplusplus
 }
 #endif

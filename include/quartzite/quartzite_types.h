@@ -655,6 +655,48 @@ extern const CVTime kCVZeroTime;
 /** An unknown time: {0, 0, kCVTimeIsIndefinite}. */
 extern const CVTime kCVIndefiniteTime;
 
+/* MARK: - Run loop and display link */
+
+/** A thread's run loop (Apple's CFRunLoopRef): one per thread, made on
+ *  demand by CFRunLoopGetCurrent. Borrowed from the Get functions; it lives
+ *  as long as its thread (the main thread's for the life of the process). */
+typedef struct QZOpaqueCFRunLoop *CFRunLoopRef;
+/** A run-loop timer (Apple's CFRunLoopTimerRef). */
+typedef struct QZOpaqueCFRunLoopTimer *CFRunLoopTimerRef;
+/** A display link (Apple's CADisplayLink). */
+typedef struct CADisplayLink *CADisplayLinkRef;
+
+/** CFRunLoopRunInMode's results (Apple's values). */
+typedef int32_t CFRunLoopRunResult;
+enum {
+    kCFRunLoopRunFinished = 1,      /**< the mode has no timers, display links, performs or transaction work */
+    kCFRunLoopRunStopped = 2,       /**< CFRunLoopStop was called */
+    kCFRunLoopRunTimedOut = 3,      /**< the time given ran out */
+    kCFRunLoopRunHandledSource = 4  /**< returnAfterSourceHandled and a source (a perform or a display link) ran */
+};
+
+/** Run-loop modes (Apple's names and values). The common modes are a set
+ *  holding the default mode (and those added with CFRunLoopAddCommonMode);
+ *  an item added for kCFRunLoopCommonModes runs in each of them. */
+#define kCFRunLoopDefaultMode "kCFRunLoopDefaultMode"
+#define kCFRunLoopCommonModes "kCFRunLoopCommonModes"
+
+/** A timer's callout (Apple's CFRunLoopTimerCallBack). Runs on the thread of
+ *  the run loop the timer is in, during a turn of that loop. `timer` is a
+ *  CFRunLoopTimerRef (spelled as its struct so that Swift can call it). */
+typedef void (*CFRunLoopTimerCallBack)(struct QZOpaqueCFRunLoopTimer *timer, void *info);
+/** A function queued with QZRunLoopPerformFunction; runs once, on the run
+ *  loop's thread, during a turn of that loop in a matching mode. */
+typedef void (*QZRunLoopPerformCallback)(void *info);
+/** Releases the `info` of a timer or display link (QZRunLoopTimerSetInfoRelease,
+ *  QZDisplayLinkSetInfoRelease); runs once, on the thread that invalidates or
+ *  frees the object. */
+typedef void (*QZInfoReleaseCallback)(void *info);
+/** A display link's target (Apple's displayLinkWithTarget:selector:). Runs on
+ *  the thread of a run loop the link is in, during a turn of that loop, or on
+ *  the thread that calls QZDisplayLinkStep. */
+typedef void (*CADisplayLinkCallback)(CADisplayLinkRef link, void *info);
+
 #ifdef __cplusplus
 }
 #endif

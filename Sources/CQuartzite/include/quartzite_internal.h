@@ -18,6 +18,8 @@ typedef struct QZOpaqueCVBuffer *QZCVBufferRef;
 typedef struct QZOpaqueCVBuffer *QZCVImageBufferRef;
 typedef struct QZOpaqueCVPixelBufferPool *QZCVPixelBufferPoolRef;
 typedef const struct QZOpaqueCFAllocator *QZCFAllocatorRef;
+typedef struct QZOpaqueCFRunLoop *QZCFRunLoopRef;
+typedef struct QZOpaqueCFRunLoopTimer *QZCFRunLoopTimerRef;
 
 #define QZ_ERROR_MESSAGE_CAPACITY 512
 
@@ -67,5 +69,26 @@ int qz_internal_png_read(const char *path, size_t max_bytes, uint32_t *width, ui
  * 4: RGBA, straight alpha) 8-bit samples, `stride` bytes apart. */
 int qz_internal_png_write(const char *path, uint32_t width, uint32_t height, const uint8_t *rows,
                           size_t stride, int channels, char *message, size_t capacity);
+
+/* The run loop's wait port (run_loop_port.c): an epoll set holding an eventfd
+ * (wake-ups) and a timerfd (the next deadline on CLOCK_MONOTONIC). */
+typedef struct qz_wait_port { int epoll_fd, event_fd, timer_fd; } qz_wait_port;
+/* 0 on success; -1 (all descriptors closed) when the kernel refuses one. */
+int qz_internal_wait_port_open(qz_wait_port *port);
+void qz_internal_wait_port_close(qz_wait_port *port);
+/* Makes the port readable (any thread). */
+void qz_internal_wait_port_signal(int event_fd);
+/* Consumes pending wake-ups and timer expirations. */
+void qz_internal_wait_port_drain(const qz_wait_port *port);
+/* Arms the timerfd for an absolute CLOCK_MONOTONIC time; infinity or NaN disarms. */
+void qz_internal_wait_port_arm(const qz_wait_port *port, double monotonic_deadline);
+/* Waits up to timeout_seconds (infinity: forever) for the port to become
+ * readable: 1 readable, 0 timed out or interrupted, -1 error. */
+int qz_internal_wait_port_wait(const qz_wait_port *port, double timeout_seconds);
+int qz_internal_wait_port_is_readable(const qz_wait_port *port);
+/* The kernel's id of the calling thread, and the process id (the id of the
+ * process's main thread). */
+int32_t qz_internal_thread_id(void);
+int32_t qz_internal_process_id(void);
 
 #endif

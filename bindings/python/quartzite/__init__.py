@@ -14,18 +14,20 @@ Two layers:
   :class:`KeyframeAnimation`, :class:`AnimationGroup`, :class:`Transition`,
   :class:`TimingFunction`, :func:`process_animation_events`), Core Video
   (:class:`PixelBuffer` with zero-copy NumPy views, :class:`PixelBufferPool`,
-  pixel format descriptions), the media clock and the error handler.
+  pixel format descriptions), the run loop (:mod:`quartzite.run_loop`) and
+  :class:`DisplayLink`, the media clock and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
 loader path.
 """
-from . import _lib
+from . import _lib, run_loop
 from .animation import (
     Animation, AnimationGroup, BasicAnimation, KeyframeAnimation, PropertyAnimation, TimingFunction,
     Transition, process_animation_events,
 )
 from .color import Color
+from .display_link import DisplayLink
 from .errors import (
     ErrorCode, InvalidArgumentError, InvalidStateError, NotFiniteError,
     NullArgumentError, OutOfMemoryError, OutOfRangeError, QuartziteError,
@@ -43,7 +45,7 @@ from .video import (
 )
 
 __all__ = [
-    "AffineTransform", "Animation", "AnimationGroup", "BasicAnimation", "CVReturn",
+    "AffineTransform", "Animation", "DisplayLink", "AnimationGroup", "BasicAnimation", "CVReturn",
     "Color", "Context", "CoreVideoError", "Edge", "ErrorCode", "InvalidArgumentError",
     "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement",
@@ -53,6 +55,6 @@ __all__ = [
     "Value", "ValueType", "WrongTypeError", "all_pixel_format_descriptions", "call",
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
     "last_error", "pixel_format_description", "process_animation_events",
-    "register_pixel_format", "set_error_handler", "set_media_time_source",
+    "register_pixel_format", "run_loop", "set_error_handler", "set_media_time_source",
     "to_value",
 ]

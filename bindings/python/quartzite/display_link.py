@@ -1,0 +1,144 @@
+"""CADisplayLink from Python: a callable called once per display frame.
+
+::
+
+    import quartzite
+    from quartzite import run_loop
+
+    def frame(link):
+        print(link.timestamp, link.duration)
+
+    link = quartzite.DisplayLink(frame)
+    link.add_to_run_loop()          # the calling thread's loop, default mode
+    run_loop.run(1.0)               # about 60 calls at 60 Hz
+    link.invalidate()
+
+Frames are those of the display's grid: frame k is shown at media time
+k / rate (60 Hz unless :func:`set_refresh_rate` says otherwise). The callable
+runs on the thread running the run loop the link is in (or the thread calling
+:meth:`DisplayLink.step`); exceptions it raises are reported through
+``sys.unraisablehook``. The binding keeps the callable alive until
+:meth:`DisplayLink.invalidate` or until the link is freed.
+"""
+import weakref
+
+from . import _lib
+from .errors import call
+from .handle import Handle
+from .layer import _run_callback
+from .run_loop import DEFAULT_MODE, _mode, current
+
+__all__ = ["DisplayLink", "refresh_rate", "set_refresh_rate"]
+
+_next_id = iter(range(1, 2**62)).__next__
+# info -> (callable, weakref to the DisplayLink), until the library releases info.
+_targets = {}
+
+
+@_lib.CADisplayLinkCallback
+def _link_thunk(link_ref, info):
+    entry = _targets.get(info)
+    if entry is None:
+        return
+    fn, ref = entry
+    link = ref()
+    if link is None or link._ref != link_ref:
+        link = DisplayLink._borrowed(link_ref)
+    _run_callback("Exception ignored in a display link callback", fn, lambda: fn(link))
+
+
+@_lib.QZInfoReleaseCallback
+def _link_release(info):
+    try:
+        _targets.pop(info, None)
+    except BaseException:  # noqa: BLE001 -- may run at interpreter exit
+        pass
+
+
+class DisplayLink(Handle):
+    """CADisplayLinkCreate with ``callback(link)`` as the target."""
+
+    __slots__ = ("_info",)
+    _type_name = "CADisplayLinkRef"
+
+    def __init__(self, callback):
+        if not callable(callback):
+            raise TypeError("DisplayLink needs a callable")
+        info = _next_id()
+        self._ref = call(_lib.CADisplayLinkCreate, _link_thunk, info)
+        self._info = info
+        _targets[info] = (callback, weakref.ref(self))
+        call(_lib.QZDisplayLinkSetInfoRelease, self, _link_release)
+
+    @classmethod
+    def _borrowed(cls, ref):
+        obj = cls.from_handle(ref)
+        obj._info = None
+        return obj
+
+    def add_to_run_loop(self, loop=None, mode=DEFAULT_MODE):
+        """CADisplayLinkAddToRunLoop on ``loop`` (default: the calling
+        thread's); the loop keeps the link alive."""
+        call(_lib.CADisplayLinkAddToRunLoop, self, loop if loop is not None else current(), _mode(mode))
+
+    def remove_from_run_loop(self, loop=None, mode=DEFAULT_MODE):
+        """CADisplayLinkRemoveFromRunLoop."""
+        call(_lib.CADisplayLinkRemoveFromRunLoop, self, loop if loop is not None else current(), _mode(mode))
+
+    def invalidate(self):
+        """CADisplayLinkInvalidate: leaves every run loop and drops the callable."""
+        call(_lib.CADisplayLinkInvalidate, self)
+
+    def step(self, timestamp):
+        """QZDisplayLinkStep: the host's display showed a frame at
+        ``timestamp``; calls the callable now, every frame_interval-th step."""
+        call(_lib.QZDisplayLinkStep, self, float(timestamp))
+
+    @property
+    def frame_interval(self):
+        """Display frames per callback (default 1; less than 1 raises InvalidArgumentError)."""
+        return call(_lib.CADisplayLinkGetFrameInterval, self)
+
+    @frame_interval.setter
+    def frame_interval(self, value):
+        call(_lib.CADisplayLinkSetFrameInterval, self, int(value))
+
+    @property
+    def paused(self):
+        return bool(call(_lib.CADisplayLinkGetPaused, self))
+
+    @paused.setter
+    def paused(self, value):
+        call(_lib.CADisplayLinkSetPaused, self, bool(value))
+
+    @property
+    def timestamp(self):
+        """The media time of the frame of the last callback (0 before the first)."""
+        return call(_lib.CADisplayLinkGetTimestamp, self)
+
+    @property
+    def duration(self):
+        """Seconds between display frames (0 before the first callback)."""
+        return call(_lib.CADisplayLinkGetDuration, self)
+
+    @property
+    def target_timestamp(self):
+        """timestamp + frame_interval * duration."""
+        return call(_lib.CADisplayLinkGetTargetTimestamp, self)
+
+    @property
+    def cv_timestamp(self):
+        """The last frame's CVTimeStamp (a ``quartzite._lib.CVTimeStamp``)."""
+        out = _lib.CVTimeStamp()
+        call(_lib.QZDisplayLinkGetCVTimeStamp, self, out)
+        return out
+
+
+def set_refresh_rate(hz):
+    """QZDisplaySetRefreshRate: the display's refresh rate in Hz (0 < hz <= 10000)."""
+    call(_lib.QZDisplaySetRefreshRate, float(hz))
+
+
+def refresh_rate():
+    """QZDisplayGetRefreshRate."""
+    return call(_lib.QZDisplayGetRefreshRate)

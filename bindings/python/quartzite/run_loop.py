@@ -1,0 +1,304 @@
+"""The run loop (Apple's CFRunLoop) from Python.
+
+Every thread has a run loop, made when first asked for. Running it calls,
+on the running thread: functions queued with :func:`perform`, due
+:class:`Timer` callbacks, due display-link callbacks
+(:class:`quartzite.DisplayLink`), and at the end of each turn commits the
+thread's implicit transaction. ::
+
+    from quartzite import run_loop
+
+    run_loop.perform(lambda: print("later, on this thread"))
+    t = run_loop.Timer(lambda timer: print("tick"), interval=0.5)
+    t.add_to_run_loop()
+    run_loop.run(2.0)          # returns run_loop.RunResult.TIMED_OUT
+    t.invalidate()
+
+Time is the media clock (:func:`quartzite.current_media_time`). With a source
+installed by :func:`quartzite.set_media_time_source` the loop never sleeps in
+real time: it asks the source again instead of waiting, so the source must
+advance by itself (e.g. a small step per call), and ``run(1.0)`` then runs one
+simulated second as fast as the machine allows.
+
+Callbacks run on the thread that runs the loop. An exception raised by one is
+reported through ``sys.unraisablehook`` and does not stop the loop. The
+binding keeps each Python callable alive until the library is done with it
+(a timer until it is invalidated, a perform until it ran).
+"""
+
+import enum
+import itertools
+import weakref
+
+from . import _lib
+from .errors import call
+from .handle import Handle
+from .layer import _run_callback
+from .timing import current_media_time
+
+__all__ = [
+    "COMMON_MODES", "DEFAULT_MODE", "RunLoop", "RunResult", "Timer", "add_common_mode", "current",
+    "main", "perform", "run", "run_forever", "run_once", "stop", "wake_up",
+]
+
+DEFAULT_MODE = "kCFRunLoopDefaultMode"
+COMMON_MODES = "kCFRunLoopCommonModes"
+
+
+class RunResult(enum.IntEnum):
+    """Why CFRunLoopRunInMode returned (Apple's values)."""
+    FINISHED = 1        #: the mode had nothing to run
+    STOPPED = 2         #: stop() was called
+    TIMED_OUT = 3       #: the time given ran out
+    HANDLED_SOURCE = 4  #: return_after_source_handled and a perform or display link ran
+
+
+def _mode(mode):
+    if not isinstance(mode, str):
+        raise TypeError(f"a run-loop mode must be a str, not {type(mode).__name__}")
+    return mode.encode("utf-8")
+
+
+class RunLoop(Handle):
+    """A thread's run loop. Get one with :func:`current` or :func:`main`;
+    this object keeps the loop alive even after its thread ended."""
+
+    __slots__ = ()
+    _type_name = "CFRunLoopRef"
+
+    def __eq__(self, other):
+        return isinstance(other, RunLoop) and other._ref == self._ref
+
+    def __hash__(self):
+        return hash(self._ref)
+
+    def __repr__(self):
+        return f"<quartzite.run_loop.RunLoop 0x{self._ref or 0:x}>"
+
+    def stop(self):
+        """CFRunLoopStop: the innermost run of this loop returns
+        RunResult.STOPPED after its current turn (nothing if not running). Any thread."""
+        call(_lib.CFRunLoopStop, self)
+
+    def wake_up(self):
+        """CFRunLoopWakeUp: a waiting loop runs a turn. Any thread."""
+        call(_lib.CFRunLoopWakeUp, self)
+
+    @property
+    def is_waiting(self):
+        """True while the loop is blocked waiting for work."""
+        return bool(call(_lib.CFRunLoopIsWaiting, self))
+
+    def fileno(self):
+        """QZRunLoopGetFileDescriptor: a descriptor that is readable when the
+        loop has work (for ``select``/``selectors``/asyncio's add_reader);
+        then call :meth:`run_once` on the loop's thread. Owned by the loop."""
+        return call(_lib.QZRunLoopGetFileDescriptor, self)
+
+    def run_once(self):
+        """QZRunLoopRunOnce: one turn without waiting; only on the loop's own
+        thread (InvalidStateError otherwise)."""
+        return RunResult(call(_lib.QZRunLoopRunOnce, self))
+
+    def perform(self, fn, mode=DEFAULT_MODE):
+        """Queues ``fn()`` to run once on this loop's thread in a turn of
+        ``mode`` and wakes the loop. Any thread."""
+        perform(fn, mode=mode, loop=self)
+
+    def add_common_mode(self, mode):
+        """CFRunLoopAddCommonMode."""
+        call(_lib.CFRunLoopAddCommonMode, self, _mode(mode))
+
+    def add_timer(self, timer, mode=DEFAULT_MODE):
+        """CFRunLoopAddTimer (the loop retains the timer)."""
+        call(_lib.CFRunLoopAddTimer, self, _as_timer(timer), _mode(mode))
+
+    def remove_timer(self, timer, mode=DEFAULT_MODE):
+        """CFRunLoopRemoveTimer."""
+        call(_lib.CFRunLoopRemoveTimer, self, _as_timer(timer), _mode(mode))
+
+    def contains_timer(self, timer, mode=DEFAULT_MODE):
+        """CFRunLoopContainsTimer."""
+        return bool(call(_lib.CFRunLoopContainsTimer, self, _as_timer(timer), _mode(mode)))
+
+    def next_timer_fire_date(self, mode=DEFAULT_MODE):
+        """The earliest fire date of the loop's timers in ``mode``, or None."""
+        date = call(_lib.CFRunLoopGetNextTimerFireDate, self, _mode(mode))
+        return None if date == 0 else date
+
+
+def current():
+    """The calling thread's run loop (CFRunLoopGetCurrent)."""
+    return RunLoop.from_handle(call(_lib.CFRunLoopGetCurrent))
+
+
+def main():
+    """The process main thread's run loop (CFRunLoopGetMain)."""
+    return RunLoop.from_handle(call(_lib.CFRunLoopGetMain))
+
+
+def run(seconds, mode=DEFAULT_MODE, return_after_source_handled=False):
+    """CFRunLoopRunInMode: runs the calling thread's loop in ``mode`` for up to
+    ``seconds`` of media time (<= 0: one turn; ``math.inf``: until another
+    reason) and returns a :class:`RunResult`."""
+    return RunResult(call(_lib.CFRunLoopRunInMode, _mode(mode), float(seconds),
+                          bool(return_after_source_handled)))
+
+
+def run_forever():
+    """CFRunLoopRun: runs the calling thread's loop in the default mode until
+    it is stopped or has nothing left to run."""
+    call(_lib.CFRunLoopRun)
+
+
+def run_once(loop=None):
+    """QZRunLoopRunOnce: one turn of the calling thread's loop (or ``loop``,
+    which must be this thread's) without waiting."""
+    return RunResult(call(_lib.QZRunLoopRunOnce, loop if loop is not None else None))
+
+
+def stop(loop=None):
+    """CFRunLoopStop on ``loop`` (default: the calling thread's)."""
+    (loop or current()).stop()
+
+
+def wake_up(loop=None):
+    """CFRunLoopWakeUp on ``loop`` (default: the calling thread's)."""
+    (loop or current()).wake_up()
+
+
+def add_common_mode(mode, loop=None):
+    """CFRunLoopAddCommonMode on ``loop`` (default: the calling thread's)."""
+    (loop or current()).add_common_mode(mode)
+
+
+# MARK: - Performs
+
+_next_id = itertools.count(1).__next__
+# info -> callable, from QZRunLoopPerformFunction until it runs.
+_performs = {}
+
+
+@_lib.QZRunLoopPerformCallback
+def _perform_thunk(info):
+    fn = _performs.pop(info, None)
+    if fn is not None:
+        _run_callback("Exception ignored in a run-loop perform", fn, fn)
+
+
+def perform(fn, mode=DEFAULT_MODE, loop=None):
+    """Queues ``fn()`` to run once on ``loop``'s thread (default: the calling
+    thread's loop) in a turn of ``mode``, and wakes that loop. Any thread."""
+    if not callable(fn):
+        raise TypeError("perform() needs a callable")
+    target = loop if loop is not None else current()
+    info = _next_id()
+    _performs[info] = fn
+    try:
+        call(_lib.QZRunLoopPerformFunction, target, _mode(mode), _perform_thunk, info)
+    except BaseException:
+        _performs.pop(info, None)
+        raise
+
+
+# MARK: - Timers
+
+# info -> (callable, weakref to the Timer wrapper), until the library
+# releases the info (invalidate(), or the timer freed).
+_timers = {}
+
+
+@_lib.CFRunLoopTimerCallBack
+def _timer_thunk(timer_ref, info):
+    entry = _timers.get(info)
+    if entry is None:
+        return
+    fn, ref = entry
+    timer = ref()
+    if timer is None or timer._ref != timer_ref:
+        timer = Timer._borrowed(timer_ref)
+    _run_callback("Exception ignored in a run-loop timer callback", fn, lambda: fn(timer))
+
+
+@_lib.QZInfoReleaseCallback
+def _timer_release(info):
+    try:
+        _timers.pop(info, None)
+    except BaseException:  # noqa: BLE001 -- may run at interpreter exit
+        pass
+
+
+def _as_timer(timer):
+    if not isinstance(timer, Timer):
+        raise TypeError(f"expected a run_loop.Timer, got {type(timer).__name__}")
+    return timer
+
+
+class Timer(Handle):
+    """A run-loop timer (CFRunLoopTimerCreate) calling ``callback(timer)``.
+
+    It fires first at ``fire_date`` (media time), by default ``interval``
+    seconds from now (or at once for a one-shot timer), then every
+    ``interval`` seconds if ``interval`` > 0; missed firings are skipped. A
+    one-shot timer is invalidated after it fires. It does nothing until added
+    to a run loop (:meth:`add_to_run_loop`). The callable is kept alive until
+    :meth:`invalidate`.
+    """
+
+    __slots__ = ("_info",)
+    _type_name = "CFRunLoopTimerRef"
+
+    def __init__(self, callback, interval=0.0, fire_date=None):
+        if not callable(callback):
+            raise TypeError("Timer needs a callable")
+        interval = float(interval)
+        if fire_date is None:
+            fire_date = current_media_time() + max(interval, 0.0)
+        info = _next_id()
+        ref = call(_lib.CFRunLoopTimerCreate, float(fire_date), interval, _timer_thunk, info)
+        self._ref = ref
+        self._info = info
+        _timers[info] = (callback, weakref.ref(self))
+        call(_lib.QZRunLoopTimerSetInfoRelease, self, _timer_release)
+
+    @classmethod
+    def _borrowed(cls, ref):
+        obj = cls.from_handle(ref)
+        obj._info = None
+        return obj
+
+    def add_to_run_loop(self, loop=None, mode=DEFAULT_MODE):
+        """CFRunLoopAddTimer on ``loop`` (default: the calling thread's)."""
+        (loop or current()).add_timer(self, mode)
+
+    def remove_from_run_loop(self, loop=None, mode=DEFAULT_MODE):
+        """CFRunLoopRemoveTimer on ``loop`` (default: the calling thread's)."""
+        (loop or current()).remove_timer(self, mode)
+
+    def invalidate(self):
+        """CFRunLoopTimerInvalidate: stops the timer for good and drops the callable."""
+        call(_lib.CFRunLoopTimerInvalidate, self)
+
+    @property
+    def valid(self):
+        return bool(call(_lib.CFRunLoopTimerIsValid, self))
+
+    @property
+    def interval(self):
+        return call(_lib.CFRunLoopTimerGetInterval, self)
+
+    @property
+    def repeats(self):
+        return bool(call(_lib.CFRunLoopTimerDoesRepeat, self))
+
+    @property
+    def next_fire_date(self):
+        """The media time of the next firing (settable)."""
+        return call(_lib.CFRunLoopTimerGetNextFireDate, self)
+
+    @next_fire_date.setter
+    def next_fire_date(self, value):
+        call(_lib.CFRunLoopTimerSetNextFireDate, self, float(value))
+
+
+
