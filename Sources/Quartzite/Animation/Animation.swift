@@ -69,6 +69,8 @@ public final class Animation: QZObject, Handle {
     /// "now" at the moment it is added).
     var resolvedBeginTime: Double?
     var didStart = false
+    /// The transaction completions waiting for this animation to end.
+    var completionGroups: [CompletionGroup]?
 
     static var handleTypeName: String { "CAAnimation" }
     static func accepts(_ tag: UInt32) -> Bool {
@@ -78,6 +80,10 @@ public final class Animation: QZObject, Handle {
     public init(kind: Kind) {
         animationKind = kind
         super.init(kind: kind.objectKind)
+    }
+
+    deinit {
+        if completionGroups != nil { withModelLock { endTransactionGroups() } }
     }
 
 

@@ -8,9 +8,9 @@
 /// timers and display links ran, before it waits): commits the thread's
 /// implicit transaction, delivers animation delegate messages and runs the
 /// transaction completions owed to this thread.
-func transactionRunLoopTurnDidFinish() {}
+func transactionRunLoopTurnDidFinish() { Transactions.turnDidFinish() }
 
 /// The media time at which this thread's run loop must next turn for
 /// transaction work (a completion waiting for its animations to end), or nil.
 /// The run loop sleeps no longer than this.
-func transactionRunLoopNextDeadline() -> Double? { nil }
+func transactionRunLoopNextDeadline() -> Double? { Transactions.nextDeadline(ThreadTransactions.current) }

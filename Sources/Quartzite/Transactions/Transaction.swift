@@ -1,0 +1,360 @@
+import CQuartzite
+import Glibc
+
+// CATransaction: per-thread stacks of transaction scopes. The outermost scope
+// of a thread owns a record of the layers changed (or created) while it is
+// open; committing it turns their changes into the committed state that
+// presentation readers see, and moves the animations added meanwhile onto
+// their layers with their begin times resolved. Everything here runs holding
+// the model lock, except reading the calling thread's own stack.
+
+/// One level of CATransactionBegin (or the implicit transaction, at the
+/// bottom of a thread's stack). nil properties inherit from outer scopes.
+final class TransactionScope {
+    let implicit: Bool
+    var duration: Double?
+    /// .some(nil): explicitly set to nil (the default timing).
+    var timingFunction: TimingFunction??
+    var disableActions: Bool?
+    /// The completion set on this scope (animations added afterwards count).
+    var completion: CompletionGroup?
+    /// Every other key of CATransactionSetValueForKey.
+    var values: [String: Value] = [:]
+
+    init(implicit: Bool) { self.implicit = implicit }
+}
+
+/// A completion callback and the animations it waits for. It is owed to its
+/// thread once its transaction committed and every animation added to it
+/// after it was set has finished or been removed; the thread runs it at the
+/// end of its next run-loop turn (or QZAnimationProcessEvents), exactly once.
+final class CompletionGroup {
+    var fn: CATransactionCompletionCallback?
+    var info: UnsafeMutableRawPointer?
+    let thread: ThreadTransactions
+    var liveAnimations = 0
+    var committed = false
+    var owed = false
+    /// The latest media time at which one of its animations ends (set at commit).
+    var deadline = -Double.infinity
+
+    init(fn: CATransactionCompletionCallback?, info: UnsafeMutableRawPointer?, thread: ThreadTransactions) {
+        self.fn = fn
+        self.info = info
+        self.thread = thread
+    }
+
+    /// Model lock held.
+    func animationEnded() {
+        liveAnimations -= 1
+        owIfDone()
+    }
+
+    /// Model lock held.
+    func owIfDone() {
+        guard committed, liveAnimations <= 0, !owed else { return }
+        owed = true
+        thread.owed.append(self)
+        thread.waiting.removeAll { $0 === self }
+    }
+}
+
+/// The changes made while a thread's outermost transaction is open.
+final class TransactionRecord {
+    /// Layers changed, created or given animations; nil once freed (a layer's
+    /// deinit clears its slot). Unretained: an open transaction does not keep
+    /// a released layer alive.
+    var layers: [Unmanaged<Layer>?] = []
+    /// Completions of the scopes closed so far (sealed at commit).
+    var closedGroups: [CompletionGroup] = []
+}
+
+/// A layer's transaction state (allocated when an export first creates or
+/// changes it).
+final class LayerTransactionState {
+    /// The layer's state as last committed, while it has uncommitted changes
+    /// (presentation copies start from it).
+    var committed: Layer?
+    /// Animations added in the open transaction, waiting for its commit.
+    var pending: [AnimationEntry] = []
+    /// The open transaction holding the layer, and its slot there.
+    unowned(unsafe) var record: TransactionRecord?
+    var slot = 0
+    /// True once a transaction that created or changed the layer committed.
+    var everCommitted = false
+}
+
+/// A thread's transaction stack and the completions owed to it.
+final class ThreadTransactions {
+    var scopes: [TransactionScope] = []
+    var record: TransactionRecord?
+    /// Completions whose transaction committed, waiting for animations (model lock).
+    var waiting: [CompletionGroup] = []
+    /// Completions ready to run on this thread (model lock).
+    var owed: [CompletionGroup] = []
+    /// CATransactionFlush was called while explicit transactions were open:
+    /// the implicit one commits when they close.
+    var flushWhenClosed = false
+    /// Keeps the last +0 action CALayerGetActionForKey returned alive.
+    var lastAction: QZObject?
+    /// Depth of CATransactionLock on this thread.
+    var lockDepth = 0
+
+    /// For tests: a media time that this thread sees instead of the clock
+    /// (Swift tests run in parallel; QZSetMediaTimeSource is process-wide).
+    var fixedTime: Double?
+
+    /// The calling thread's state when it has one.
+    static var existing: ThreadTransactions? {
+        @inline(__always) get {
+            guard let p = pthread_getspecific(transactionKey) else { return nil }
+            return Unmanaged<ThreadTransactions>.fromOpaque(p).takeUnretainedValue()
+        }
+    }
+
+    /// The calling thread's state, created on first use.
+    static var current: ThreadTransactions {
+        @inline(__always) get {
+            if let p = pthread_getspecific(transactionKey) {
+                return Unmanaged<ThreadTransactions>.fromOpaque(p).takeUnretainedValue()
+            }
+            let t = ThreadTransactions()
+            pthread_setspecific(transactionKey, Unmanaged.passRetained(t).toOpaque())
+            return t
+        }
+    }
+
+    /// The innermost scope, opening the implicit transaction when none is open.
+    @inline(__always) var top: TransactionScope {
+        if let s = scopes.last { return s }
+        let s = TransactionScope(implicit: true)
+        scopes.append(s)
+        record = TransactionRecord()
+        return s
+    }
+
+    /// The open record (opening the implicit transaction when none is open).
+    /// Invariant: a record exists exactly while scopes are open.
+    @inline(__always) var openRecord: TransactionRecord {
+        if let r = record { return r }
+        _ = top
+        return record!
+    }
+
+    var animationDuration: Double {
+        for s in scopes.reversed() { if let d = s.duration { return d } }
+        return 0.25
+    }
+
+    var timingFunction: TimingFunction? {
+        for s in scopes.reversed() { if let t = s.timingFunction { return t } }
+        return nil
+    }
+
+    var disableActions: Bool {
+        for s in scopes.reversed() { if let d = s.disableActions { return d } }
+        return false
+    }
+
+    var completionGroup: CompletionGroup? {
+        for s in scopes.reversed() { if let c = s.completion { return c } }
+        return nil
+    }
+}
+
+/// The key of the per-thread ThreadTransactions (released when the thread ends).
+let transactionKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { p in
+        guard let p else { return }
+        Unmanaged<ThreadTransactions>.fromOpaque(p).release()
+    }
+    return key
+}()
+
+/// The transaction engine (model lock held unless said otherwise).
+enum Transactions {
+    // MARK: - Scopes
+
+    static func begin() {
+        let t = ThreadTransactions.current
+        withModelLock {
+            if t.scopes.isEmpty { t.record = TransactionRecord() }
+            t.scopes.append(TransactionScope(implicit: false))
+        }
+    }
+
+    /// Closes the innermost explicit scope; false when none is open.
+    static func commit() -> Bool {
+        let t = ThreadTransactions.current
+        return withModelLock {
+            guard let s = t.scopes.last, !s.implicit else { return false }
+            t.scopes.removeLast()
+            // A nested scope's completion waits for the outermost commit.
+            if let g = s.completion { t.record?.closedGroups.append(g) }
+            if t.scopes.isEmpty {
+                commitRecord(t)
+            } else if t.scopes.count == 1, t.scopes[0].implicit, t.flushWhenClosed {
+                t.flushWhenClosed = false
+                let implicit = t.scopes.removeLast()
+                if let g = implicit.completion { t.record?.closedGroups.append(g) }
+                commitRecord(t)
+            }
+            return true
+        }
+    }
+
+    /// Commits the implicit transaction now, or when the explicit ones close.
+    static func flush() {
+        let t = ThreadTransactions.current
+        withModelLock {
+            guard let first = t.scopes.first else { return }
+            if t.scopes.count == 1 && first.implicit {
+                commitImplicit(t)
+            } else if first.implicit {
+                t.flushWhenClosed = true
+            }
+        }
+    }
+
+    /// The thread's implicit transaction, if it is the only scope left, commits.
+    static func commitImplicit(_ t: ThreadTransactions) {
+        guard t.scopes.count == 1, let s = t.scopes.first, s.implicit else { return }
+        t.scopes.removeAll()
+        if let g = s.completion { t.record?.closedGroups.append(g) }
+        commitRecord(t)
+    }
+
+    /// A completion whose transaction committed (its animations are on their layers).
+    private static func seal(_ g: CompletionGroup) {
+        g.committed = true
+        if g.liveAnimations > 0 { g.thread.waiting.append(g) }
+        g.owIfDone()
+        if g.liveAnimations > 0 { runLoopWakeAllSleeping() }
+    }
+
+    // MARK: - Commit
+
+    /// Commits the thread's record: every changed layer's state becomes the
+    /// committed state, and its pending animations start (beginTime 0 means
+    /// the layer's local time now).
+    static func commitRecord(_ t: ThreadTransactions) {
+        guard let record = t.record else { return }
+        t.record = nil
+        t.flushWhenClosed = false
+        let now = MediaClock.now()
+        for slot in record.layers {
+            guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState else { continue }
+            state.record = nil
+            state.committed = nil
+            state.everCommitted = true
+            if !state.pending.isEmpty {
+                let pending = state.pending
+                state.pending = []
+                layer.startCommitted(pending, now: now)
+            }
+        }
+        for g in record.closedGroups { seal(g) }
+    }
+
+    // MARK: - Layers
+
+    /// Puts `layer` in the thread's open transaction (opening the implicit
+    /// one), snapshotting its committed state first when `snapshot` is true.
+    @inline(__always)
+    static func enlist(_ layer: Layer, _ t: ThreadTransactions, snapshot: Bool) -> LayerTransactionState {
+        let record = t.openRecord
+        let state: LayerTransactionState
+        if let s = layer.transactionState {
+            state = s
+            if s.record === record { return s }
+            if s.record != nil { return s }   // held by another thread's open transaction
+        } else {
+            state = LayerTransactionState()
+            layer.transactionState = state
+        }
+        if snapshot && state.everCommitted && state.committed == nil {
+            state.committed = Layer(copyOf: layer)
+        }
+        state.record = record
+        state.slot = record.layers.count
+        record.layers.append(Unmanaged.passUnretained(layer))
+        return state
+    }
+
+    /// A new layer joins the calling thread's transaction (it has no
+    /// implicit animations until that transaction commits).
+    static func layerCreated(_ layer: Layer) {
+        let t = ThreadTransactions.current
+        _ = enlist(layer, t, snapshot: false)
+    }
+
+    // MARK: - Completions and deadlines
+
+    /// Runs the completions owed to the calling thread (without the model lock).
+    static func runOwedCompletions(_ t: ThreadTransactions) {
+        let owed: [CompletionGroup] = withModelLock {
+            let o = t.owed
+            t.owed = []
+            return o
+        }
+        for g in owed {
+            if let fn = g.fn { hostCall { fn(g.info) } }
+        }
+    }
+
+    /// The earliest media time at which a completion of the calling thread
+    /// may become due.
+    static func nextDeadline(_ t: ThreadTransactions) -> Double? {
+        withModelLock {
+            if !t.owed.isEmpty { return -Double.infinity }
+            var best: Double?
+            for g in t.waiting { best = Swift.min(best ?? g.deadline, g.deadline) }
+            return best
+        }
+    }
+
+    /// The end of the calling thread's run-loop turn (see RunLoopSeam.swift).
+    static func turnDidFinish() {
+        let t = ThreadTransactions.current
+        withModelLock { commitImplicit(t) }
+        processAnimationEvents()
+        runOwedCompletions(t)
+    }
+
+    /// Starts and finishes animations due at the current media time and
+    /// delivers their delegates' messages (the body of QZAnimationProcessEvents).
+    static func processAnimationEvents() {
+        let now = MediaClock.now()
+        let events: [AnimationEvent] = withModelLock {
+            for (id, entry) in AnimationRegistry.layers {
+                guard let l = entry.layer, l.animationList != nil else {
+                    AnimationRegistry.layers[id] = nil
+                    continue
+                }
+                l.updateAnimationLifecycle(now: now)
+            }
+            let e = AnimationRegistry.pending
+            AnimationRegistry.pending = []
+            return e
+        }
+        for event in events {
+            let handle = borrowedHandle(event.animation)
+            if let finished = event.finished {
+                if let fn = event.delegate.callbacks.animationDidStop { hostCall { fn(handle, finished, event.delegate.info) } }
+            } else if let fn = event.delegate.callbacks.animationDidStart {
+                hostCall { fn(handle, event.delegate.info) }
+            }
+        }
+    }
+}
+
+extension Animation {
+    /// Tells the completion groups this animation counts in that it ended
+    /// (finished, removed or freed); only the first call counts. Model lock held.
+    func endTransactionGroups() {
+        guard let groups = completionGroups else { return }
+        completionGroups = nil
+        for g in groups { g.animationEnded() }
+    }
+}
