@@ -141,13 +141,13 @@ def null_action():
 def run_action(action, key, layer, arguments=None):
     """CAActionRunForKey: an animation is added to `layer` under `key`; a
     custom action's callable is called."""
-    from .values import to_value
+    from .values import to_value   # a +1 CAValueRef
     args = to_value(arguments) if arguments is not None else None
     try:
         call(_lib.CAActionRunForKey, action, key.encode(), layer, args)
     finally:
         if args is not None:
-            args.close()
+            _lib.CARelease(args)
 
 
 def action_for_key(layer, key):
@@ -258,7 +258,7 @@ def set_value(key, v):
         call(_lib.CATransactionSetValueForKey, key.encode(), boxed)
     finally:
         if boxed is not None:
-            boxed.close()
+            _lib.CARelease(boxed)
 
 
 class transaction:  # noqa: N801 -- reads like Apple's CATransaction in a with statement
