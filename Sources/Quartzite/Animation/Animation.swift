@@ -82,6 +82,16 @@ public final class Animation: QZObject, Handle {
         super.init(kind: kind.objectKind)
     }
 
+    /// A CABasicAnimation of a declared property (an implicit animation): the
+    /// key path's C string is shared and nothing is parsed.
+    init(implicitFor key: LayerKey, keyPathC: CString) {
+        animationKind = .basic
+        keyPath = keyPathC.string   // before super.init: no didSet
+        self.keyPathC = keyPathC
+        keyPathKey = key
+        super.init(kind: .basicAnimation)
+    }
+
     deinit {
         if completionGroups != nil { withModelLock { endTransactionGroups() } }
     }

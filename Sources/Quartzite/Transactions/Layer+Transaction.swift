@@ -27,34 +27,70 @@ extension Layer {
         if a.timing.duration <= 0 { a.timing.duration = t.animationDuration }
         let state = Transactions.enlist(self, t, snapshot: false)
         let key = a.animationKind == .transition ? "transition" : key
-        if let key, let i = state.pending.firstIndex(where: { $0.key == key }) {
+        appendPending(a, forKey: key, mask: LayerTransactionState.mask(for: key), state: state, thread: t)
+    }
+
+    /// Queues `a` in the open transaction under `key`, replacing one queued
+    /// under the same key. `mask` is LayerTransactionState.mask(for: key).
+    @inline(__always)
+    func appendPending(_ a: Animation, forKey key: String?, mask: UInt64, state: LayerTransactionState, thread t: ThreadTransactions) {
+        if let key, state.pendingKeys & mask != 0, let i = state.pending.firstIndex(where: { $0.key == key }) {
             let old = state.pending.remove(at: i)
             ended(old.animation, finished: false)
         }
-        for s in t.scopes {
-            if let g = s.completion {
-                g.liveAnimations += 1
-                if a.completionGroups == nil { a.completionGroups = [g] } else { a.completionGroups!.append(g) }
+        state.pendingKeys |= mask
+        if t.hasCompletions {
+            for s in t.scopes {
+                if let g = s.completion {
+                    g.liveAnimations += 1
+                    if a.completionGroups == nil { a.completionGroups = [g] } else { a.completionGroups!.append(g) }
+                }
             }
         }
+        if state.pending.isEmpty { state.pending.reserveCapacity(16) }
         state.pending.append(AnimationEntry(key: key, animation: a))
     }
 
     /// The animations of a committed transaction start now.
     func startCommitted(_ pending: [AnimationEntry], now: Double) {
-        let localNow = localTime(fromMedia: now)
-        for entry in pending {
-            let a = entry.animation
-            insertCommitted(a, forKey: entry.key, now: now, localNow: localNow, register: false)
-            if let groups = a.completionGroups {
-                let begin = a.resolvedBeginTime ?? 0
-                let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
-                let speed = Double(a.timing.speed)
-                let end = speed > 0 && total.isFinite ? mediaTime(fromLocal: begin + total / speed) : Double.infinity
-                for g in groups { g.deadline = Swift.max(g.deadline, end) }
+        let localNow = quickLocalTime(fromMedia: now)
+        let fast = (animationList?.isEmpty ?? true) && !pending.contains { $0.animation.animationKind == .transition }
+        if fast {
+            // Nothing to replace (keys in a transaction are unique): the
+            // pending list becomes the running list.
+            for entry in pending {
+                let a = entry.animation
+                a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
+            }
+            animationList = pending
+        } else {
+            for entry in pending {
+                insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false)
             }
         }
-        AnimationRegistry.layers[ObjectIdentifier(self)] = AnimationRegistry.Weak(self)
+        for entry in pending {
+            let a = entry.animation
+            guard let groups = a.completionGroups else { continue }
+            let begin = a.resolvedBeginTime ?? 0
+            let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
+            let speed = Double(a.timing.speed)
+            let end = speed > 0 && total.isFinite ? mediaTime(fromLocal: begin + total / speed) : Double.infinity
+            for g in groups { g.deadline = Swift.max(g.deadline, end) }
+        }
+        let id = ObjectIdentifier(self)
+        if AnimationRegistry.layers[id]?.layer !== self { AnimationRegistry.layers[id] = AnimationRegistry.Weak(self) }
+    }
+
+    /// localTime(fromMedia:) without building the chain when no layer up to
+    /// the root has timing of its own (the usual case: time is media time).
+    @inline(__always)
+    func quickLocalTime(fromMedia t: Double) -> Double {
+        var l: Layer? = self
+        while let c = l {
+            if c.timing != nil { return localTime(fromMedia: t) }
+            l = c.superlayer
+        }
+        return t
     }
 
     // MARK: - Changes
@@ -73,8 +109,10 @@ extension Layer {
     @inline(__always)
     func runPendingAction(_ key: String, _ pending: PendingAction?) {
         guard let pending else { return }
-        if pending.owned, let a = pending.action as? Animation {
-            addAnimationInTransaction(a, forKey: key, copy: false)
+        if pending.owned, let a = pending.action as? Animation, let state = transactionState {
+            // A fresh implicit animation: the layer joined the transaction in willChange.
+            appendPending(a, forKey: key, mask: LayerTransactionState.mask(for: a.keyPathKey), state: state,
+                          thread: ThreadTransactions.current)
         } else {
             Actions.run(pending.action, key: key, layer: self, arguments: nil)
         }
@@ -158,8 +196,7 @@ extension Layer {
     /// current presentation value (to the model value), with the
     /// transaction's duration and timing function (default: kCAMediaTimingFunctionDefault).
     func implicitAnimation(_ key: LayerKey, thread t: ThreadTransactions) -> Animation {
-        let a = Animation(kind: .basic)
-        a.keyPath = key.name
+        let a = Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue])
         a.fromValue = presentationValue(key)
         a.timing.duration = t.animationDuration
         a.timingFunction = t.timingFunction ?? .systemDefault
@@ -172,7 +209,7 @@ extension Layer {
         let source = transactionState?.committed ?? self
         guard let list = animationList else { return source.declaredValue(key) }
         let copy = Layer(copyOf: source)
-        let local = localTime(fromMedia: MediaClock.now())
+        let local = quickLocalTime(fromMedia: MediaClock.now())
         for entry in list { entry.animation.apply(to: copy, parentTime: local) }
         return copy.declaredValue(key)
     }
@@ -189,6 +226,24 @@ extension Transactions {
             s.pending = []
         }
     }
+}
+
+extension LayerTransactionState {
+    /// The bit of `pendingKeys` for a key: its LayerKey's bit, or bit 63 for
+    /// any other key (0 for no key: nothing to replace).
+    @inline(__always) static func mask(for key: LayerKey?) -> UInt64 {
+        key.map { 1 << UInt64($0.rawValue) } ?? 1 << 63
+    }
+
+    static func mask(for key: String?) -> UInt64 {
+        guard let key else { return 0 }
+        return mask(for: LayerKey.byName[key])
+    }
+}
+
+extension LayerKey {
+    /// Every key's name as a C string, shared by the implicit animations.
+    static let sharedCNames: [CString] = LayerKey.allCases.map { CString($0.name) }
 }
 
 extension LayerClass {

@@ -12,16 +12,21 @@ import Glibc
 /// bottom of a thread's stack). nil properties inherit from outer scopes.
 final class TransactionScope {
     let implicit: Bool
-    var duration: Double?
+    /// The thread whose stack holds it (its effective values follow changes here).
+    unowned(unsafe) let owner: ThreadTransactions
+    var duration: Double? { didSet { owner.refresh() } }
     /// .some(nil): explicitly set to nil (the default timing).
-    var timingFunction: TimingFunction??
-    var disableActions: Bool?
+    var timingFunction: TimingFunction?? { didSet { owner.refresh() } }
+    var disableActions: Bool? { didSet { owner.refresh() } }
     /// The completion set on this scope (animations added afterwards count).
-    var completion: CompletionGroup?
+    var completion: CompletionGroup? { didSet { owner.refresh() } }
     /// Every other key of CATransactionSetValueForKey.
     var values: [String: Value] = [:]
 
-    init(implicit: Bool) { self.implicit = implicit }
+    init(implicit: Bool, owner: ThreadTransactions) {
+        self.implicit = implicit
+        self.owner = owner
+    }
 }
 
 /// A completion callback and the animations it waits for. It is owed to its
@@ -77,6 +82,8 @@ final class LayerTransactionState {
     var committed: Layer?
     /// Animations added in the open transaction, waiting for its commit.
     var pending: [AnimationEntry] = []
+    /// Bits of the keys in `pending` (see mask(for:)): most adds need no search.
+    var pendingKeys: UInt64 = 0
     /// The open transaction holding the layer, and its slot there.
     unowned(unsafe) var record: TransactionRecord?
     var slot = 0
@@ -86,8 +93,15 @@ final class LayerTransactionState {
 
 /// A thread's transaction stack and the completions owed to it.
 final class ThreadTransactions {
-    var scopes: [TransactionScope] = []
+    var scopes: [TransactionScope] = [] { didSet { refresh() } }
     var record: TransactionRecord?
+    /// The values in effect (innermost set, else the defaults), kept up to
+    /// date as scopes open, close and change: setters read them on every change.
+    private(set) var animationDuration = 0.25
+    private(set) var timingFunction: TimingFunction?
+    private(set) var disableActions = false
+    /// True when an open scope has a completion.
+    private(set) var hasCompletions = false
     /// Completions whose transaction committed, waiting for animations (model lock).
     var waiting: [CompletionGroup] = []
     /// Completions ready to run on this thread (model lock).
@@ -127,7 +141,7 @@ final class ThreadTransactions {
     /// The innermost scope, opening the implicit transaction when none is open.
     @inline(__always) var top: TransactionScope {
         if let s = scopes.last { return s }
-        let s = TransactionScope(implicit: true)
+        let s = TransactionScope(implicit: true, owner: self)
         scopes.append(s)
         record = TransactionRecord()
         return s
@@ -141,19 +155,18 @@ final class ThreadTransactions {
         return record!
     }
 
-    var animationDuration: Double {
-        for s in scopes.reversed() { if let d = s.duration { return d } }
-        return 0.25
-    }
-
-    var timingFunction: TimingFunction? {
-        for s in scopes.reversed() { if let t = s.timingFunction { return t } }
-        return nil
-    }
-
-    var disableActions: Bool {
-        for s in scopes.reversed() { if let d = s.disableActions { return d } }
-        return false
+    func refresh() {
+        var duration: Double?, timing: TimingFunction??, disable: Bool?, completions = false
+        for s in scopes.reversed() {
+            if duration == nil { duration = s.duration }
+            if timing == nil { timing = s.timingFunction }
+            if disable == nil { disable = s.disableActions }
+            if s.completion != nil { completions = true }
+        }
+        animationDuration = duration ?? 0.25
+        timingFunction = timing ?? nil
+        disableActions = disable ?? false
+        hasCompletions = completions
     }
 
     var completionGroup: CompletionGroup? {
@@ -180,7 +193,7 @@ enum Transactions {
         let t = ThreadTransactions.current
         withModelLock {
             if t.scopes.isEmpty { t.record = TransactionRecord() }
-            t.scopes.append(TransactionScope(implicit: false))
+            t.scopes.append(TransactionScope(implicit: false, owner: t))
         }
     }
 
@@ -251,6 +264,7 @@ enum Transactions {
             if !state.pending.isEmpty {
                 let pending = state.pending
                 state.pending = []
+                state.pendingKeys = 0
                 layer.startCommitted(pending, now: now)
             }
         }
