@@ -42,6 +42,11 @@ public final class Layer: QZObject, Handle {
     /// Transaction bookkeeping (committed snapshot, pending animations); nil
     /// until an export creates or changes the layer.
     var transactionState: LayerTransactionState?
+    /// For a layer created through the API: the thread whose transaction
+    /// created it, until that transaction commits (no implicit animations
+    /// before), and that transaction's serial. nil: committed.
+    var creator: ThreadTransactions?
+    var creatorSerial: UInt64 = 0
 
     /// Properties set explicitly (for the style dictionary fallback).
     var setBits: (UInt64, UInt64) = (0, 0)

@@ -99,8 +99,13 @@ extension Layer {
     /// transaction (snapshotting the committed state) and finds the action.
     @inline(__always)
     func willChange(_ key: LayerKey) -> PendingAction? {
+        // A layer whose creation is not committed yet needs no snapshot and
+        // has no implicit animation: without action sources, nothing to do.
+        if creator != nil, !isCommitted, !hasActionSources { return nil }
         let t = ThreadTransactions.current
-        let state = Transactions.enlist(self, t, snapshot: true)
+        // Already in an open transaction: its committed state is kept.
+        let state: LayerTransactionState
+        if let s = transactionState, s.record != nil { state = s } else { state = Transactions.enlist(self, t, snapshot: true) }
         if t.disableActions { return nil }
         return findAction(forKey: key.name, declared: key, state: state, thread: t)
     }
@@ -121,6 +126,8 @@ extension Layer {
     /// Runs the action for an event key (onOrderIn, onOrderOut, transition,
     /// a custom key) unless the transaction disables actions.
     func triggerAction(_ key: String) {
+        // Event keys have no implicit animation: only the host can answer.
+        guard hasActionSources else { return }
         let t = ThreadTransactions.current
         let state = Transactions.enlist(self, t, snapshot: true)
         if t.disableActions { return }
@@ -136,6 +143,23 @@ extension Layer {
     /// actions, the class's defaultActionForKey, then the implicit animation
     /// of an animatable property). The strings are only built when a layer
     /// has something to ask.
+    /// True once the transaction that created the layer through the API
+    /// committed (always for layers the engine made).
+    @inline(__always) var isCommitted: Bool {
+        guard creator != nil else { return true }
+        if creator!.committedSerial >= creatorSerial {
+            creator = nil
+            return true
+        }
+        return false
+    }
+
+    /// Whether the action search has anything to ask before the implicit animation.
+    @inline(__always) var hasActionSources: Bool {
+        flags.contains(.hasStyle) || layerClass.hasDefaultActionForKey || (hooks != nil && hooks!.delegate?.actionForLayerForKey != nil)
+            || (visuals != nil && visuals!.actions != nil)
+    }
+
     func findAction(forKey key: String, declared: LayerKey?, state: LayerTransactionState?, thread t: ThreadTransactions) -> PendingAction? {
         let delegateFn = hooks?.delegate?.actionForLayerForKey
         let actions = visuals?.actions
@@ -149,7 +173,7 @@ extension Layer {
             }
         }
         guard let declared, declared.isAnimatable, declared != .sublayers, declared != .mask,
-              state?.everCommitted == true else { return nil }
+              isCommitted else { return nil }
         return PendingAction(action: implicitAnimation(declared, thread: t), owned: true)
     }
 
@@ -246,10 +270,6 @@ extension LayerKey {
     static let sharedCNames: [CString] = LayerKey.allCases.map { CString($0.name) }
 }
 
-extension LayerClass {
-    /// True when some class in the chain implements defaultActionForKey.
-    var hasDefaultActionForKey: Bool { nearest({ $0.defaultActionForKey }) != nil }
-}
 
 extension Layer {
     // MARK: - The export layer's entry points
@@ -264,14 +284,14 @@ extension Layer {
             let p = willChange(.position)
             let b = willChange(.bounds)
             body()
-            runPendingAction("position", p)
-            runPendingAction("bounds", b)
+            if let p { runPendingAction("position", p) }
+            if let b { runPendingAction("bounds", b) }
             return
         }
         let wasHidden = flags.contains(.hidden)
         let p = willChange(key)
         body()
-        runPendingAction(key.name, p)
+        if let p { runPendingAction(key.name, p) }
         if key == .hidden, flags.contains(.hidden) != wasHidden { triggerAction(wasHidden ? "onOrderIn" : "onOrderOut") }
     }
 

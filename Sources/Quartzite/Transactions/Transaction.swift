@@ -87,14 +87,17 @@ final class LayerTransactionState {
     /// The open transaction holding the layer, and its slot there.
     unowned(unsafe) var record: TransactionRecord?
     var slot = 0
-    /// True once a transaction that created or changed the layer committed.
-    var everCommitted = false
 }
 
 /// A thread's transaction stack and the completions owed to it.
 final class ThreadTransactions {
     var scopes: [TransactionScope] = [] { didSet { refresh() } }
-    var record: TransactionRecord?
+    var record: TransactionRecord? {
+        didSet { if record != nil && oldValue == nil { serial &+= 1 } }
+    }
+    /// The serial of the open (or last) record, and of the last committed one.
+    private(set) var serial: UInt64 = 0
+    var committedSerial: UInt64 = 0
     /// The values in effect (innermost set, else the defaults), kept up to
     /// date as scopes open, close and change: setters read them on every change.
     private(set) var animationDuration = 0.25
@@ -253,6 +256,7 @@ enum Transactions {
     /// the layer's local time now).
     static func commitRecord(_ t: ThreadTransactions) {
         guard let record = t.record else { return }
+        t.committedSerial = t.serial
         t.record = nil
         t.flushWhenClosed = false
         let now = MediaClock.now()
@@ -260,7 +264,6 @@ enum Transactions {
             guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState else { continue }
             state.record = nil
             state.committed = nil
-            state.everCommitted = true
             if !state.pending.isEmpty {
                 let pending = state.pending
                 state.pending = []
@@ -287,7 +290,7 @@ enum Transactions {
             state = LayerTransactionState()
             layer.transactionState = state
         }
-        if snapshot && state.everCommitted && state.committed == nil {
+        if snapshot && state.committed == nil && layer.isCommitted {
             state.committed = Layer(copyOf: layer)
         }
         state.record = record
@@ -296,11 +299,13 @@ enum Transactions {
         return state
     }
 
-    /// A new layer joins the calling thread's transaction (it has no
-    /// implicit animations until that transaction commits).
+    /// A new layer belongs to the calling thread's transaction (opening the
+    /// implicit one): it has no implicit animations until that commits.
     static func layerCreated(_ layer: Layer) {
         let t = ThreadTransactions.current
-        _ = enlist(layer, t, snapshot: false)
+        _ = t.openRecord
+        layer.creator = t
+        layer.creatorSerial = t.serial
     }
 
     // MARK: - Completions and deadlines
