@@ -12,5 +12,7 @@ func transactionRunLoopTurnDidFinish() { Transactions.turnDidFinish() }
 
 /// The media time at which this thread's run loop must next turn for
 /// transaction work (a completion waiting for its animations to end), or nil.
-/// The run loop sleeps no longer than this.
+/// The run loop sleeps no longer than this. -infinity when a completion is
+/// already owed (turn now); +infinity when one waits for an animation that
+/// never ends by itself (it will be removed: sleep until woken).
 func transactionRunLoopNextDeadline() -> Double? { Transactions.nextDeadline(ThreadTransactions.current) }

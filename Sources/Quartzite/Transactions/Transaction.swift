@@ -61,6 +61,8 @@ final class CompletionGroup {
         owed = true
         thread.owed.append(self)
         thread.waiting.removeAll { $0 === self }
+        // Its thread may be asleep in its run loop: the deadline is now.
+        runLoopWakeAllSleeping()
     }
 }
 
