@@ -579,6 +579,31 @@ func dictionary(_ entries: [(String, CAValueRef)]) -> CAValueRef {
         init(_ l: CALayerRef) { layer = l }
     }
 
+    static let leaveOpen: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { p in
+        let box = Unmanaged<Box>.fromOpaque(p!).takeUnretainedValue()
+        CATransactionSetDisableActions(true)
+        CALayerSetPosition(box.layer, CGPoint(x: 77, y: 0))   // the implicit transaction, never flushed
+        return nil
+    }
+
+    @Test func aThreadThatEndsCommitsWhatItLeftOpen() {
+        let l = CALayerCreate()!
+        CATransactionFlush()
+        let box = Box(l)
+        var t = pthread_t()
+        pthread_create(&t, nil, TransactionThreadTests.leaveOpen, Unmanaged.passUnretained(box).toOpaque())
+        pthread_join(t, nil)
+        #expect(presentedPosition(l).x == 77)
+        CATransactionBegin()
+        CATransactionSetDisableActions(true)
+        CALayerSetPosition(l, CGPoint(x: 1, y: 0))   // the layer is not stuck in a dead transaction
+        CATransactionCommit()
+        #expect(presentedPosition(l).x == 1)
+        CATransactionFlush()
+        QZAnimationProcessEvents()
+        CARelease(UnsafeRawPointer(l))
+    }
+
     @Test func commitsAreAtomicForPresentationReaders() {
         let root = CALayerCreate()!
         var boxes: [Box] = []

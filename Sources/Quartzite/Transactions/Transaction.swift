@@ -59,6 +59,7 @@ final class CompletionGroup {
     func owIfDone() {
         guard committed, liveAnimations <= 0, !owed else { return }
         owed = true
+        if thread.ended { return }
         thread.owed.append(self)
         thread.waiting.removeAll { $0 === self }
         // Its thread may be asleep in its run loop: the deadline is now.
@@ -118,6 +119,8 @@ final class ThreadTransactions {
     var lastAction: QZObject?
     /// Depth of CATransactionLock on this thread.
     var lockDepth = 0
+    /// The thread has exited (nothing is owed to it any more).
+    var ended = false
 
     /// For tests: a media time that this thread sees instead of the clock
     /// (Swift tests run in parallel; QZSetMediaTimeSource is process-wide).
@@ -185,7 +188,9 @@ let transactionKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { p in
         guard let p else { return }
-        Unmanaged<ThreadTransactions>.fromOpaque(p).release()
+        let t = Unmanaged<ThreadTransactions>.fromOpaque(p)
+        Transactions.threadEnded(t.takeUnretainedValue())
+        t.release()
     }
     return key
 }()
@@ -232,6 +237,23 @@ enum Transactions {
             } else if first.implicit {
                 t.flushWhenClosed = true
             }
+        }
+    }
+
+    /// A thread ends: whatever it left open commits (so that no layer stays
+    /// in a transaction nobody will close). Completions still owed to it, or
+    /// waiting for animations, are dropped: it has no run loop left to run them.
+    static func threadEnded(_ t: ThreadTransactions) {
+        withModelLock {
+            if !t.scopes.isEmpty {
+                for s in t.scopes { if let g = s.completion { t.record?.closedGroups.append(g) } }
+                t.scopes.removeAll()
+                commitRecord(t)
+            }
+            t.ended = true
+            t.owed = []
+            t.waiting = []
+            t.lastAction = nil
         }
     }
 
