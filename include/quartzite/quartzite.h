@@ -1868,14 +1868,16 @@ void CATransactionSetAnimationTimingFunction(CAMediaTimingFunctionRef function);
  * of one of its run-loop turns (or in QZAnimationProcessEvents) after the
  * transaction committed and every animation added to it from now on
  * (implicit ones included) has finished or been removed; when none was
- * added, at the end of the turn in which it commits. Setting it again on the
- * same transaction replaces the callback. The library does not own `info`.
- * A NULL `fn` clears it.
+ * added, at the end of the turn in which it commits. It runs outside the
+ * model lock and may call back in. Setting it again on the same transaction
+ * replaces the callback; a NULL `fn` clears it. The library does not own
+ * `info`. A completion still owed when its thread exits is dropped.
  */
 void CATransactionSetCompletionBlock(CATransactionCompletionCallback fn, void *info);
 
 /**
- * Sets disableActions on the innermost transaction.
+ * Sets disableActions on the innermost transaction (opening the implicit
+ * transaction when none is open).
  */
 void CATransactionSetDisableActions(bool disable);
 

@@ -103,7 +103,8 @@ import CQuartzite
     return withModelLock { t.disableActions }
 }
 
-/// Sets disableActions on the innermost transaction.
+/// Sets disableActions on the innermost transaction (opening the implicit
+/// transaction when none is open).
 @c public func CATransactionSetDisableActions(_ disable: Bool) {
     let t = ThreadTransactions.current
     withModelLock { t.top.disableActions = disable }
@@ -114,9 +115,10 @@ import CQuartzite
 /// of one of its run-loop turns (or in QZAnimationProcessEvents) after the
 /// transaction committed and every animation added to it from now on
 /// (implicit ones included) has finished or been removed; when none was
-/// added, at the end of the turn in which it commits. Setting it again on the
-/// same transaction replaces the callback. The library does not own `info`.
-/// A NULL `fn` clears it.
+/// added, at the end of the turn in which it commits. It runs outside the
+/// model lock and may call back in. Setting it again on the same transaction
+/// replaces the callback; a NULL `fn` clears it. The library does not own
+/// `info`. A completion still owed when its thread exits is dropped.
 @c public func CATransactionSetCompletionBlock(_ fn: CATransactionCompletionCallback?, _ info: UnsafeMutableRawPointer?) {
     let t = ThreadTransactions.current
     withModelLock {
