@@ -514,6 +514,40 @@ func dictionary(_ entries: [(String, CAValueRef)]) -> CAValueRef {
         #expect(CAActionCreate(nil, nil) == nil && takeError() == QZErrorNullArgument)
     }
 
+    @Test func replacingASublayerRunsTransitionOnTheSuperlayer() {
+        withClock(0) { _ in
+            let parent = committedLayer(), old = committedLayer(), new = committedLayer()
+            defer { for l in [parent, old, new] { CARelease(UnsafeRawPointer(l)) } }
+            CALayerAddSublayer(parent, old)
+            let log = CallLog()
+            let action = CAActionCreate(logAction, opaque(log))!
+            let actions = dictionary([("transition", objectValue(action)), ("onOrderIn", objectValue(action)),
+                                      ("onOrderOut", objectValue(action))])
+            CARelease(UnsafeRawPointer(action))
+            for l in [parent, old, new] { CALayerSetActions(l, actions) }
+            CARelease(UnsafeRawPointer(actions))
+            CALayerReplaceSublayer(parent, old, new)
+            #expect(log.keys == ["transition", "onOrderOut", "onOrderIn"])
+            #expect(log.layers == [parent, old, new])
+        }
+    }
+
+    @Test func theCompletionCanBeReadBack() {
+        withClock(0) { _ in
+            let log = CallLog()
+            var info: UnsafeMutableRawPointer?
+            #expect(CATransactionGetCompletionBlock(&info) == nil)
+            CATransactionBegin()
+            CATransactionSetCompletionBlock(logCompletion, opaque(log))
+            CATransactionBegin()
+            #expect(CATransactionGetCompletionBlock(&info) != nil && info == opaque(log))   // searched outwards
+            CATransactionCommit()
+            CATransactionCommit()
+            QZAnimationProcessEvents()
+            #expect(log.count == 1)
+        }
+    }
+
     @Test func anAnimationIsAnAction() {
         withClock(0) { _ in
             let l = committedLayer()
