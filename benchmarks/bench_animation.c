@@ -638,6 +638,7 @@ static CALayerRef build_lib(long n, bool animated)
         }
         CARelease(l); /* the root owns it */
     }
+    CATransactionFlush(); /* animations start when their transaction commits (at T0) */
     CARelease(identity);
     CARelease(one);
     CARelease(zero);

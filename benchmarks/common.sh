@@ -88,3 +88,11 @@ qz_build_animation_bench() {
         -o "$BENCH_OUT/bench_animation" \
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
+
+qz_build_transaction_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_transaction.c" \
+        -o "$BENCH_OUT/bench_transaction" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}

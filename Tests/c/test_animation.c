@@ -146,6 +146,7 @@ static void delegates_hear_start_and_stop_once(void) {
     CAAnimationSetRemovedOnCompletion(hold, false);
     CAAnimationSetFillMode(hold, kCAFillModeForwards);
     CALayerAddAnimation(layer, hold, "hold");
+    CATransactionFlush();                          /* it starts when its transaction commits */
     now_seconds = 20;
     QZAnimationProcessEvents();
     CHECK(CALayerGetAnimation(layer, "hold") != NULL);

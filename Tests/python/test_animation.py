@@ -26,7 +26,10 @@ class Clock:
         return self.now
 
     def at(self, offset):
-        """Sets the time to START + offset."""
+        """Sets the time to START + offset. What this thread changed first
+        commits at the old time, as at the end of a run-loop turn (animations
+        added with beginTime 0 start when their transaction commits)."""
+        quartzite.transaction.flush()
         self.now = START + offset
         return self
 

@@ -1708,8 +1708,12 @@ void CATransitionSetType(CAAnimationRef a, const char *type);
 
 /**
  * Adds a copy of `anim` under `key` (NULL: unnamed, not listed by
- * CALayerCopyAnimationKeys). A beginTime of 0 starts it at the layer's
- * current local time; a duration of 0 or less becomes 0.25 s. An animation
+ * CALayerCopyAnimationKeys). The copy joins the calling thread's open
+ * transaction (the implicit one when none is open) and starts when it
+ * commits: a beginTime of 0 means the layer's local time at the commit; a
+ * duration of 0 or less takes the transaction's animationDuration (0.25 s by
+ * default). CALayerGetAnimation and CALayerCopyAnimationKeys list it at once;
+ * presentation copies show it from the commit on. An animation
  * already under `key` is removed (its delegate hears animationDidStop with
  * finished = false).
  */
@@ -1758,7 +1762,10 @@ void CALayerRemoveAnimation(CALayerRef layer, const char *key);
  * or were removed, and removes finished animations with removedOnCompletion.
  * Each delegate message is delivered exactly once, on the calling thread,
  * outside the model lock. The run loop calls this on every turn; hosts with
- * their own frame loop call it once per frame.
+ * their own frame loop call it once per frame. It does what the end of a
+ * run-loop turn does: first commits the calling thread's implicit transaction
+ * (unless explicit transactions are open), and last runs the transaction
+ * completions owed to the calling thread.
  */
 void QZAnimationProcessEvents(void);
 
@@ -1775,6 +1782,172 @@ CALayerRef QZLayerCopyTransitionSnapshot(CALayerRef layer);
  * none is in effect. The renderer draws the transition from this.
  */
 double QZLayerGetTransitionProgress(CALayerRef layer);
+
+/* MARK: - CATransaction */
+
+/**
+ * Opens an explicit transaction on the calling thread (nested inside any
+ * open one, the implicit one included).
+ */
+void CATransactionBegin(void);
+
+/**
+ * Closes the innermost explicit transaction of the calling thread. When it
+ * is the outermost, its changes commit: every changed layer's state becomes
+ * visible to presentation readers at once, and the animations added in it
+ * (implicit ones included) start, a beginTime of 0 meaning now. Without an
+ * explicit transaction open it records QZErrorInvalidState and does nothing.
+ */
+void CATransactionCommit(void);
+
+/**
+ * The value for `key`, searching from the innermost transaction outwards:
+ * the typed keys give their current values (animationDuration a number,
+ * disableActions a bool, animationTimingFunction the function object or NULL);
+ * other keys the innermost value set, or NULL. Returns +1.
+ */
+CAValueRef CATransactionCopyValueForKey(const char *key);
+
+/**
+ * Commits the calling thread's implicit transaction now. While explicit
+ * transactions are open it waits: the implicit transaction commits when the
+ * last of them closes. Does nothing when there is no implicit transaction.
+ * Completions owed are not run here (see QZAnimationProcessEvents).
+ */
+void CATransactionFlush(void);
+
+/**
+ * The duration of implicit animations (and of animations added with a
+ * duration of 0 or less) in the current transaction: the innermost value set,
+ * else 0.25 s.
+ */
+CFTimeInterval CATransactionGetAnimationDuration(void);
+
+/**
+ * The timing function of implicit animations in the current transaction, or
+ * NULL when none was set (they then use kCAMediaTimingFunctionDefault).
+ * Borrowed: valid while the transaction that holds it is open.
+ */
+CAMediaTimingFunctionRef CATransactionGetAnimationTimingFunction(void);
+
+/**
+ * The innermost completion callback set on the calling thread's open
+ * transactions (and its info through `info`, which may be NULL), or NULL.
+ */
+CATransactionCompletionCallback CATransactionGetCompletionBlock(void **info);
+
+/**
+ * Whether property changes in the current transaction run no actions (no
+ * implicit animations, no custom actions, no onOrderIn/onOrderOut). Default false.
+ */
+bool CATransactionGetDisableActions(void);
+
+/**
+ * Acquires the transaction lock (the model lock that every layer call
+ * takes): other threads' layer calls wait until the matching
+ * CATransactionUnlock. Recursive: each Lock needs its Unlock.
+ */
+void CATransactionLock(void);
+
+/**
+ * Sets the innermost transaction's animation duration (opening the implicit
+ * transaction when none is open). Must be finite and not negative
+ * (QZErrorNotFinite / QZErrorOutOfRange).
+ */
+void CATransactionSetAnimationDuration(CFTimeInterval duration);
+
+/**
+ * Sets the innermost transaction's timing function (retained; NULL restores
+ * the default for this scope).
+ */
+void CATransactionSetAnimationTimingFunction(CAMediaTimingFunctionRef function);
+
+/**
+ * Sets the innermost transaction's completion: `fn(info)` runs exactly once,
+ * on the calling thread (the one that commits the transaction), at the end
+ * of one of its run-loop turns (or in QZAnimationProcessEvents) after the
+ * transaction committed and every animation added to it from now on
+ * (implicit ones included) has finished or been removed; when none was
+ * added, at the end of the turn in which it commits. It runs outside the
+ * model lock and may call back in. Setting it again on the same transaction
+ * replaces the callback; a NULL `fn` clears it. The library does not own
+ * `info`. A completion still owed when its thread exits is dropped.
+ */
+void CATransactionSetCompletionBlock(CATransactionCompletionCallback fn, void *info);
+
+/**
+ * Sets disableActions on the innermost transaction (opening the implicit
+ * transaction when none is open).
+ */
+void CATransactionSetDisableActions(bool disable);
+
+/**
+ * Sets a value in the innermost transaction (opening the implicit one). The
+ * keys kCATransactionAnimationDuration (a number), kCATransactionDisableActions
+ * (a bool or number) and kCATransactionAnimationTimingFunction (a timing
+ * function object, or NULL / the null value) set the typed properties;
+ * kCATransactionCompletionBlock takes no value here
+ * (CATransactionSetCompletionBlock: QZErrorInvalidArgument). Other keys are
+ * stored as given (retained); NULL removes them from this scope.
+ */
+void CATransactionSetValueForKey(const char *key, CAValueRef value);
+
+/**
+ * Releases the transaction lock taken with CATransactionLock. Unlocking a
+ * lock this thread does not hold records QZErrorInvalidState.
+ */
+void CATransactionUnlock(void);
+
+/* MARK: - CAAction and the action search */
+
+/**
+ * Creates a custom action whose `run(key, layer, arguments, info)` is called
+ * when the action runs (Apple's runActionForKey:object:arguments:). `info` is
+ * passed back verbatim and is not owned by the library (see
+ * CAActionCreateWithRelease). `run` runs on the thread that triggers the
+ * action, holding the model lock; it may call back into the library.
+ * Returns +1 (CARelease), or NULL with QZErrorNullArgument when `run` is NULL.
+ */
+CAActionRef CAActionCreate(CAActionCallback run, void *info);
+
+/**
+ * CAActionCreate with a `release(info)` callback, called once when the
+ * action is freed (its last reference released: the caller's, an `actions`
+ * dictionary's, a delegate's), on the thread of that release. `release` may
+ * be NULL. Returns +1.
+ */
+CAActionRef CAActionCreateWithRelease(CAActionCallback run, void *info, CAActionReleaseCallback release);
+
+/**
+ * Runs `action` for `key` on `layer` (Apple's runActionForKey:object:arguments:):
+ * an animation is added to the layer under `key` (a copy, in the calling
+ * thread's transaction, as CALayerAddAnimation does); a custom action's
+ * callback is called with `key`, `layer` and `arguments` (may be NULL) on the
+ * calling thread; QZActionNull does nothing.
+ */
+void CAActionRunForKey(CAActionRef action, const char *key, CALayerRef layer, CAValueRef arguments);
+
+/**
+ * Apple's -[CALayer actionForKey:]: the layer delegate's
+ * actionForLayerForKey (a non-NULL answer ends the search; QZActionNull
+ * means no action), the `actions` dictionary, the `style` dictionary's
+ * `actions` (then its nested `style`, recursively), the class's
+ * defaultActionForKey, then for an animatable property of a layer whose
+ * creation has been committed the implicit animation (a CABasicAnimation
+ * from the current presentation value, with the current transaction's
+ * duration and timing function). NULL when nothing answers. Borrowed:
+ * valid until the next CALayerGetActionForKey call on this thread (or as
+ * long as its owner holds it). Callbacks run on the calling thread.
+ */
+CAActionRef CALayerGetActionForKey(CALayerRef layer, const char *key);
+
+/**
+ * The shared action that stops the action search with no action (Apple's
+ * NSNull): return it from actionForLayerForKey or defaultActionForKey, or
+ * store it (CAValueCreateWithObject) in an `actions` dictionary. Borrowed and
+ * immortal: never release it.
+ */
+CAActionRef QZActionNull(void);
 
 /* MARK: - CGPathRef and CGMutablePathRef */
 

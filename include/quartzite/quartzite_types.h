@@ -285,6 +285,26 @@ typedef struct CAAnimationDelegateCallbacks {
 #define kCATransactionDisableActions "disableActions"
 #define kCATransactionAnimationTimingFunction "animationTimingFunction"
 #define kCATransactionCompletionBlock "completionBlock"
+/* MARK: - Transactions and actions */
+
+/** A transaction's completion (CATransactionSetCompletionBlock). Runs once,
+ *  on the thread that committed the transaction, at the end of that thread's
+ *  run-loop turn (CFRunLoopRunInMode, QZRunLoopRunOnce) or in
+ *  QZAnimationProcessEvents, once every animation added to the transaction
+ *  after the completion was set has finished or been removed. */
+typedef void (*CATransactionCompletionCallback)(void *info);
+
+/** Apple's -runActionForKey:object:arguments: for a custom action. `key` and
+ *  `arguments` (NULL when none) are valid only during the call; `layer` is
+ *  borrowed. Runs on the thread that triggered the action (the one changing
+ *  the property or calling CAActionRunForKey), with the model lock held: it
+ *  may call back into the library. */
+typedef void (*CAActionCallback)(const char *key, CALayerRef layer, CAValueRef arguments, void *info);
+
+/** Releases a custom action's `info` when the action is freed
+ *  (CAActionCreateWithRelease). Runs on the thread of the last release. */
+typedef void (*CAActionReleaseCallback)(void *info);
+
 /* MARK: - Paths (Apple's CGPath.h) */
 
 /** The kind of a path element (CGPathApply, QZPathGetElementAtIndex). */

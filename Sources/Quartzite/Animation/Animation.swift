@@ -32,7 +32,13 @@ public final class Animation: QZObject, Handle {
     /// The declared key when the key path is a single declared property.
     private(set) var keyPathKey: LayerKey?
     /// Decompositions of constant transform endpoints, made on first use.
-    var endpointDecompositions: (DecomposedTransform, DecomposedTransform)?
+    var endpointDecompositions: (DecomposedTransform, DecomposedTransform)? {
+        get { decompositionBox?.pair }
+        set { decompositionBox = newValue.map(DecompositionBox.init) }
+    }
+    /// Boxed: inline, the SIMD4<Double> fields would make every animation
+    /// 32-byte aligned (posix_memalign) and about 330 bytes larger.
+    private var decompositionBox: DecompositionBox?
     /// keyPath as a C string with a stable pointer (the getter's result).
     private(set) var keyPathC: CString?
     public var additive = false
@@ -69,6 +75,8 @@ public final class Animation: QZObject, Handle {
     /// "now" at the moment it is added).
     var resolvedBeginTime: Double?
     var didStart = false
+    /// The transaction completions waiting for this animation to end.
+    var completionGroups: [CompletionGroup]?
 
     static var handleTypeName: String { "CAAnimation" }
     static func accepts(_ tag: UInt32) -> Bool {
@@ -78,6 +86,20 @@ public final class Animation: QZObject, Handle {
     public init(kind: Kind) {
         animationKind = kind
         super.init(kind: kind.objectKind)
+    }
+
+    /// A CABasicAnimation of a declared property (an implicit animation): the
+    /// key path's C string is shared and nothing is parsed.
+    init(implicitFor key: LayerKey, keyPathC: CString) {
+        animationKind = .basic
+        keyPath = keyPathC.string   // before super.init: no didSet
+        self.keyPathC = keyPathC
+        keyPathKey = key
+        super.init(kind: .basicAnimation)
+    }
+
+    deinit {
+        if completionGroups != nil { withModelLock { endTransactionGroups() } }
     }
 
 
@@ -114,6 +136,12 @@ public final class Animation: QZObject, Handle {
         c.endProgress = endProgress
         return c
     }
+}
+
+/// The cached decompositions of a transform animation's two ends.
+final class DecompositionBox {
+    let pair: (DecomposedTransform, DecomposedTransform)
+    init(_ pair: (DecomposedTransform, DecomposedTransform)) { self.pair = pair }
 }
 
 /// An animation delegate: the host's table and info.

@@ -471,15 +471,18 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 // MARK: - Animations on layers
 
 /// Adds a copy of `anim` under `key` (NULL: unnamed, not listed by
-/// CALayerCopyAnimationKeys). A beginTime of 0 starts it at the layer's
-/// current local time; a duration of 0 or less becomes 0.25 s. An animation
+/// CALayerCopyAnimationKeys). The copy joins the calling thread's open
+/// transaction (the implicit one when none is open) and starts when it
+/// commits: a beginTime of 0 means the layer's local time at the commit; a
+/// duration of 0 or less takes the transaction's animationDuration (0.25 s by
+/// default). CALayerGetAnimation and CALayerCopyAnimationKeys list it at once;
+/// presentation copies show it from the commit on. An animation
 /// already under `key` is removed (its delegate hears animationDidStop with
 /// finished = false).
 @c public func CALayerAddAnimation(_ layer: CALayerRef?, _ anim: CAAnimationRef?, _ key: UnsafePointer<CChar>?) {
     guard let l = object(layer, as: Layer.self), let a = object(anim, as: Animation.self) else { return }
     let k = key.map { String(cString: $0) }
-    let now = MediaClock.now()
-    withModelLock { l.addAnimation(a, forKey: k, now: now) }
+    withModelLock { l.addAnimationInTransaction(a, forKey: k, copy: true) }
 }
 
 /// The animation running under `key`, or NULL. Borrowed: the copy the layer
@@ -546,27 +549,10 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// or were removed, and removes finished animations with removedOnCompletion.
 /// Each delegate message is delivered exactly once, on the calling thread,
 /// outside the model lock. The run loop calls this on every turn; hosts with
-/// their own frame loop call it once per frame.
+/// their own frame loop call it once per frame. It does what the end of a
+/// run-loop turn does: first commits the calling thread's implicit transaction
+/// (unless explicit transactions are open), and last runs the transaction
+/// completions owed to the calling thread.
 @c public func QZAnimationProcessEvents() {
-    let now = MediaClock.now()
-    let events: [AnimationEvent] = withModelLock {
-        for (id, entry) in AnimationRegistry.layers {
-            guard let l = entry.layer, l.animationList != nil else {
-                AnimationRegistry.layers[id] = nil
-                continue
-            }
-            l.updateAnimationLifecycle(now: now)
-        }
-        let e = AnimationRegistry.pending
-        AnimationRegistry.pending = []
-        return e
-    }
-    for event in events {
-        let handle = borrowedHandle(event.animation)
-        if let finished = event.finished {
-            if let fn = event.delegate.callbacks.animationDidStop { hostCall { fn(handle, finished, event.delegate.info) } }
-        } else if let fn = event.delegate.callbacks.animationDidStart {
-            hostCall { fn(handle, event.delegate.info) }
-        }
-    }
+    transactionRunLoopTurnDidFinish()
 }

@@ -5,6 +5,14 @@ import CQuartzite
 // lock, so the tree may be used from any thread. Callbacks (delegate, layout
 // manager, class methods) run on the calling thread and may call back in.
 
+/// A layer made through the API joins the calling thread's transaction: it
+/// has no implicit animations until that transaction commits.
+@inline(__always)
+func created(_ l: Layer) -> Layer {
+    Transactions.layerCreated(l)
+    return l
+}
+
 /// Reads a layer under the model lock without retaining it.
 @inline(__always)
 func readLayer<R>(_ layer: CALayerRef?, _ fallback: R, _ function: StaticString = #function, _ body: (Layer) -> R) -> R {
@@ -17,9 +25,11 @@ func readLayer<R>(_ layer: CALayerRef?, _ fallback: R, _ function: StaticString 
 func changeLayer(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString = #function, _ body: (Layer) -> Void) {
     withObject(layer, as: Layer.self, fallback: (), function) { l in
         withModelLock {
-            body(l)
-            l.markSet(key)
-            l.didChange(key)
+            l.transactionChange(key) {
+                body(l)
+                l.markSet(key)
+                l.didChange(key)
+            }
         }
     }
 }
@@ -34,7 +44,7 @@ func setLayerValue(_ layer: CALayerRef?, _ key: LayerKey, _ value: Value?, _ fun
                 recordError(QZErrorWrongType, function, "\(key.name) belongs to another layer class than \(l.layerClass.name)")
                 return
             }
-            l.setDeclared(key, value, function: function)
+            l.transactionChange(key) { l.setDeclared(key, value, function: function) }
         }
     }
 }
@@ -63,30 +73,30 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Creates a CALayer with the spec's defaults. Returns +1: release with CARelease.
 @c public func CALayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { Layer() })
+    retainedHandle(withModelLock { created(Layer()) })
 }
 
 /// Creates a layer of class `cls` (built-in or made with CALayerClassCreate);
 /// class defaults (defaultValueForKey) are applied. Returns +1.
 @c public func CALayerCreateWithClass(_ cls: CALayerClassRef?) -> CALayerRef? {
     guard let c = object(cls, as: LayerClass.self) else { return nil }
-    return retainedHandle(withModelLock { Layer(class: c) })
+    return retainedHandle(withModelLock { created(Layer(class: c)) })
 }
 
 /// Creates a CAScrollLayer (scrollMode kCAScrollBoth). Returns +1.
 @c public func CAScrollLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { Layer(class: .scroll) })
+    retainedHandle(withModelLock { created(Layer(class: .scroll)) })
 }
 
 /// Creates a CATextLayer (fontSize 36, white foreground, not wrapped,
 /// alignment natural, truncation none). Returns +1.
 @c public func CATextLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { Layer(class: .text) })
+    retainedHandle(withModelLock { created(Layer(class: .text)) })
 }
 
 /// Creates a CATiledLayer (levelsOfDetail 1, bias 0, tiles 256x256). Returns +1.
 @c public func CATiledLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { Layer(class: .tiled) })
+    retainedHandle(withModelLock { created(Layer(class: .tiled)) })
 }
 
 /// Returns the layer's class. Borrowed.
@@ -166,13 +176,13 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// QZErrorInvalidArgument and changes nothing. The superlayer holds a reference.
 @c public func CALayerAddSublayer(_ layer: CALayerRef?, _ sublayer: CALayerRef?) {
     guard let parent = object(layer, as: Layer.self), let child = object(sublayer, as: Layer.self) else { return }
-    withModelLock { _ = parent.addSublayer(child, function: #function) }
+    withModelLock { if parent.addSublayer(child, function: #function) { child.triggerAction("onOrderIn") } }
 }
 
 /// Inserts `sublayer` at `index` (0...count; out of range records QZErrorOutOfRange).
 @c public func CALayerInsertSublayerAtIndex(_ layer: CALayerRef?, _ sublayer: CALayerRef?, _ index: CUnsignedInt) {
     guard let parent = object(layer, as: Layer.self), let child = object(sublayer, as: Layer.self) else { return }
-    withModelLock { _ = parent.insertSublayer(child, at: Int(index), function: #function) }
+    withModelLock { if parent.insertSublayer(child, at: Int(index), function: #function) { child.triggerAction("onOrderIn") } }
 }
 
 /// Inserts `sublayer` just below `sibling`, which must be a sublayer
@@ -180,21 +190,29 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 @c public func CALayerInsertSublayerBelow(_ layer: CALayerRef?, _ sublayer: CALayerRef?, _ sibling: CALayerRef?) {
     guard let parent = object(layer, as: Layer.self), let child = object(sublayer, as: Layer.self),
           let s = object(sibling, as: Layer.self) else { return }
-    withModelLock { _ = parent.insertSublayer(child, relativeTo: s, above: false, function: #function) }
+    withModelLock { if parent.insertSublayer(child, relativeTo: s, above: false, function: #function) { child.triggerAction("onOrderIn") } }
 }
 
 /// Inserts `sublayer` just above `sibling`, which must be a sublayer.
 @c public func CALayerInsertSublayerAbove(_ layer: CALayerRef?, _ sublayer: CALayerRef?, _ sibling: CALayerRef?) {
     guard let parent = object(layer, as: Layer.self), let child = object(sublayer, as: Layer.self),
           let s = object(sibling, as: Layer.self) else { return }
-    withModelLock { _ = parent.insertSublayer(child, relativeTo: s, above: true, function: #function) }
+    withModelLock { if parent.insertSublayer(child, relativeTo: s, above: true, function: #function) { child.triggerAction("onOrderIn") } }
 }
 
 /// Replaces the sublayer `oldLayer` with `newLayer` at the same index.
 @c public func CALayerReplaceSublayer(_ layer: CALayerRef?, _ oldLayer: CALayerRef?, _ newLayer: CALayerRef?) {
     guard let parent = object(layer, as: Layer.self), let old = object(oldLayer, as: Layer.self),
           let new = object(newLayer, as: Layer.self) else { return }
-    withModelLock { _ = parent.replaceSublayer(old, with: new, function: #function) }
+    withModelLock {
+        withExtendedLifetime(old) {
+            if parent.replaceSublayer(old, with: new, function: #function) {
+                parent.triggerAction("transition")
+                old.triggerAction("onOrderOut")
+                new.triggerAction("onOrderIn")
+            }
+        }
+    }
 }
 
 /// Detaches the layer from its superlayer (or from the layer it masks).
@@ -203,7 +221,11 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     guard let l = object(layer, as: Layer.self) else { return }
     withModelLock {
         // Keep the layer alive while its superlayer lets go of it.
-        withExtendedLifetime(l) { l.detach() }
+        withExtendedLifetime(l) {
+            let hadSuperlayer = l.superlayer != nil
+            l.detach()
+            if hadSuperlayer { l.triggerAction("onOrderOut") }
+        }
     }
 }
 
@@ -253,7 +275,12 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
             list.append(l)
         }
     }
-    withModelLock { _ = parent.setSublayers(list, function: #function) }
+    withModelLock {
+        let old = parent.sublayers
+        guard parent.setSublayers(list, function: #function) else { return }
+        for l in old where !list.contains(where: { $0 === l }) { l.triggerAction("onOrderOut") }
+        for l in list where !old.contains(where: { $0 === l }) { l.triggerAction("onOrderIn") }
+    }
 }
 
 // MARK: - Geometry
@@ -502,7 +529,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     guard let k = requireString(key, "key", #function) else { return }
     var v: Value?
     if let value { guard let o = object(value, as: Value.self) else { return }; v = o }
-    readLayer(layer, ()) { _ = $0.setValue(v, forKey: k, function: #function) }
+    readLayer(layer, ()) { l in l.transactionChange(keyPath: k) { _ = l.setValue(v, forKey: k, function: #function) } }
 }
 
 /// Apple's setValue:forKeyPath:, with struct fields ("position.x",
@@ -512,7 +539,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     guard let k = requireString(keyPath, "keyPath", #function) else { return }
     var v: Value?
     if let value { guard let o = object(value, as: Value.self) else { return }; v = o }
-    readLayer(layer, ()) { _ = $0.setValue(v, forKeyPath: k, function: #function) }
+    readLayer(layer, ()) { l in l.transactionChange(keyPath: k) { _ = l.setValue(v, forKeyPath: k, function: #function) } }
 }
 
 /// Apple's valueForKey:: the property's value, a custom value, the style
@@ -531,7 +558,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// Sets a number at a key path (a shortcut for CALayerSetValueForKeyPath).
 @c public func CALayerSetNumberForKeyPath(_ layer: CALayerRef?, _ keyPath: UnsafePointer<CChar>?, _ number: Double) {
     guard let k = requireString(keyPath, "keyPath", #function) else { return }
-    readLayer(layer, ()) { _ = $0.setValue(Value(.number(number)), forKeyPath: k, function: #function) }
+    readLayer(layer, ()) { l in l.transactionChange(keyPath: k) { _ = l.setValue(Value(.number(number)), forKeyPath: k, function: #function) } }
 }
 
 /// Reads a number at a key path; 0 with QZErrorWrongType when the value there

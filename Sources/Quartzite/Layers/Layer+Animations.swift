@@ -38,24 +38,47 @@ extension Layer {
     func addAnimation(_ animation: Animation, forKey key: String?, now: Double) {
         let copy = animation.copy()
         if copy.timing.duration <= 0 { copy.timing.duration = 0.25 }
-        copy.resolvedBeginTime = copy.timing.beginTime == 0 ? localTime(fromMedia: now) : copy.timing.beginTime
+        insertCommitted(copy, forKey: key, now: now)
+    }
+
+    /// Starts an animation that is now part of the committed state: a
+    /// beginTime of 0 resolves to the layer's local time at `now`.
+    /// `localNow` (the layer's local time at `now`) spares the walk up the tree;
+    /// `register` false leaves registering the layer to the caller.
+    func insertCommitted(_ copy: Animation, forKey key: String?, now: Double, localNow: Double? = nil, register: Bool = true) {
+        copy.resolvedBeginTime = copy.timing.beginTime == 0 ? (localNow ?? localTime(fromMedia: now)) : copy.timing.beginTime
         // A transition always runs under kCATransition, from a snapshot of now.
         let isTransition = copy.animationKind == .transition
         let key = isTransition ? "transition" : key
         let snapshot = isTransition ? presentationCopy(now: now) : nil
-        if let key { removeAnimation(forKey: key, finished: false) }
+        if let key { removeCommittedAnimation(forKey: key, finished: false) }
         if animationList == nil { animationList = [] }
         animationList!.append(AnimationEntry(key: key, animation: copy, snapshot: snapshot))
-        AnimationRegistry.layers[ObjectIdentifier(self)] = AnimationRegistry.Weak(self)
+        if register { AnimationRegistry.layers[ObjectIdentifier(self)] = AnimationRegistry.Weak(self) }
     }
 
+    /// The animation under `key`: one added in the open transaction, else a running one.
     func animation(forKey key: String) -> Animation? {
-        animationList?.last(where: { $0.key == key })?.animation
+        if let p = transactionState?.pending.last(where: { $0.key == key }) { return p.animation }
+        return animationList?.last(where: { $0.key == key })?.animation
     }
 
-    var animationKeys: [String] { animationList?.compactMap(\.key) ?? [] }
+    var animationKeys: [String] {
+        let committed = animationList?.compactMap(\.key) ?? []
+        guard let pending = transactionState?.pending, !pending.isEmpty else { return committed }
+        let added = pending.compactMap(\.key)
+        return committed.filter { !added.contains($0) } + added
+    }
 
     func removeAnimation(forKey key: String, finished: Bool) {
+        if let state = transactionState, let i = state.pending.firstIndex(where: { $0.key == key }) {
+            let entry = state.pending.remove(at: i)
+            ended(entry.animation, finished: finished)
+        }
+        removeCommittedAnimation(forKey: key, finished: finished)
+    }
+
+    func removeCommittedAnimation(forKey key: String, finished: Bool) {
         guard let list = animationList, let i = list.firstIndex(where: { $0.key == key }) else { return }
         let entry = list[i]
         animationList!.remove(at: i)
@@ -64,14 +87,19 @@ extension Layer {
     }
 
     func removeAllAnimations() {
-        let list = animationList ?? []
+        var list = animationList ?? []
         animationList = nil
+        if let state = transactionState, !state.pending.isEmpty {
+            list += state.pending
+            state.pending = []
+        }
         for entry in list { ended(entry.animation, finished: false) }
     }
 
     /// Queues the delegate's messages for an animation leaving the layer: a
     /// start it never got, then the stop.
-    private func ended(_ animation: Animation, finished: Bool) {
+    func ended(_ animation: Animation, finished: Bool) {
+        animation.endTransactionGroups()
         guard let d = animation.delegate else { return }
         if !animation.didStart {
             animation.didStart = true
@@ -107,6 +135,7 @@ extension Layer {
             }
             let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
             if a.didStart && elapsed >= total && a.timing.speed != 0 {
+                a.endTransactionGroups()
                 if a.removedOnCompletion {
                     if let d = a.delegate { AnimationRegistry.pending.append(AnimationEvent(animation: a, delegate: d, finished: true)) }
                     continue
@@ -178,7 +207,7 @@ extension Layer {
 
     /// A copy of the layer's own state (no tree links), as initWithLayer: makes.
     func shallowCopy() -> Layer {
-        let c = Layer(copyOf: self)
+        let c = Layer(copyOf: transactionState?.committed ?? self)
         if let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
             hostCall { fn(c.handle, handle, info) }
         }

@@ -39,6 +39,15 @@ public final class Layer: QZObject, Handle {
     /// strongly so the chain of ancestors outlives the parent copies' release.
     var presentationParent: Layer?
 
+    /// Transaction bookkeeping (committed snapshot, pending animations); nil
+    /// until an export creates or changes the layer.
+    var transactionState: LayerTransactionState?
+    /// For a layer created through the API: the thread whose transaction
+    /// created it, until that transaction commits (no implicit animations
+    /// before), and that transaction's serial. nil: committed.
+    var creator: ThreadTransactions?
+    var creatorSerial: UInt64 = 0
+
     /// Properties set explicitly (for the style dictionary fallback).
     var setBits: (UInt64, UInt64) = (0, 0)
 
@@ -86,6 +95,7 @@ public final class Layer: QZObject, Handle {
         for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
         hooks?.releaseAll()
+        if let s = transactionState { Transactions.layerFreed(s) }
     }
 
     // MARK: Derived access

@@ -5,6 +5,7 @@ import CQuartzite
 /// offline rendering).
 public enum MediaClock {
     public static func now(_ function: StaticString = #function) -> Double {
+        if let t = ThreadTransactions.existing?.fixedTime { return t }
         var info: UnsafeMutableRawPointer? = nil
         guard let source = qz_internal_get_time_source(&info) else {
             return qz_internal_monotonic_seconds()

@@ -8,9 +8,11 @@
 /// timers and display links ran, before it waits): commits the thread's
 /// implicit transaction, delivers animation delegate messages and runs the
 /// transaction completions owed to this thread.
-func transactionRunLoopTurnDidFinish() {}
+func transactionRunLoopTurnDidFinish() { Transactions.turnDidFinish() }
 
 /// The media time at which this thread's run loop must next turn for
 /// transaction work (a completion waiting for its animations to end), or nil.
-/// The run loop sleeps no longer than this.
-func transactionRunLoopNextDeadline() -> Double? { nil }
+/// The run loop sleeps no longer than this. -infinity when a completion is
+/// already owed (turn now); +infinity when one waits for an animation that
+/// never ends by itself (it will be removed: sleep until woken).
+func transactionRunLoopNextDeadline() -> Double? { Transactions.nextDeadline(ThreadTransactions.current) }

@@ -14,7 +14,8 @@ Two layers:
   :class:`KeyframeAnimation`, :class:`AnimationGroup`, :class:`Transition`,
   :class:`TimingFunction`, :func:`process_animation_events`), Core Video
   (:class:`PixelBuffer` with zero-copy NumPy views, :class:`PixelBufferPool`,
-  pixel format descriptions), the run loop (:mod:`quartzite.run_loop`) and
+  pixel format descriptions), transactions and actions (:class:`transaction`,
+  :class:`Action`), the run loop (:mod:`quartzite.run_loop`) and
   :class:`DisplayLink`, the media clock and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
@@ -38,6 +39,9 @@ from .geometry import AffineTransform, Point, Rect, Size, Transform3D
 from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
 from .timing import current_media_time, set_media_time_source
+from .transaction import Action, null_action, transaction
+from .transaction import begin as transaction_begin, commit as transaction_commit, flush as transaction_flush
+from .transaction import lock as transaction_lock, unlock as transaction_unlock
 from .values import Value, ValueType, from_value, to_value
 from .video import (
     CoreVideoError, CVReturn, PixelBuffer, PixelBufferPool, Plane, all_pixel_format_descriptions, fourcc,
@@ -57,4 +61,7 @@ __all__ = [
     "last_error", "pixel_format_description", "process_animation_events",
     "register_pixel_format", "run_loop", "set_error_handler", "set_media_time_source",
     "to_value",
+    # Transactions and actions
+    "Action", "null_action", "transaction", "transaction_begin", "transaction_commit",
+    "transaction_flush", "transaction_lock", "transaction_unlock",
 ]

@@ -314,7 +314,10 @@ def process_animation_events():
     current media time (animation_did_start for animations that began,
     animation_did_stop for those that ended or were removed; each exactly
     once) on the calling thread, and removes finished animations whose
-    removed_on_completion is set."""
+    removed_on_completion is set. Like the end of a run-loop turn, it first
+    commits this thread's implicit transaction (animations added with
+    begin_time 0 start then) and last runs the transaction completions owed
+    to this thread."""
     call(_lib.QZAnimationProcessEvents)
 
 

@@ -1340,6 +1340,12 @@ class Layer(Handle):
 
     animation_for_key = animation
 
+    def action_for_key(self, key):
+        """CALayerGetActionForKey: the action the search finds for `key`
+        (delegate, actions, style, class, implicit animation), or None."""
+        from .transaction import action_for_key
+        return action_for_key(self, key)
+
     @property
     def animation_keys(self):
         """The keys of the layer's animations in the order they were added (a

@@ -1,0 +1,312 @@
+import CQuartzite
+
+// A layer's side of transactions: changes made through the API join the
+// calling thread's open transaction (its committed state is snapshotted on
+// the first change), the action for the changed key is looked up before the
+// change and run after it (Apple's actionForKey: / runActionForKey:), and
+// animations wait in the transaction until it commits. Model lock held.
+
+/// An action found before a change, run after it.
+struct PendingAction {
+    let action: QZObject
+    /// A fresh implicit animation: added as is (no copy).
+    let owned: Bool
+}
+
+extension Layer {
+    // MARK: - Animations in a transaction
+
+    /// Apple's addAnimation:forKey: through the API: a copy (when `copy`)
+    /// waits in the calling thread's open transaction and starts when it
+    /// commits. A duration of 0 or less takes the transaction's
+    /// animationDuration (0.25 s by default). The completions of the open
+    /// scopes wait for it.
+    func addAnimationInTransaction(_ animation: Animation, forKey key: String?, copy: Bool) {
+        let t = ThreadTransactions.current
+        let a = copy ? animation.copy() : animation
+        if a.timing.duration <= 0 { a.timing.duration = t.animationDuration }
+        let state = Transactions.enlist(self, t, snapshot: false)
+        let key = a.animationKind == .transition ? "transition" : key
+        appendPending(a, forKey: key, mask: LayerTransactionState.mask(for: key), state: state, thread: t)
+    }
+
+    /// Queues `a` in the open transaction under `key`, replacing one queued
+    /// under the same key. `mask` is LayerTransactionState.mask(for: key).
+    @inline(__always)
+    func appendPending(_ a: Animation, forKey key: String?, mask: UInt64, state: LayerTransactionState, thread t: ThreadTransactions) {
+        if let key, state.pendingKeys & mask != 0, let i = state.pending.firstIndex(where: { $0.key == key }) {
+            let old = state.pending.remove(at: i)
+            ended(old.animation, finished: false)
+        }
+        state.pendingKeys |= mask
+        if t.hasCompletions {
+            for s in t.scopes {
+                if let g = s.completion {
+                    g.liveAnimations += 1
+                    if a.completionGroups == nil { a.completionGroups = [g] } else { a.completionGroups!.append(g) }
+                }
+            }
+        }
+        if state.pending.isEmpty { state.pending.reserveCapacity(16) }
+        state.pending.append(AnimationEntry(key: key, animation: a))
+    }
+
+    /// The animations of a committed transaction start now.
+    func startCommitted(_ pending: [AnimationEntry], now: Double) {
+        let localNow = quickLocalTime(fromMedia: now)
+        let fast = (animationList?.isEmpty ?? true) && !pending.contains { $0.animation.animationKind == .transition }
+        if fast {
+            // Nothing to replace (keys in a transaction are unique): the
+            // pending list becomes the running list.
+            for entry in pending {
+                let a = entry.animation
+                a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
+            }
+            animationList = pending
+        } else {
+            for entry in pending {
+                insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false)
+            }
+        }
+        for entry in pending {
+            let a = entry.animation
+            guard let groups = a.completionGroups else { continue }
+            let begin = a.resolvedBeginTime ?? 0
+            let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
+            let speed = Double(a.timing.speed)
+            let end = speed > 0 && total.isFinite ? mediaTime(fromLocal: begin + total / speed) : Double.infinity
+            for g in groups { g.deadline = Swift.max(g.deadline, end) }
+        }
+        let id = ObjectIdentifier(self)
+        if AnimationRegistry.layers[id]?.layer !== self { AnimationRegistry.layers[id] = AnimationRegistry.Weak(self) }
+    }
+
+    /// localTime(fromMedia:) without building the chain when no layer up to
+    /// the root has timing of its own (the usual case: time is media time).
+    @inline(__always)
+    func quickLocalTime(fromMedia t: Double) -> Double {
+        var l: Layer? = self
+        while let c = l {
+            if c.timing != nil { return localTime(fromMedia: t) }
+            l = c.superlayer
+        }
+        return t
+    }
+
+    // MARK: - Changes
+
+    /// Before a change of a declared property through the API: joins the
+    /// transaction (snapshotting the committed state) and finds the action.
+    @inline(__always)
+    func willChange(_ key: LayerKey) -> PendingAction? {
+        // A layer whose creation is not committed yet needs no snapshot and
+        // has no implicit animation: without action sources, nothing to do.
+        if creator != nil, !isCommitted, !hasActionSources { return nil }
+        let t = ThreadTransactions.current
+        // Already in an open transaction: its committed state is kept.
+        let state: LayerTransactionState
+        if let s = transactionState, s.record != nil { state = s } else { state = Transactions.enlist(self, t, snapshot: true) }
+        if t.disableActions { return nil }
+        return findAction(forKey: key.name, declared: key, state: state, thread: t)
+    }
+
+    /// After the change: runs the action found before it.
+    @inline(__always)
+    func runPendingAction(_ key: String, _ pending: PendingAction?) {
+        guard let pending else { return }
+        if pending.owned, let a = pending.action as? Animation, let state = transactionState {
+            // A fresh implicit animation: the layer joined the transaction in willChange.
+            appendPending(a, forKey: key, mask: LayerTransactionState.mask(for: a.keyPathKey), state: state,
+                          thread: ThreadTransactions.current)
+        } else {
+            Actions.run(pending.action, key: key, layer: self, arguments: nil)
+        }
+    }
+
+    /// Runs the action for an event key (onOrderIn, onOrderOut, transition,
+    /// a custom key) unless the transaction disables actions.
+    func triggerAction(_ key: String) {
+        // Event keys have no implicit animation: only the host can answer.
+        guard hasActionSources else { return }
+        let t = ThreadTransactions.current
+        let state = Transactions.enlist(self, t, snapshot: true)
+        if t.disableActions { return }
+        if let p = findAction(forKey: key, declared: LayerKey.byName[key].flatMap { declares($0) ? $0 : nil },
+                              state: state, thread: t) {
+            runPendingAction(key, p)
+        }
+    }
+
+    // MARK: - The action search
+
+    /// Apple's actionForKey: (the delegate, the actions dictionary, the style's
+    /// actions, the class's defaultActionForKey, then the implicit animation
+    /// of an animatable property). The strings are only built when a layer
+    /// has something to ask.
+    /// True once the transaction that created the layer through the API
+    /// committed (always for layers the engine made).
+    @inline(__always) var isCommitted: Bool {
+        guard creator != nil else { return true }
+        if creator!.committedSerial >= creatorSerial {
+            creator = nil
+            return true
+        }
+        return false
+    }
+
+    /// Whether the action search has anything to ask before the implicit animation.
+    @inline(__always) var hasActionSources: Bool {
+        flags.contains(.hasStyle) || layerClass.hasDefaultActionForKey || (hooks != nil && hooks!.delegate?.actionForLayerForKey != nil)
+            || (visuals != nil && visuals!.actions != nil)
+    }
+
+    func findAction(forKey key: String, declared: LayerKey?, state: LayerTransactionState?, thread t: ThreadTransactions) -> PendingAction? {
+        let delegateFn = hooks?.delegate?.actionForLayerForKey
+        let actions = visuals?.actions
+        let hasStyle = flags.contains(.hasStyle)
+        let classFn = layerClass.hasDefaultActionForKey
+        if delegateFn != nil || actions != nil || hasStyle || classFn {
+            switch searchHost(key, delegateFn: delegateFn, actions: actions, hasStyle: hasStyle, classFn: classFn) {
+            case .found(let o): return PendingAction(action: o, owned: false)
+            case .stop: return nil
+            case .none: break
+            }
+        }
+        guard let declared, declared.isAnimatable, declared != .sublayers, declared != .mask,
+              isCommitted else { return nil }
+        return PendingAction(action: implicitAnimation(declared, thread: t), owned: true)
+    }
+
+    enum SearchResult { case found(QZObject), stop, none }
+
+    private func searchHost(_ key: String, delegateFn: (@convention(c) (CALayerRef?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> CAActionRef?)?,
+                            actions: Value?, hasStyle: Bool, classFn: Bool) -> SearchResult {
+        func answer(_ r: CAActionRef?) -> SearchResult {
+            guard let r else { return .none }
+            guard let o = Actions.object(r, "actionForKey") else { return .none }
+            return o === Action.null ? .stop : .found(o)
+        }
+        func entry(_ dictionary: Value?) -> SearchResult {
+            guard let d = dictionary, case .dictionary(let entries) = d.storage, let v = entries[key] else { return .none }
+            let (a, isNull) = Actions.fromValue(v)
+            if isNull { return .stop }
+            return a.map { .found($0) } ?? .none
+        }
+        if let fn = delegateFn {
+            let info = hooks?.delegateInfo
+            let h = handle
+            let r = key.withCString { k in hostCall { fn(h, k, info) } }
+            let a = answer(r)
+            if case .none = a {} else { return a }
+        }
+        let fromActions = entry(actions)
+        if case .none = fromActions {} else { return fromActions }
+        if hasStyle {
+            var style = visuals?.style
+            while let s = style, case .dictionary(let entries) = s.storage {
+                let a = entry(entries["actions"])
+                if case .none = a {} else { return a }
+                style = entries["style"]
+            }
+        }
+        if classFn {
+            let a = answer(layerClass.defaultAction(forKey: key))
+            if case .none = a {} else { return a }
+        }
+        return .none
+    }
+
+    /// The implicit animation of a property: a CABasicAnimation from the
+    /// current presentation value (to the model value), with the
+    /// transaction's duration and timing function (default: kCAMediaTimingFunctionDefault).
+    func implicitAnimation(_ key: LayerKey, thread t: ThreadTransactions) -> Animation {
+        let a = Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue])
+        a.fromValue = presentationValue(key)
+        a.timing.duration = t.animationDuration
+        a.timingFunction = t.timingFunction ?? .systemDefault
+        return a
+    }
+
+    /// The value of `key` the presentation shows now: the committed state,
+    /// with the running animations applied when there are any.
+    func presentationValue(_ key: LayerKey) -> Value? {
+        let source = transactionState?.committed ?? self
+        guard let list = animationList else { return source.declaredValue(key) }
+        let copy = Layer(copyOf: source)
+        let local = quickLocalTime(fromMedia: MediaClock.now())
+        for entry in list { entry.animation.apply(to: copy, parentTime: local) }
+        return copy.declaredValue(key)
+    }
+}
+
+extension Transactions {
+    /// A layer with transaction state is being freed: its slot in an open
+    /// transaction empties and its waiting animations stop counting.
+    static func layerFreed(_ s: LayerTransactionState) {
+        withModelLock {
+            if let r = s.record, s.slot < r.layers.count { r.layers[s.slot] = nil }
+            s.record = nil
+            for e in s.pending { e.animation.endTransactionGroups() }
+            s.pending = []
+        }
+    }
+}
+
+extension LayerTransactionState {
+    /// The bit of `pendingKeys` for a key: its LayerKey's bit, or bit 63 for
+    /// any other key (0 for no key: nothing to replace).
+    @inline(__always) static func mask(for key: LayerKey?) -> UInt64 {
+        key.map { 1 << UInt64($0.rawValue) } ?? 1 << 63
+    }
+
+    static func mask(for key: String?) -> UInt64 {
+        guard let key else { return 0 }
+        return mask(for: LayerKey.byName[key])
+    }
+}
+
+extension LayerKey {
+    /// Every key's name as a C string, shared by the implicit animations.
+    static let sharedCNames: [CString] = LayerKey.allCases.map { CString($0.name) }
+}
+
+
+extension Layer {
+    // MARK: - The export layer's entry points
+
+    /// Wraps a change of a declared property made through the API: the
+    /// action is found before `body` changes the model and run after it.
+    /// `frame` runs the position and bounds actions; `hidden` also runs
+    /// onOrderOut / onOrderIn when it flips.
+    @inline(__always)
+    func transactionChange(_ key: LayerKey, _ body: () -> Void) {
+        if key == .frame {
+            let p = willChange(.position)
+            let b = willChange(.bounds)
+            body()
+            if let p { runPendingAction("position", p) }
+            if let b { runPendingAction("bounds", b) }
+            return
+        }
+        let wasHidden = flags.contains(.hidden)
+        let p = willChange(key)
+        body()
+        if let p { runPendingAction(key.name, p) }
+        if key == .hidden, flags.contains(.hidden) != wasHidden { triggerAction(wasHidden ? "onOrderIn" : "onOrderOut") }
+    }
+
+    /// The same for key-value coding: `keyPath`'s first component names a
+    /// declared property or a custom key (whose action is searched too).
+    func transactionChange(keyPath: String, _ body: () -> Void) {
+        let name = keyPath.split(separator: ".", maxSplits: 1).first.map(String.init) ?? keyPath
+        if let key = declaredKey(name) {
+            transactionChange(key, body)
+            return
+        }
+        let t = ThreadTransactions.current
+        let state = Transactions.enlist(self, t, snapshot: true)
+        let p = t.disableActions ? nil : findAction(forKey: name, declared: nil, state: state, thread: t)
+        body()
+        runPendingAction(name, p)
+    }
+}

@@ -1,0 +1,403 @@
+import CQuartzite
+import Glibc
+
+// CATransaction: per-thread stacks of transaction scopes. The outermost scope
+// of a thread owns a record of the layers changed (or created) while it is
+// open; committing it turns their changes into the committed state that
+// presentation readers see, and moves the animations added meanwhile onto
+// their layers with their begin times resolved. Everything here runs holding
+// the model lock, except reading the calling thread's own stack.
+
+/// One level of CATransactionBegin (or the implicit transaction, at the
+/// bottom of a thread's stack). nil properties inherit from outer scopes.
+final class TransactionScope {
+    let implicit: Bool
+    /// The thread whose stack holds it (its effective values follow changes here).
+    unowned(unsafe) let owner: ThreadTransactions
+    var duration: Double? { didSet { owner.refresh() } }
+    /// .some(nil): explicitly set to nil (the default timing).
+    var timingFunction: TimingFunction?? { didSet { owner.refresh() } }
+    var disableActions: Bool? { didSet { owner.refresh() } }
+    /// The completion set on this scope (animations added afterwards count).
+    var completion: CompletionGroup? { didSet { owner.refresh() } }
+    /// Every other key of CATransactionSetValueForKey.
+    var values: [String: Value] = [:]
+
+    init(implicit: Bool, owner: ThreadTransactions) {
+        self.implicit = implicit
+        self.owner = owner
+    }
+}
+
+/// A completion callback and the animations it waits for. It is owed to its
+/// thread once its transaction committed and every animation added to it
+/// after it was set has finished or been removed; the thread runs it at the
+/// end of its next run-loop turn (or QZAnimationProcessEvents), exactly once.
+final class CompletionGroup {
+    var fn: CATransactionCompletionCallback?
+    var info: UnsafeMutableRawPointer?
+    let thread: ThreadTransactions
+    var liveAnimations = 0
+    var committed = false
+    var owed = false
+    /// The latest media time at which one of its animations ends (set at commit).
+    var deadline = -Double.infinity
+
+    init(fn: CATransactionCompletionCallback?, info: UnsafeMutableRawPointer?, thread: ThreadTransactions) {
+        self.fn = fn
+        self.info = info
+        self.thread = thread
+    }
+
+    /// Model lock held.
+    func animationEnded() {
+        liveAnimations -= 1
+        owIfDone()
+    }
+
+    /// Model lock held.
+    func owIfDone() {
+        guard committed, liveAnimations <= 0, !owed else { return }
+        owed = true
+        if thread.ended { return }
+        thread.owed.append(self)
+        thread.waiting.removeAll { $0 === self }
+        // Its thread may be asleep in its run loop: the deadline is now.
+        runLoopWakeAllSleeping()
+    }
+}
+
+/// The changes made while a thread's outermost transaction is open.
+final class TransactionRecord {
+    /// Layers changed, created or given animations; nil once freed (a layer's
+    /// deinit clears its slot). Unretained: an open transaction does not keep
+    /// a released layer alive.
+    var layers: [Unmanaged<Layer>?] = []
+    /// Completions of the scopes closed so far (sealed at commit).
+    var closedGroups: [CompletionGroup] = []
+}
+
+/// A layer's transaction state (allocated when an export first creates or
+/// changes it).
+final class LayerTransactionState {
+    /// The layer's state as last committed, while it has uncommitted changes
+    /// (presentation copies start from it).
+    var committed: Layer?
+    /// Animations added in the open transaction, waiting for its commit.
+    var pending: [AnimationEntry] = []
+    /// Bits of the keys in `pending` (see mask(for:)): most adds need no search.
+    var pendingKeys: UInt64 = 0
+    /// The open transaction holding the layer, and its slot there.
+    unowned(unsafe) var record: TransactionRecord?
+    var slot = 0
+}
+
+/// A thread's transaction stack and the completions owed to it.
+final class ThreadTransactions {
+    var scopes: [TransactionScope] = [] { didSet { refresh() } }
+    var record: TransactionRecord? {
+        didSet { if record != nil && oldValue == nil { serial &+= 1 } }
+    }
+    /// The serial of the open (or last) record, and of the last committed one.
+    private(set) var serial: UInt64 = 0
+    var committedSerial: UInt64 = 0
+    /// The values in effect (innermost set, else the defaults), kept up to
+    /// date as scopes open, close and change: setters read them on every change.
+    private(set) var animationDuration = 0.25
+    private(set) var timingFunction: TimingFunction?
+    private(set) var disableActions = false
+    /// True when an open scope has a completion.
+    private(set) var hasCompletions = false
+    /// Completions whose transaction committed, waiting for animations (model lock).
+    var waiting: [CompletionGroup] = []
+    /// Completions ready to run on this thread (model lock).
+    var owed: [CompletionGroup] = []
+    /// CATransactionFlush was called while explicit transactions were open:
+    /// the implicit one commits when they close.
+    var flushWhenClosed = false
+    /// Keeps the last +0 action CALayerGetActionForKey returned alive.
+    var lastAction: QZObject?
+    /// Depth of CATransactionLock on this thread.
+    var lockDepth = 0
+    /// The thread has exited (nothing is owed to it any more).
+    var ended = false
+
+    /// For tests: a media time that this thread sees instead of the clock
+    /// (Swift tests run in parallel; QZSetMediaTimeSource is process-wide).
+    var fixedTime: Double?
+
+    /// The calling thread's state when it has one.
+    static var existing: ThreadTransactions? {
+        @inline(__always) get {
+            guard let p = pthread_getspecific(transactionKey) else { return nil }
+            return Unmanaged<ThreadTransactions>.fromOpaque(p).takeUnretainedValue()
+        }
+    }
+
+    /// The calling thread's state, created on first use.
+    static var current: ThreadTransactions {
+        @inline(__always) get {
+            if let p = pthread_getspecific(transactionKey) {
+                return Unmanaged<ThreadTransactions>.fromOpaque(p).takeUnretainedValue()
+            }
+            let t = ThreadTransactions()
+            pthread_setspecific(transactionKey, Unmanaged.passRetained(t).toOpaque())
+            return t
+        }
+    }
+
+    /// The innermost scope, opening the implicit transaction when none is open.
+    @inline(__always) var top: TransactionScope {
+        if let s = scopes.last { return s }
+        let s = TransactionScope(implicit: true, owner: self)
+        scopes.append(s)
+        record = TransactionRecord()
+        return s
+    }
+
+    /// The open record (opening the implicit transaction when none is open).
+    /// Invariant: a record exists exactly while scopes are open.
+    @inline(__always) var openRecord: TransactionRecord {
+        if let r = record { return r }
+        _ = top
+        return record!
+    }
+
+    func refresh() {
+        var duration: Double?, timing: TimingFunction??, disable: Bool?, completions = false
+        for s in scopes.reversed() {
+            if duration == nil { duration = s.duration }
+            if timing == nil { timing = s.timingFunction }
+            if disable == nil { disable = s.disableActions }
+            if s.completion != nil { completions = true }
+        }
+        animationDuration = duration ?? 0.25
+        timingFunction = timing ?? nil
+        disableActions = disable ?? false
+        hasCompletions = completions
+    }
+
+    var completionGroup: CompletionGroup? {
+        for s in scopes.reversed() { if let c = s.completion { return c } }
+        return nil
+    }
+}
+
+/// The key of the per-thread ThreadTransactions (released when the thread ends).
+let transactionKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key) { p in
+        guard let p else { return }
+        let t = Unmanaged<ThreadTransactions>.fromOpaque(p)
+        Transactions.threadEnded(t.takeUnretainedValue())
+        t.release()
+    }
+    return key
+}()
+
+/// The transaction engine (model lock held unless said otherwise).
+enum Transactions {
+    // MARK: - Scopes
+
+    static func begin() {
+        let t = ThreadTransactions.current
+        withModelLock {
+            if t.scopes.isEmpty { t.record = TransactionRecord() }
+            t.scopes.append(TransactionScope(implicit: false, owner: t))
+        }
+    }
+
+    /// Closes the innermost explicit scope; false when none is open.
+    static func commit() -> Bool {
+        let t = ThreadTransactions.current
+        return withModelLock {
+            guard let s = t.scopes.last, !s.implicit else { return false }
+            t.scopes.removeLast()
+            // A nested scope's completion waits for the outermost commit.
+            if let g = s.completion { t.record?.closedGroups.append(g) }
+            if t.scopes.isEmpty {
+                commitRecord(t)
+            } else if t.scopes.count == 1, t.scopes[0].implicit, t.flushWhenClosed {
+                t.flushWhenClosed = false
+                let implicit = t.scopes.removeLast()
+                if let g = implicit.completion { t.record?.closedGroups.append(g) }
+                commitRecord(t)
+            }
+            return true
+        }
+    }
+
+    /// Commits the implicit transaction now, or when the explicit ones close.
+    static func flush() {
+        let t = ThreadTransactions.current
+        withModelLock {
+            guard let first = t.scopes.first else { return }
+            if t.scopes.count == 1 && first.implicit {
+                commitImplicit(t)
+            } else if first.implicit {
+                t.flushWhenClosed = true
+            }
+        }
+    }
+
+    /// A thread ends: whatever it left open commits (so that no layer stays
+    /// in a transaction nobody will close). Completions still owed to it, or
+    /// waiting for animations, are dropped: it has no run loop left to run them.
+    static func threadEnded(_ t: ThreadTransactions) {
+        withModelLock {
+            if !t.scopes.isEmpty {
+                for s in t.scopes { if let g = s.completion { t.record?.closedGroups.append(g) } }
+                t.scopes.removeAll()
+                commitRecord(t)
+            }
+            t.ended = true
+            t.owed = []
+            t.waiting = []
+            t.lastAction = nil
+        }
+    }
+
+    /// The thread's implicit transaction, if it is the only scope left, commits.
+    static func commitImplicit(_ t: ThreadTransactions) {
+        guard t.scopes.count == 1, let s = t.scopes.first, s.implicit else { return }
+        t.scopes.removeAll()
+        if let g = s.completion { t.record?.closedGroups.append(g) }
+        commitRecord(t)
+    }
+
+    /// A completion whose transaction committed (its animations are on their layers).
+    private static func seal(_ g: CompletionGroup) {
+        g.committed = true
+        if g.liveAnimations > 0 { g.thread.waiting.append(g) }
+        g.owIfDone()
+        if g.liveAnimations > 0 { runLoopWakeAllSleeping() }
+    }
+
+    // MARK: - Commit
+
+    /// Commits the thread's record: every changed layer's state becomes the
+    /// committed state, and its pending animations start (beginTime 0 means
+    /// the layer's local time now).
+    static func commitRecord(_ t: ThreadTransactions) {
+        guard let record = t.record else { return }
+        t.committedSerial = t.serial
+        t.record = nil
+        t.flushWhenClosed = false
+        let now = MediaClock.now()
+        for slot in record.layers {
+            guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState else { continue }
+            state.record = nil
+            state.committed = nil
+            if !state.pending.isEmpty {
+                let pending = state.pending
+                state.pending = []
+                state.pendingKeys = 0
+                layer.startCommitted(pending, now: now)
+            }
+        }
+        for g in record.closedGroups { seal(g) }
+    }
+
+    // MARK: - Layers
+
+    /// Puts `layer` in the thread's open transaction (opening the implicit
+    /// one), snapshotting its committed state first when `snapshot` is true.
+    @inline(__always)
+    static func enlist(_ layer: Layer, _ t: ThreadTransactions, snapshot: Bool) -> LayerTransactionState {
+        let record = t.openRecord
+        let state: LayerTransactionState
+        if let s = layer.transactionState {
+            state = s
+            if s.record === record { return s }
+            if s.record != nil { return s }   // held by another thread's open transaction
+        } else {
+            state = LayerTransactionState()
+            layer.transactionState = state
+        }
+        if snapshot && state.committed == nil && layer.isCommitted {
+            state.committed = Layer(copyOf: layer)
+        }
+        state.record = record
+        state.slot = record.layers.count
+        record.layers.append(Unmanaged.passUnretained(layer))
+        return state
+    }
+
+    /// A new layer belongs to the calling thread's transaction (opening the
+    /// implicit one): it has no implicit animations until that commits.
+    static func layerCreated(_ layer: Layer) {
+        let t = ThreadTransactions.current
+        _ = t.openRecord
+        layer.creator = t
+        layer.creatorSerial = t.serial
+    }
+
+    // MARK: - Completions and deadlines
+
+    /// Runs the completions owed to the calling thread (without the model lock).
+    static func runOwedCompletions(_ t: ThreadTransactions) {
+        let owed: [CompletionGroup] = withModelLock {
+            let o = t.owed
+            t.owed = []
+            return o
+        }
+        for g in owed {
+            if let fn = g.fn { hostCall { fn(g.info) } }
+        }
+    }
+
+    /// The earliest media time at which a completion of the calling thread
+    /// may become due.
+    static func nextDeadline(_ t: ThreadTransactions) -> Double? {
+        withModelLock {
+            if !t.owed.isEmpty { return -Double.infinity }
+            var best: Double?
+            for g in t.waiting { best = Swift.min(best ?? g.deadline, g.deadline) }
+            return best
+        }
+    }
+
+    /// The end of the calling thread's run-loop turn (see RunLoopSeam.swift).
+    static func turnDidFinish() {
+        let t = ThreadTransactions.current
+        withModelLock { commitImplicit(t) }
+        processAnimationEvents()
+        runOwedCompletions(t)
+    }
+
+    /// Starts and finishes animations due at the current media time and
+    /// delivers their delegates' messages (the body of QZAnimationProcessEvents).
+    static func processAnimationEvents() {
+        let now = MediaClock.now()
+        let events: [AnimationEvent] = withModelLock {
+            for (id, entry) in AnimationRegistry.layers {
+                guard let l = entry.layer, l.animationList != nil else {
+                    AnimationRegistry.layers[id] = nil
+                    continue
+                }
+                l.updateAnimationLifecycle(now: now)
+            }
+            let e = AnimationRegistry.pending
+            AnimationRegistry.pending = []
+            return e
+        }
+        for event in events {
+            let handle = borrowedHandle(event.animation)
+            if let finished = event.finished {
+                if let fn = event.delegate.callbacks.animationDidStop { hostCall { fn(handle, finished, event.delegate.info) } }
+            } else if let fn = event.delegate.callbacks.animationDidStart {
+                hostCall { fn(handle, event.delegate.info) }
+            }
+        }
+    }
+}
+
+extension Animation {
+    /// Tells the completion groups this animation counts in that it ended
+    /// (finished, removed or freed); only the first call counts. Model lock held.
+    func endTransactionGroups() {
+        guard let groups = completionGroups else { return }
+        completionGroups = nil
+        for g in groups { g.animationEnded() }
+    }
+}

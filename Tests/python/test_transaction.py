@@ -1,0 +1,198 @@
+"""quartzite.transaction and actions: explicit and implicit transactions,
+implicit animations, completions and custom actions from Python callables, on
+a fake media clock."""
+import threading
+
+import pytest
+
+import quartzite
+from quartzite import Action, InvalidStateError, Layer, TimingFunction, null_action, transaction
+
+START = 500.0
+
+
+class Clock:
+    def __init__(self):
+        self.now = START
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock():
+    fake = Clock()
+    quartzite.set_media_time_source(fake)
+    yield fake
+    transaction.flush()
+    quartzite.process_animation_events()
+    quartzite.set_media_time_source(None)
+
+
+def committed_layer(**properties):
+    """A layer whose creation is committed, so that its changes animate."""
+    layer = Layer(bounds=(0, 0, 10, 10), **properties)
+    transaction.flush()
+    return layer
+
+
+def test_the_context_manager_sets_duration_and_timing_function(clock):
+    layer = committed_layer(position=(0, 0))
+    with transaction(duration=2, timing_function="linear"):
+        assert transaction.get_animation_duration() == 2
+        layer.position = (100, 0)
+        assert layer.position.x == 100              # the model at once
+        assert layer.presentation().position.x == 0  # the committed state
+    anim = layer.animation("position")
+    assert anim.duration == 2
+    assert anim.timing_function == TimingFunction.named("linear")
+    assert anim.from_value == quartzite.Point(0, 0)
+    clock.now = START + 1
+    assert layer.presentation().position.x == pytest.approx(50)
+    assert transaction.get_animation_duration() == 0.25
+
+
+def test_the_default_timing_function_is_default(clock):
+    layer = committed_layer()
+    layer.opacity = 0.5
+    assert layer.animation("opacity").timing_function == TimingFunction.named("default")
+    assert layer.animation("opacity").duration == 0.25
+
+
+def test_disable_actions_suppresses_implicit_animations(clock):
+    layer = committed_layer()
+    with transaction(disable_actions=True):
+        layer.opacity = 0.25
+        layer.position = (3, 4)
+    assert layer.animation_keys == []
+    assert layer.presentation().opacity == pytest.approx(0.25)
+
+
+def test_no_implicit_animation_for_a_new_layer(clock):
+    layer = Layer()
+    layer.position = (5, 5)
+    assert layer.animation("position") is None
+
+
+def test_nested_value_scopes(clock):
+    with transaction():
+        transaction.set_value("custom", 1)
+        with transaction(duration=3):
+            assert transaction.value("custom") == 1
+            transaction.set_value("custom", 2)
+            assert transaction.value("custom") == 2
+            assert transaction.value("animationDuration") == 3
+        assert transaction.value("custom") == 1
+    assert transaction.value("custom") is None
+
+
+def test_completion_runs_once_after_the_last_animation(clock):
+    layer = committed_layer()
+    calls = []
+    with transaction(duration=1, completion=lambda: calls.append(clock.now)):
+        layer.opacity = 0
+    quartzite.process_animation_events()
+    assert calls == []
+    clock.now = START + 1.5
+    quartzite.process_animation_events()
+    quartzite.process_animation_events()
+    assert calls == [START + 1.5]
+
+
+def test_completion_without_animations_runs_at_the_end_of_the_turn(clock):
+    calls = []
+    with transaction(completion=lambda: calls.append(1)):
+        pass
+    assert calls == []
+    quartzite.process_animation_events()
+    assert calls == [1]
+
+
+def test_flush_commits_the_implicit_transaction(clock):
+    layer = committed_layer()
+    transaction.set_disable_actions(True)
+    layer.position = (9, 9)
+    assert layer.presentation().position.x == 0
+    transaction.flush()
+    assert layer.presentation().position.x == 9
+
+
+def test_commit_without_begin_raises():
+    with pytest.raises(InvalidStateError):
+        transaction.commit()
+    with pytest.raises(InvalidStateError):
+        transaction.unlock()
+    transaction.lock()
+    transaction.unlock()
+
+
+def test_custom_actions_receive_key_layer_and_arguments(clock):
+    layer = committed_layer()
+    calls = []
+    action = Action(lambda key, target, arguments: calls.append((key, target, arguments)))
+    layer.actions = {"opacity": action, "myKey": action}
+    assert layer.action_for_key("opacity").handle == action.handle
+    layer.opacity = 0.5
+    layer["myKey"] = 3
+    action.run("custom", layer, 42)
+    assert calls == [("opacity", layer, None), ("myKey", layer, None), ("custom", layer, 42)]
+    assert layer.animation("opacity") is None
+
+
+def test_the_delegate_can_stop_the_search(clock):
+    layer = committed_layer()
+    calls = []
+    action = Action(lambda *a: calls.append(a))
+    layer.actions = {"opacity": action}
+
+    class Delegate:
+        answer = None
+
+        def action_for_layer_for_key(self, target, key):
+            return self.answer
+
+    delegate = Delegate()
+    layer.delegate = delegate
+    assert layer.action_for_key("opacity").handle == action.handle   # None: the search goes on
+    delegate.answer = null_action()
+    assert layer.action_for_key("opacity") is None                   # stop
+    layer.opacity = 0.1
+    assert calls == [] and layer.animation_keys == []
+    layer.delegate = None
+
+
+def test_order_in_and_order_out(clock):
+    parent = committed_layer()
+    child = committed_layer()
+    keys = []
+    action = Action(lambda key, target, arguments: keys.append(key))
+    child.actions = {"onOrderIn": action, "onOrderOut": action}
+    parent.add(child)
+    child.hidden = True
+    child.hidden = False
+    child.remove_from_superlayer()
+    assert keys == ["onOrderIn", "onOrderOut", "onOrderIn", "onOrderOut"]
+
+
+def test_actions_outlive_their_python_object(clock):
+    layer = committed_layer()
+    calls = []
+    layer.actions = {"opacity": Action(lambda *a: calls.append(a[0]))}   # only the layer holds it
+    import gc
+    gc.collect()
+    layer.opacity = 0.3
+    assert calls == ["opacity"]
+
+
+def test_each_thread_has_its_own_transactions():
+    seen = []
+
+    def other():
+        seen.append(transaction.get_animation_duration())
+
+    with transaction(duration=4):
+        t = threading.Thread(target=other)
+        t.start()
+        t.join()
+        assert transaction.get_animation_duration() == 4
+    assert seen == [0.25]
