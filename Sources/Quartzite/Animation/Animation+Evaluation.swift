@@ -11,11 +11,16 @@ extension Animation {
     /// the animation's beginTime is expressed in: the layer's local time, or a
     /// group's local time for its children.
     func apply(to target: Layer, parentTime: Double) {
+        if fastPlan.kind == .unresolved { resolveFastPlan() }
         var t = timing
         if let begin = resolvedBeginTime { t.beginTime = begin }
         guard let sample = t.sample(at: parentTime) else { return }
         switch animationKind {
         case .basic:
+            if fastPlan.kind != .general, !target.flags.contains(.hasStyle) {
+                applyPlan(to: target, progress: sample.progress)
+                return
+            }
             applyBasic(to: target, sample: sample, duration: t.simpleDuration(0.25))
         case .keyframe:
             applyKeyframe(to: target, progress: sample.progress, iteration: sample.iteration)
@@ -58,7 +63,6 @@ extension Animation {
 
     private func applyBasic(to target: Layer, sample: MediaTiming.Sample, duration: Double) {
         guard let keyPath else { return }
-        if applyBasicFast(to: target, sample: sample) { return }
         // nil from/to/by resolve against the current value; a property with no
         // value yet (a nil colour) is the null value, which switches halfway.
         let base = target.value(forKeyPath: keyPath) ?? defaultBase(for: target, keyPath) ?? Value.null
@@ -260,42 +264,103 @@ extension Animation {
 
 // MARK: - The fast path
 
+/// A from/to CABasicAnimation of a whole declared geometry, opacity or
+/// transform property (the common case), resolved once: the end points
+/// unboxed (transforms decomposed), the timing function as a polynomial.
+/// Every frame still samples the timing and interpolates; only what does not
+/// depend on time is kept. Stored inline in the animation (no allocation).
+struct FastPlan {
+    enum Kind: UInt8 {
+        /// Not resolved since the animation last changed.
+        case unresolved
+        /// Evaluated by the general path (boxed values, key paths).
+        case general
+        case position, anchorPoint, opacity, zPosition, bounds, transform, sublayerTransform
+    }
+
+    var kind = Kind.unresolved
+    /// False when the animation has no timing function (progress used as is).
+    var eased = false
+    var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
+    /// Points (x, y), numbers (x) and rects (x, y, width, height).
+    var from = SIMD4<Double>()
+    var to = SIMD4<Double>()
+    /// Decomposed transforms (kinds transform, sublayerTransform).
+    var fromTransform = DecomposedTransform.identity
+    var toTransform = DecomposedTransform.identity
+
+    static var unresolved: FastPlan { FastPlan() }
+}
+
+extension DecomposedTransform {
+    static let identity = DecomposedTransform(.identity)!
+}
+
 extension Animation {
-    /// A from/to animation of a whole declared geometry or opacity property
-    /// (the common case): typed interpolation written straight into the
-    /// presentation copy, no boxed values, transform ends decomposed once.
-    /// Returns false when the general path must run.
-    func applyBasicFast(to target: Layer, sample: MediaTiming.Sample) -> Bool {
-        guard let key = keyPathKey, let from = fromValue, let to = toValue,
-              !additive, !cumulative, valueFunction == nil, !target.flags.contains(.hasStyle) else { return false }
-        let p = timingFunction?.solve(sample.progress) ?? sample.progress
-        switch (key, from.storage, to.storage) {
-        case let (.position, .point(a), .point(b)):
-            target.position = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
-        case let (.anchorPoint, .point(a), .point(b)):
-            target.anchorPoint = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
-        case let (.opacity, .number(a), .number(b)):
-            target.opacity = Float(a + (b - a) * p)
-        case let (.zPosition, .number(a), .number(b)):
-            target.zPosition = a + (b - a) * p
-        case let (.bounds, .rect(a), .rect(b)):
-            target.bounds = CGRect(x: a.origin.x + (b.origin.x - a.origin.x) * p, y: a.origin.y + (b.origin.y - a.origin.y) * p,
-                                   width: a.size.width + (b.size.width - a.size.width) * p,
-                                   height: a.size.height + (b.size.height - a.size.height) * p)
-        case let (.transform, .transform3D(a), .transform3D(b)), let (.sublayerTransform, .transform3D(a), .transform3D(b)):
-            let m: CATransform3D
-            if endpointDecompositions == nil, let da = DecomposedTransform(a), let db = DecomposedTransform(b) {
-                endpointDecompositions = (da, db)
-            }
-            if let (da, db) = endpointDecompositions {
-                m = DecomposedTransform.interpolate(da, db, p).matrix
-            } else {
-                m = CATransform3D.interpolate(a, b, p)
-            }
-            if key == .transform { TransformBox.store(m, in: &target.transformBox) } else { TransformBox.store(m, in: &target.sublayerTransformBox) }
-        default:
-            return false
+    /// Resolves `fastPlan` from the animation's current properties.
+    func resolveFastPlan() {
+        var plan = FastPlan()
+        plan.kind = .general
+        defer { fastPlan = plan }
+        guard animationKind == .basic, let key = keyPathKey, let from = fromValue, let to = toValue,
+              !additive, !cumulative, valueFunction == nil else { return }
+        if let f = timingFunction {
+            plan.eased = true
+            plan.curve = f.curve
         }
-        return true
+        switch (key, from.storage, to.storage) {
+        case let (.position, .point(a), .point(b)), let (.anchorPoint, .point(a), .point(b)):
+            plan.kind = key == .position ? .position : .anchorPoint
+            plan.from = SIMD4(a.x, a.y, 0, 0)
+            plan.to = SIMD4(b.x, b.y, 0, 0)
+        case let (.opacity, .number(a), .number(b)), let (.zPosition, .number(a), .number(b)):
+            plan.kind = key == .opacity ? .opacity : .zPosition
+            plan.from = SIMD4(a, 0, 0, 0)
+            plan.to = SIMD4(b, 0, 0, 0)
+        case let (.bounds, .rect(a), .rect(b)):
+            plan.kind = .bounds
+            plan.from = SIMD4(a.origin.x, a.origin.y, a.size.width, a.size.height)
+            plan.to = SIMD4(b.origin.x, b.origin.y, b.size.width, b.size.height)
+        case let (.transform, .transform3D(a), .transform3D(b)), let (.sublayerTransform, .transform3D(a), .transform3D(b)):
+            // Matrices that cannot be decomposed interpolate entry by entry: the general path.
+            guard let da = DecomposedTransform(a), let db = DecomposedTransform(b) else { return }
+            plan.kind = key == .transform ? .transform : .sublayerTransform
+            plan.fromTransform = da
+            plan.toTransform = db
+        default:
+            return
+        }
+    }
+
+    /// Writes the value at `progress` (the timing's, before the timing
+    /// function) into the presentation copy. The arithmetic is the general
+    /// path's, in the same order, so both give identical results.
+    @inline(__always)
+    func applyPlan(to target: Layer, progress: Double) {
+        let p = fastPlan.eased ? fastPlan.curve.solve(progress) : progress
+        switch fastPlan.kind {
+        case .position:
+            let a = fastPlan.from, b = fastPlan.to
+            target.position = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+        case .anchorPoint:
+            let a = fastPlan.from, b = fastPlan.to
+            target.anchorPoint = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+        case .opacity:
+            target.opacity = Float(fastPlan.from.x + (fastPlan.to.x - fastPlan.from.x) * p)
+        case .zPosition:
+            target.zPosition = fastPlan.from.x + (fastPlan.to.x - fastPlan.from.x) * p
+        case .bounds:
+            let a = fastPlan.from, b = fastPlan.to
+            target.bounds = CGRect(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p,
+                                   width: a.z + (b.z - a.z) * p, height: a.w + (b.w - a.w) * p)
+        case .transform:
+            TransformBox.store(DecomposedTransform.interpolate(fastPlan.fromTransform, fastPlan.toTransform, p).matrix,
+                               in: &target.transformBox)
+        case .sublayerTransform:
+            TransformBox.store(DecomposedTransform.interpolate(fastPlan.fromTransform, fastPlan.toTransform, p).matrix,
+                               in: &target.sublayerTransformBox)
+        case .unresolved, .general:
+            break
+        }
     }
 }

@@ -13,7 +13,7 @@ public final class Animation: QZObject, Handle {
 
     // CAAnimation
     public var timing = MediaTiming()
-    public var timingFunction: TimingFunction?
+    public var timingFunction: TimingFunction? { didSet { fastPlan = .unresolved } }
     public var removedOnCompletion = true
     /// Shared with the copies CALayerAddAnimation makes, so that the host's
     /// release callback runs once, when the last of them is freed.
@@ -30,19 +30,21 @@ public final class Animation: QZObject, Handle {
         }
     }
     /// The declared key when the key path is a single declared property.
-    private(set) var keyPathKey: LayerKey?
-    /// Decompositions of constant transform endpoints, made on first use.
-    var endpointDecompositions: (DecomposedTransform, DecomposedTransform)?
+    private(set) var keyPathKey: LayerKey? { didSet { fastPlan = .unresolved } }
+    /// What evaluation does each frame, resolved once from the properties it
+    /// depends on (typed end points, transforms decomposed, the timing
+    /// function's coefficients); reset whenever one of them changes.
+    var fastPlan = FastPlan.unresolved
     /// keyPath as a C string with a stable pointer (the getter's result).
     private(set) var keyPathC: CString?
-    public var additive = false
-    public var cumulative = false
-    public var valueFunction: ValueFunction?
+    public var additive = false { didSet { fastPlan = .unresolved } }
+    public var cumulative = false { didSet { fastPlan = .unresolved } }
+    public var valueFunction: ValueFunction? { didSet { fastPlan = .unresolved } }
 
     // CABasicAnimation
-    public var fromValue: Value?
-    public var toValue: Value?
-    public var byValue: Value?
+    public var fromValue: Value? { didSet { fastPlan = .unresolved } }
+    public var toValue: Value? { didSet { fastPlan = .unresolved } }
+    public var byValue: Value? { didSet { fastPlan = .unresolved } }
 
     // CAKeyframeAnimation
     public var values: [Value]?

@@ -151,23 +151,30 @@ extension Layer {
         if self === target { found = copy }
         let t = localTime(fromParent: parentTime)
         if !sublayers.isEmpty {
-            copy.sublayers.reserveCapacity(sublayers.count)
-            for sub in sublayers {
-                let s = sub.presentationSubtree(parentTime: t, target: target, found: &found)
-                copy.sublayers.append(s)
-                s.superlayer = copy
+            // Built in a local array and stored once; the model's array is read
+            // through its buffer (no per-element retain of the model layers).
+            var copies: [Layer] = []
+            copies.reserveCapacity(sublayers.count)
+            sublayers.withUnsafeBufferPointer { subs in
+                for i in subs.indices {
+                    let s = subs[i].presentationSubtree(parentTime: t, target: target, found: &found)
+                    s.superlayer = copy
+                    copies.append(s)
+                }
             }
+            copy.sublayers = copies
         }
         if let mask = visuals?.mask {
             let m = mask.presentationSubtree(parentTime: t, target: target, found: &found)
             copy.visuals?.mask = m
             m.superlayer = copy
         }
-        if let list = animationList {
-            for entry in list {
-                entry.animation.apply(to: copy, parentTime: t)
+        animationList?.withUnsafeBufferPointer { list in
+            for i in list.indices {
+                let animation = list[i].animation
+                animation.apply(to: copy, parentTime: t)
                 // needsDisplayForKey keys mark the copy for display while they animate.
-                if layerClass.hasNeedsDisplayForKey, let keyPath = entry.animation.keyPath,
+                if layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
                    let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
                     copy.flags.insert(.needsDisplay)
                 }
@@ -179,7 +186,7 @@ extension Layer {
     /// A copy of the layer's own state (no tree links), as initWithLayer: makes.
     func shallowCopy() -> Layer {
         let c = Layer(copyOf: self)
-        if let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
+        if layerClass.hasInitWithLayer, let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
             hostCall { fn(c.handle, handle, info) }
         }
         return c

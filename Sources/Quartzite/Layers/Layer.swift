@@ -68,8 +68,10 @@ public final class Layer: QZObject, Handle {
         anchorPoint = other.anchorPoint
         zPosition = other.zPosition
         anchorPointZ = other.anchorPointZ
-        transformBox = other.transformBox.map { TransformBox($0.value) }
-        sublayerTransformBox = other.sublayerTransformBox.map { TransformBox($0.value) }
+        // Shared: every write goes through TransformBox.store (or a fresh box),
+        // which copies a box that is not uniquely referenced.
+        transformBox = other.transformBox
+        sublayerTransformBox = other.sublayerTransformBox
         opacity = other.opacity
         flags = other.flags
         scrollMode = other.scrollMode
@@ -83,7 +85,9 @@ public final class Layer: QZObject, Handle {
     }
 
     deinit {
-        for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
+        sublayers.withUnsafeBufferPointer { subs in
+            for i in subs.indices where subs[i].superlayer === self { subs[i].superlayer = nil }
+        }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
         hooks?.releaseAll()
     }

@@ -26,6 +26,7 @@ public final class LayerClass: QZObject, Handle {
         self.info = info
         hasDefaultValueCallbacks = callbacks?.defaultValueForKey != nil || (superclass?.hasDefaultValueCallbacks ?? false)
         hasNeedsDisplayForKey = callbacks?.needsDisplayForKey != nil || (superclass?.hasNeedsDisplayForKey ?? false)
+        hasInitWithLayer = callbacks?.initWithLayer != nil || (superclass?.hasInitWithLayer ?? false)
         super.init(kind: .layerClass)
     }
 
@@ -69,6 +70,8 @@ public final class LayerClass: QZObject, Handle {
     /// needsDisplayForKey (fixed at creation: setters test it on every change).
     let hasDefaultValueCallbacks: Bool
     let hasNeedsDisplayForKey: Bool
+    /// True when some class in the chain implements initWithLayer (presentation copies skip the lookup otherwise).
+    let hasInitWithLayer: Bool
 
     // MARK: Class methods
 

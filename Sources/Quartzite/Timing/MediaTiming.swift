@@ -84,6 +84,8 @@ public struct MediaTiming: Sendable {
     @inline(__always)
     private func wrap(_ x: Double, _ total: Double) -> Double {
         guard total.isFinite, total > 0 else { return Swift.max(x, 0) }
+        // fmod is exact: inside [0, total) it returns x itself.
+        if x >= 0 && x < total { return x }
         let r = x.truncatingRemainder(dividingBy: total)
         return r < 0 ? r + total : r
     }
