@@ -127,6 +127,7 @@ extension Layer {
         while let p = root.superlayer { root = p }
         var found: Layer?
         let rootCopy = root.presentationSubtree(parentTime: now, target: self, found: &found)
+        rootCopy.flags.insert(.presentationRoot)
         let copy = found!
         if copy !== rootCopy {
             // The caller holds only this copy: make it hold its ancestors
@@ -144,20 +145,51 @@ extension Layer {
 
     /// Copies the subtree; `parentTime` is the superlayer's local time (media
     /// time for the root), so each layer's time is one step from its parent's.
-    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?) -> Layer {
-        let copy = shallowCopy()
+    /// `old` is an earlier copy of the same class that nobody holds any more:
+    /// it is overwritten instead of allocating a new layer, and its sublayers'
+    /// copies are reused the same way.
+    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?,
+                                     reusing old: Layer? = nil) -> Layer {
+        let copy = shallowCopy(reusing: old)
         // A presentation of a presentation still shows the same model layer.
-        copy.modelLayer = modelLayer ?? self
+        let model = modelLayer ?? self
+        if copy.modelLayer !== model { copy.modelLayer = model }
         if self === target { found = copy }
         let t = localTime(fromParent: parentTime)
-        if !sublayers.isEmpty {
-            // Built in a local array and stored once; the model's array is read
-            // through its buffer (no per-element retain of the model layers).
-            var copies: [Layer] = []
-            copies.reserveCapacity(sublayers.count)
+        // The earlier copies of the sublayers: the reused copy's own, or for a
+        // root, those its last released presentation copy left.
+        var copies: [Layer] = []
+        if old != nil {
+            swap(&copies, &copy.sublayers)
+        } else if superlayer == nil, presentationSpare != nil {
+            copies = presentationSpare!
+            presentationSpare = nil
+        }
+        if !sublayers.isEmpty || !copies.isEmpty {
+            let n = sublayers.count
+            if copies.count > n { copies.removeLast(copies.count - n) }
+            let reusable = copies.count
+            copies.reserveCapacity(n)
+            // The model's array is read through its buffer (no per-element
+            // retain of the model layers); earlier copies are overwritten in
+            // place when this array is their only owner.
             sublayers.withUnsafeBufferPointer { subs in
-                for i in subs.indices {
-                    let s = subs[i].presentationSubtree(parentTime: t, target: target, found: &found)
+                copies.withUnsafeMutableBufferPointer { previous in
+                    for i in 0..<reusable {
+                        let keep = isKnownUniquelyReferenced(&previous[i]) && previous[i].layerClass === subs[i].layerClass
+                        let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
+                            keep ? UnsafeBufferPointer(previous).unretained(i)._withUnsafeGuaranteedRef { old in
+                                sub.presentationSubtree(parentTime: t, target: target, found: &found, reusing: old)
+                            } : sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                        }
+                        s.superlayer = copy
+                        if !keep { previous[i] = s }
+                    }
+                }
+                for i in reusable..<n {
+                    let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
+                        sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                    }
                     s.superlayer = copy
                     copies.append(s)
                 }
@@ -171,26 +203,59 @@ extension Layer {
         }
         animationList?.withUnsafeBufferPointer { list in
             for i in list.indices {
-                let animation = list[i].animation
-                animation.apply(to: copy, parentTime: t)
-                // needsDisplayForKey keys mark the copy for display while they animate.
-                if layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
-                   let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
-                    copy.flags.insert(.needsDisplay)
+                list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
+                    animation.apply(to: copy, parentTime: t)
+                    // needsDisplayForKey keys mark the copy for display while they animate.
+                    if layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
+                       let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
+                        copy.flags.insert(.needsDisplay)
+                    }
                 }
             }
         }
         return copy
     }
 
-    /// A copy of the layer's own state (no tree links), as initWithLayer: makes.
-    func shallowCopy() -> Layer {
-        let c = Layer(copyOf: self)
+    /// A copy of the layer's own state (no tree links), as initWithLayer: makes;
+    /// `old` (an unreferenced earlier copy of the same class) is overwritten
+    /// rather than a new layer allocated.
+    func shallowCopy(reusing old: Layer? = nil) -> Layer {
+        let c: Layer
+        if let old {
+            old.assign(copyOf: self)
+            c = old
+        } else {
+            c = Layer(copyOf: self)
+        }
         if layerClass.hasInitWithLayer, let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
             hostCall { fn(c.handle, handle, info) }
         }
         return c
     }
+}
+
+extension UnsafeBufferPointer where Element: AnyObject {
+    /// Element `i` without a retain: the buffer's owner keeps it alive for
+    /// as long as the caller uses it (evaluation loops over the model).
+    @inline(__always)
+    func unretained(_ i: Int) -> Unmanaged<Element> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(baseAddress.unsafelyUnwrapped)
+            .load(fromByteOffset: i &* MemoryLayout<Element>.stride, as: UnsafeRawPointer.self))
+    }
+}
+
+extension UnsafeBufferPointer where Element == AnimationEntry {
+    /// The animation of entry `i` without a retain (the layer's list keeps it).
+    @inline(__always)
+    func unretainedAnimation(_ i: Int) -> Unmanaged<Animation> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(baseAddress.unsafelyUnwrapped)
+            .load(fromByteOffset: i &* MemoryLayout<AnimationEntry>.stride + AnimationEntry.animationOffset,
+                  as: UnsafeRawPointer.self))
+    }
+}
+
+extension AnimationEntry {
+    static let animationOffset = MemoryLayout<AnimationEntry>.offset(of: \.animation)!
 }
 
 extension LayerVisuals {

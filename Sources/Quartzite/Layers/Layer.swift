@@ -38,6 +38,10 @@ public final class Layer: QZObject, Handle {
     /// For a presentation copy of a non-root layer: its superlayer's copy, held
     /// strongly so the chain of ancestors outlives the parent copies' release.
     var presentationParent: Layer?
+    /// For a model root: the copies of its sublayers from a presentation copy
+    /// the host has released, for the next presentation copy to reuse in
+    /// place (those nobody else holds) instead of allocating new ones.
+    var presentationSpare: [Layer]?
 
     /// Properties set explicitly (for the style dictionary fallback).
     var setBits: (UInt64, UInt64) = (0, 0)
@@ -63,24 +67,39 @@ public final class Layer: QZObject, Handle {
     init(copyOf other: Layer) {
         layerClass = other.layerClass
         super.init(kind: .layer)
+        assign(copyOf: other)
+    }
+
+    /// Makes this layer (a fresh copy, or an earlier presentation copy nobody
+    /// holds any more, of the same class) a copy of `other`'s own state, as
+    /// `init(copyOf:)` describes. Every stored property except the tree links
+    /// (superlayer, sublayers) and modelLayer, which the caller sets.
+    func assign(copyOf other: Layer) {
         bounds = other.bounds
         position = other.position
         anchorPoint = other.anchorPoint
         zPosition = other.zPosition
         anchorPointZ = other.anchorPointZ
-        // Shared: every write goes through TransformBox.store (or a fresh box),
-        // which copies a box that is not uniquely referenced.
-        transformBox = other.transformBox
-        sublayerTransformBox = other.sublayerTransformBox
+        // Shared with the model (every write goes through TransformBox.store,
+        // which copies a shared box), or written into this copy's own box.
+        TransformBox.assign(other.transformBox, to: &transformBox)
+        TransformBox.assign(other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags
+        flags = other.flags.subtracting(.presentationRoot)
         scrollMode = other.scrollMode
-        visuals = other.visuals?.copy()
-        if let mask = visuals?.mask, mask.superlayer === other { visuals?.mask = nil }
-        timing = other.timing?.copy()
-        text = other.text?.copy()
-        tiled = other.tiled?.copy()
-        if let c = other.custom { custom = CustomValues(); custom!.values = c.values }
+        // (Fields written only when either side has something: most layers
+        // have none of these side objects.)
+        if let v = other.visuals {
+            visuals = v.copy()
+        } else if visuals != nil { visuals = nil }
+        if let t = other.timing { timing = t.copy() } else if timing != nil { timing = nil }
+        if let t = other.text { text = t.copy() } else if text != nil { text = nil }
+        if let t = other.tiled { tiled = t.copy() } else if tiled != nil { tiled = nil }
+        if let c = other.custom { custom = CustomValues(); custom!.values = c.values } else if custom != nil { custom = nil }
+        if let h = hooks { hooks = nil; h.releaseAll() }
+        if animationList != nil { animationList = nil }
+        if presentationParent != nil { presentationParent = nil }
+        if presentationSpare != nil { presentationSpare = nil }
         setBits = other.setBits
     }
 
@@ -90,6 +109,12 @@ public final class Layer: QZObject, Handle {
         }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
         hooks?.releaseAll()
+        // A presentation root the host released: its sublayers' copies go to
+        // the model root, whose next presentation copy reuses them.
+        if flags.contains(.presentationRoot), let model = modelLayer, !sublayers.isEmpty {
+            let spare = sublayers
+            withModelLock { model.presentationSpare = spare }
+        }
     }
 
     // MARK: Derived access
@@ -141,6 +166,18 @@ final class TransformBox {
     static func make(_ t: CATransform3D) -> TransformBox? { t.isIdentity ? nil : TransformBox(t) }
 
     /// Stores `t` in `box`, reusing the allocation when nothing else shares it.
+    /// A copy's box from the source's: the source's box shared, or its value
+    /// written into the copy's own box when nothing else holds that one.
+    @inline(__always)
+    static func assign(_ source: TransformBox?, to box: inout TransformBox?) {
+        guard let source else { box = nil; return }
+        if box != nil, box !== source, isKnownUniquelyReferenced(&box!) {
+            box!.value = source.value
+        } else {
+            box = source
+        }
+    }
+
     static func store(_ t: CATransform3D, in box: inout TransformBox?) {
         if t.isIdentity {
             box = nil
@@ -167,6 +204,8 @@ struct LayerFlags: OptionSet {
     /// A style dictionary is set: getters of unset properties consult it.
     static let hasStyle = LayerFlags(rawValue: 1 << 9)
     static let insideLayout = LayerFlags(rawValue: 1 << 10)
+    /// The root of a presentation copy (what the host releases).
+    static let presentationRoot = LayerFlags(rawValue: 1 << 11)
 
     static let defaults: LayerFlags = [.doubleSided]
 }

@@ -1,0 +1,154 @@
+import CQuartzite
+import Testing
+@testable import Quartzite
+
+// Presentation copies the host has released are reused in place by the next
+// presentation copy of the same root; copies anybody still holds never are.
+
+/// A root with `count` sublayers, each moving from x = 0 to x = 100 over 1 s
+/// (linear), added at time 0.
+private func movingTree(_ count: Int) -> Layer {
+    let root = Layer()
+    withModelLock {
+        for i in 0..<count {
+            let l = Layer()
+            l.position = CGPoint(x: 100, y: Double(i))
+            _ = root.addSublayer(l, function: "test")
+            l.addAnimation(basic("position.x", from: n(0), to: n(100)), forKey: "move", now: 0)
+        }
+    }
+    return root
+}
+
+private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x } }
+
+@Suite struct PresentationReuseTests {
+    @Test func releasedCopiesAreReusedWithTheNewValues() {
+        let root = movingTree(3)
+        var ids: [ObjectIdentifier] = []
+        do {
+            let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+            #expect(xs(c1) == [25, 25, 25])
+            ids = c1.sublayers.map(ObjectIdentifier.init)
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c2.sublayers.map(ObjectIdentifier.init) == ids)   // the same objects, overwritten
+        #expect(xs(c2) == [50, 50, 50])
+        for (i, s) in c2.sublayers.enumerated() {
+            #expect(s.superlayer === c2)
+            #expect(s.modelLayer === root.sublayers[i])
+            #expect(s.position.y == Double(i))
+        }
+        #expect(c2.modelLayer === root)
+    }
+
+    @Test func aSublayerCopyTheHostHoldsIsLeftAlone() {
+        let root = movingTree(3)
+        var held: Layer?
+        do {
+            let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+            held = c1.sublayers[1]
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.75) }
+        #expect(c2.sublayers[1] !== held)
+        #expect(held!.position.x == 25)          // still the earlier frame's value
+        #expect(xs(c2) == [75, 75, 75])
+        #expect(c2.sublayers[1].superlayer === c2)
+    }
+
+    @Test func aCopyStillHeldIsNeverReused() {
+        let root = movingTree(2)
+        let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c1.sublayers[0] !== c2.sublayers[0])
+        #expect(xs(c1) == [25, 25])
+        #expect(xs(c2) == [50, 50])
+    }
+
+    @Test func treeChangesBetweenCopiesAreFollowed() {
+        let root = movingTree(3)
+        do { _ = withModelLock { root.presentationCopy(now: 0.25) } }
+        // Remove the first sublayer, add a text layer with a sublayer of its own.
+        let text = Layer(class: .text), grandchild = Layer()
+        withModelLock {
+            root.sublayers[0].detach()
+            grandchild.opacity = 0.5
+            _ = text.addSublayer(grandchild, function: "test")
+            _ = root.addSublayer(text, function: "test")
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c2.sublayers.count == 3)
+        for (i, s) in c2.sublayers.enumerated() {
+            #expect(s.modelLayer === root.sublayers[i])
+            #expect(s.layerClass === root.sublayers[i].layerClass)
+            #expect(s.superlayer === c2)
+        }
+        #expect(c2.sublayers[0].position.x == 50 && c2.sublayers[0].position.y == 1)
+        #expect(c2.sublayers[2].text != nil)
+        #expect(c2.sublayers[2].sublayers.count == 1)
+        #expect(c2.sublayers[2].sublayers[0].opacity == 0.5)
+        #expect(c2.sublayers[2].sublayers[0].modelLayer === grandchild)
+        // Fewer sublayers than the copies kept: the extra copies go.
+        do { _ = c2 }
+        withModelLock { root.sublayers[2].detach(); root.sublayers[1].detach() }
+        let c3 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c3.sublayers.count == 1 && c3.sublayers[0].modelLayer === root.sublayers[0])
+    }
+
+    @Test func theModelTreeIsFreedWithItsRoot() {
+        weak var weakRoot: Layer?
+        weak var weakChild: Layer?
+        weak var weakCopy: Layer?
+        do {
+            let root = movingTree(2)
+            weakRoot = root
+            weakChild = root.sublayers[0]
+            do {
+                let c = withModelLock { root.presentationCopy(now: 0.5) }
+                weakCopy = c.sublayers[0]
+            }
+            #expect(weakCopy != nil)   // kept for reuse while the model lives
+        }
+        #expect(weakRoot == nil)
+        #expect(weakChild == nil)
+        #expect(weakCopy == nil)
+    }
+
+    @Test func transformsAnimateWithoutTouchingTheModel() {
+        let root = Layer(), child = Layer()
+        let end = CATransform3D(scaleX: 2, y: 3, z: 1)
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            TransformBox.store(end, in: &child.transformBox)
+            child.addAnimation(basic("transform", from: Value(.transform3D(.identity)), to: Value(.transform3D(end))),
+                               forKey: "t", now: 0)
+        }
+        for t in [0.5, 0.25] {
+            let c = withModelLock { root.presentationCopy(now: t) }
+            #expect(abs(c.sublayers[0].transform.m11 - (1 + t)) < 1e-12)
+            #expect(abs(c.sublayers[0].transform.m22 - (1 + 2 * t)) < 1e-12)
+            #expect(child.transform.m11 == 2 && child.transform.m22 == 3)
+        }
+        // An unanimated copy shares the model's transform until either changes.
+        withModelLock { child.removeAllAnimations() }
+        let held = withModelLock { root.presentationCopy(now: 2) }
+        withModelLock { TransformBox.store(CATransform3D(scaleX: 5, y: 5, z: 1), in: &child.transformBox) }
+        #expect(held.sublayers[0].transform.m11 == 2)
+        #expect(child.transform.m11 == 5)
+    }
+
+    @Test func changingAnAddedAnimationTakesEffect() {
+        // An opacity from/to animation: the resolved fast plan must follow changes.
+        let l = Layer()
+        withModelLock { l.addAnimation(basic("opacity", from: n(0), to: n(1)), forKey: "fade", now: 0) }
+        func opacity() -> Float { withModelLock { l.presentationCopy(now: 0.5).opacity } }
+        #expect(opacity() == 0.5)
+        let a = withModelLock { l.animation(forKey: "fade")! }
+        a.toValue = n(0.5)
+        #expect(opacity() == 0.25)
+        a.timingFunction = .easeIn
+        #expect(opacity() == Float(0.5 * TimingFunction.easeIn.solve(0.5)))
+        a.additive = true   // now the general path: onto the model's 1
+        #expect(opacity() == Float(1 + 0.5 * TimingFunction.easeIn.solve(0.5)))
+    }
+}
