@@ -50,6 +50,10 @@ void qz_internal_model_unlock(void);
 /* true when the calling thread holds the model lock. */
 bool qz_internal_model_lock_held(void);
 
+/* A hint to bring the cache line holding `p` in (the presentation walk
+ * fetches the next layers' model, animations and copies ahead of use). */
+static inline void qz_internal_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
 /* CLOCK_MONOTONIC in seconds. */
 double qz_internal_monotonic_seconds(void);
 /* CLOCK_MONOTONIC in nanoseconds (Core Video's host time). */

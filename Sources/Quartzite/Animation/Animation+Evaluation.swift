@@ -12,21 +12,19 @@ extension Animation {
     /// group's local time for its children.
     func apply(to target: Layer, parentTime: Double) {
         if fastPlan.kind == .unresolved { resolveFastPlan() }
-        var t = timing
-        if let begin = resolvedBeginTime { t.beginTime = begin }
-        guard let sample = t.sample(at: parentTime) else { return }
+        guard let sample = fastPlan.timing.sample(at: parentTime) else { return }
         switch animationKind {
         case .basic:
             if fastPlan.kind != .general, !target.flags.contains(.hasStyle) {
                 applyPlan(to: target, progress: sample.progress)
                 return
             }
-            applyBasic(to: target, sample: sample, duration: t.simpleDuration(0.25))
+            applyBasic(to: target, sample: sample, duration: fastPlan.timing.simpleDuration(0.25))
         case .keyframe:
             applyKeyframe(to: target, progress: sample.progress, iteration: sample.iteration)
         case .group:
             // Children run in the group's local time, clipped (not scaled) to its duration.
-            let d = t.simpleDuration(0.25)
+            let d = fastPlan.timing.simpleDuration(0.25)
             let eased = timingFunction?.solve(sample.progress) ?? sample.progress
             let local = eased * d
             for child in animations ?? [] { child.apply(to: target, parentTime: local) }
@@ -281,26 +279,38 @@ struct FastPlan {
     var kind = Kind.unresolved
     /// False when the animation has no timing function (progress used as is).
     var eased = false
+    /// The animation's timing, with the begin time it was given when added
+    /// (every kind; `general` included).
+    var timing = MediaTiming()
     var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
     /// Points (x, y), numbers (x) and rects (x, y, width, height).
     var from = SIMD4<Double>()
     var to = SIMD4<Double>()
-    /// Decomposed transforms (kinds transform, sublayerTransform).
-    var fromTransform = DecomposedTransform.identity
-    var toTransform = DecomposedTransform.identity
+    /// Decomposed end points (kinds transform, sublayerTransform), out of
+    /// line so that the other kinds stay small (a frame reads fewer lines).
+    var transforms: TransformEnds?
 
     static var unresolved: FastPlan { FastPlan() }
 }
 
-extension DecomposedTransform {
-    static let identity = DecomposedTransform(.identity)!
+/// The decomposed end points of a transform animation.
+final class TransformEnds {
+    let from: DecomposedTransform
+    let to: DecomposedTransform
+    init(_ from: DecomposedTransform, _ to: DecomposedTransform) {
+        self.from = from
+        self.to = to
+    }
 }
 
 extension Animation {
-    /// Resolves `fastPlan` from the animation's current properties.
+    /// Resolves `fastPlan` from the animation's current properties (every
+    /// animation kind: the timing is used by all).
     func resolveFastPlan() {
         var plan = FastPlan()
         plan.kind = .general
+        plan.timing = timing
+        if let begin = resolvedBeginTime { plan.timing.beginTime = begin }
         defer { fastPlan = plan }
         guard animationKind == .basic, let key = keyPathKey, let from = fromValue, let to = toValue,
               !additive, !cumulative, valueFunction == nil else { return }
@@ -325,8 +335,7 @@ extension Animation {
             // Matrices that cannot be decomposed interpolate entry by entry: the general path.
             guard let da = DecomposedTransform(a), let db = DecomposedTransform(b) else { return }
             plan.kind = key == .transform ? .transform : .sublayerTransform
-            plan.fromTransform = da
-            plan.toTransform = db
+            plan.transforms = TransformEnds(da, db)
         default:
             return
         }
@@ -353,12 +362,16 @@ extension Animation {
             let a = fastPlan.from, b = fastPlan.to
             target.bounds = CGRect(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p,
                                    width: a.z + (b.z - a.z) * p, height: a.w + (b.w - a.w) * p)
-        case .transform:
-            TransformBox.store(DecomposedTransform.interpolate(fastPlan.fromTransform, fastPlan.toTransform, p).matrix,
-                               in: &target.transformBox)
-        case .sublayerTransform:
-            TransformBox.store(DecomposedTransform.interpolate(fastPlan.fromTransform, fastPlan.toTransform, p).matrix,
-                               in: &target.sublayerTransformBox)
+        case .transform, .sublayerTransform:
+            // The plan owns the ends (the animation holds the plan for the whole call).
+            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                DecomposedTransform.interpolate($0.from, $0.to, p).matrix
+            }
+            if fastPlan.kind == .transform {
+                TransformBox.store(m, in: &target.transformBox)
+            } else {
+                TransformBox.store(m, in: &target.sublayerTransformBox)
+            }
         case .unresolved, .general:
             break
         }

@@ -10,14 +10,15 @@ public final class Animation: QZObject, Handle {
     }
 
     public let animationKind: Kind
+    /// What evaluation reads each frame, resolved once from the properties it
+    /// depends on (the timing with its resolved begin time, typed end points,
+    /// transforms decomposed, the timing function's coefficients); reset
+    /// whenever one of them changes. The first stored property, so that a
+    /// frame reads a few consecutive cache lines of the animation.
+    var fastPlan = FastPlan.unresolved
 
     // CAAnimation
-    public var timing = MediaTiming()
-    /// What evaluation does each frame, resolved once from the properties it
-    /// depends on (typed end points, transforms decomposed, the timing
-    /// function's coefficients); reset whenever one of them changes. Declared
-    /// next to `timing`: a frame reads both (fewer cache lines per animation).
-    var fastPlan = FastPlan.unresolved
+    public var timing = MediaTiming() { didSet { fastPlan = .unresolved } }
     public var timingFunction: TimingFunction? { didSet { fastPlan = .unresolved } }
     public var removedOnCompletion = true
     /// Shared with the copies CALayerAddAnimation makes, so that the host's
@@ -70,7 +71,7 @@ public final class Animation: QZObject, Handle {
     // Set when added to a layer.
     /// The begin time resolved in the layer's time space (beginTime 0 means
     /// "now" at the moment it is added).
-    var resolvedBeginTime: Double?
+    var resolvedBeginTime: Double? { didSet { fastPlan = .unresolved } }
     var didStart = false
 
     static var handleTypeName: String { "CAAnimation" }

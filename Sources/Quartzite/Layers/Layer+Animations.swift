@@ -173,9 +173,11 @@ extension Layer {
             // The model's array is read through its buffer (no per-element
             // retain of the model layers); earlier copies are overwritten in
             // place when this array is their only owner.
+            let prefetch = n > 8 ? PresentationPrefetch.offsets : nil
             sublayers.withUnsafeBufferPointer { subs in
                 copies.withUnsafeMutableBufferPointer { previous in
                     for i in 0..<reusable {
+                        prefetch?.ahead(i, models: subs, copies: previous)
                         let keep = isKnownUniquelyReferenced(&previous[i]) && previous[i].layerClass === subs[i].layerClass
                         let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
                             keep ? UnsafeBufferPointer(previous).unretained(i)._withUnsafeGuaranteedRef { old in
@@ -187,6 +189,7 @@ extension Layer {
                     }
                 }
                 for i in reusable..<n {
+                    prefetch?.ahead(i, models: subs, copies: UnsafeMutableBufferPointer(start: nil, count: 0))
                     let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
                         sub.presentationSubtree(parentTime: t, target: target, found: &found)
                     }
