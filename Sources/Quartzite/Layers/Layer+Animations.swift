@@ -152,8 +152,11 @@ extension Layer {
                                      reusing old: Layer? = nil) -> Layer {
         let copy = shallowCopy(reusing: old)
         // A presentation of a presentation still shows the same model layer.
-        let model = modelLayer ?? self
-        if copy.modelLayer !== model { copy.modelLayer = model }
+        if modelLayer == nil {
+            if !copy.holdsModel(self) { copy.modelLayer = self }
+        } else if !copy.holdsModel(modelLayer.unsafelyUnwrapped) {
+            copy.modelLayer = modelLayer
+        }
         if self === target { found = copy }
         let t = localTime(fromParent: parentTime)
         // The earlier copies of the sublayers: the reused copy's own, or for a
@@ -204,7 +207,7 @@ extension Layer {
             copy.visuals?.mask = m
             m.superlayer = copy
         }
-        animationList?.withUnsafeBufferPointer { list in
+        if animationList != nil { withUnsafeMutablePointer(to: &animationList) { $0.pointee.unsafelyUnwrapped }.withUnsafeBufferPointer { list in
             for i in list.indices {
                 list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
                     animation.apply(to: copy, parentTime: t)
@@ -215,8 +218,16 @@ extension Layer {
                     }
                 }
             }
-        }
+        } }
         return copy
+    }
+
+    /// True when `modelLayer` is `model` (compared without retaining either).
+    @inline(__always)
+    func holdsModel(_ model: Layer) -> Bool {
+        withUnsafeMutablePointer(to: &modelLayer) {
+            UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self)
+        } == UnsafeRawPointer(Unmanaged.passUnretained(model).toOpaque())
     }
 
     /// A copy of the layer's own state (no tree links), as initWithLayer: makes;

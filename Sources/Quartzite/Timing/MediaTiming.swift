@@ -52,6 +52,7 @@ public struct MediaTiming: Sendable {
     /// The sample at `parentTime`, or nil when the object has no effect then
     /// (outside its active interval without the matching fill). `fallback` is
     /// the duration used when `duration` is 0 or less.
+    @inline(__always)
     public func sample(at parentTime: Double, fallbackDuration fallback: Double = 0.25) -> Sample? {
         let d = simpleDuration(fallback)
         guard d > 0, d.isFinite else { return nil }
