@@ -95,6 +95,52 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         #expect(c3.sublayers.count == 1 && c3.sublayers[0].modelLayer === root.sublayers[0])
     }
 
+    @Test func aHeldGrandchildCopyLosesItsSuperlayerWhenItsParentCopyIsReused() {
+        let root = Layer(), child = Layer(), grandchild = Layer()
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            _ = child.addSublayer(grandchild, function: "test")
+            grandchild.addAnimation(basic("position.x", from: n(0), to: n(100)), forKey: "move", now: 0)
+        }
+        var held: Layer?
+        var childCopy: ObjectIdentifier?
+        do {
+            let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+            held = c1.sublayers[0].sublayers[0]
+            childCopy = ObjectIdentifier(c1.sublayers[0])
+            #expect(held!.superlayer === c1.sublayers[0])
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(ObjectIdentifier(c2.sublayers[0]) == childCopy)   // reused
+        #expect(c2.sublayers[0].sublayers[0] !== held)            // held: not reused
+        #expect(held!.superlayer == nil)                          // and detached from the reused parent
+        #expect(held!.position.x == 25)
+        #expect(c2.sublayers[0].sublayers[0].position.x == 50)
+        #expect(c2.sublayers[0].sublayers[0].superlayer === c2.sublayers[0])
+    }
+
+    @Test func removedModelLayersAreNotKeptAliveByKeptCopies() {
+        let root = movingTree(3)
+        weak var removed: Layer?
+        weak var replaced: Layer?
+        do {
+            do { _ = withModelLock { root.presentationCopy(now: 0.5) } }   // copies kept for reuse
+            withModelLock {
+                let a = root.sublayers[0]
+                removed = a
+                a.detach()
+                let b = root.sublayers[0]
+                replaced = b
+                _ = root.replaceSublayer(b, with: Layer(), function: "test")
+            }
+        }
+        #expect(removed == nil)
+        #expect(replaced == nil)
+        let c = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c.sublayers.count == 2)
+        #expect(c.sublayers[1].position.x == 50)
+    }
+
     @Test func theModelTreeIsFreedWithItsRoot() {
         weak var weakRoot: Layer?
         weak var weakChild: Layer?

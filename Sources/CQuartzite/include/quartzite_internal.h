@@ -49,6 +49,9 @@ void qz_internal_model_lock(void);
 void qz_internal_model_unlock(void);
 /* true when the calling thread holds the model lock. */
 bool qz_internal_model_lock_held(void);
+/* Takes the model lock if it is free or already held by this thread (then
+ * true: unlock as usual); false, without waiting, when another thread has it. */
+bool qz_internal_model_trylock(void);
 
 /* A hint to bring the cache line holding `p` in (the presentation walk
  * fetches the next layers' model, animations and copies ahead of use). */

@@ -170,7 +170,10 @@ extension Layer {
         }
         if !sublayers.isEmpty || !copies.isEmpty {
             let n = sublayers.count
-            if copies.count > n { copies.removeLast(copies.count - n) }
+            if copies.count > n {
+                for extra in copies[n...] where extra.superlayer === copy { extra.superlayer = nil }
+                copies.removeLast(copies.count - n)
+            }
             let reusable = copies.count
             copies.reserveCapacity(n)
             // The model's array is read through its buffer (no per-element
@@ -188,7 +191,12 @@ extension Layer {
                             } : sub.presentationSubtree(parentTime: t, target: target, found: &found)
                         }
                         s.superlayer = copy
-                        if !keep { previous[i] = s }
+                        if !keep {
+                            // Someone holds the earlier copy: it keeps its values but
+                            // no longer has this superlayer.
+                            if previous[i].superlayer === copy { previous[i].superlayer = nil }
+                            previous[i] = s
+                        }
                     }
                 }
                 for i in reusable..<n {
@@ -220,6 +228,15 @@ extension Layer {
             }
         } }
         return copy
+    }
+
+    /// Frees the copies kept for reuse by this layer's root: a layer leaving
+    /// the tree must not be kept alive by the copies of it (called before
+    /// sublayers or a mask are removed).
+    func dropPresentationSpare() {
+        var root = self
+        while let p = root.superlayer { root = p }
+        if root.presentationSpare != nil { root.presentationSpare = nil }
     }
 
     /// True when `modelLayer` is `model` (compared without retaining either).

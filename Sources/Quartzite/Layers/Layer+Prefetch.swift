@@ -5,14 +5,17 @@ import CQuartzite
 /// overwrites: objects reached through pointers, so on a tree larger than the
 /// caches each step would wait on memory in turn. While layer i is evaluated,
 /// the lines of layer i + 6 are requested, then (their pointers now at hand)
-/// the list and transform box of layer i + 4, then the animations of layer
-/// i + 2. Hints only: nothing is read that is not valid, and without the
+/// the list and transform boxes of layer i + 4, then the animations of layer
+/// i + 2, then the transform end points those animations point to, for layer
+/// i + 1. Hints only: nothing is read that is not valid, and without the
 /// offsets (checked once at startup) nothing is prefetched.
 struct PresentationPrefetch {
     /// Byte offsets: of `animationList` and `transformBox` inside a Layer; of
     /// the count and the first element inside an array's buffer; of the
     /// animation inside an AnimationEntry.
     let list: Int, box: Int, count: Int, layerElements: Int, entryElements: Int
+    /// Byte offset of `fastPlan.transforms` inside an Animation.
+    let ends: Int
 
     static let offsets: PresentationPrefetch? = {
         let l = Layer()
@@ -29,7 +32,16 @@ struct PresentationPrefetch {
         let layerBuffer = unsafeBitCast(layers, to: UnsafeRawPointer.self)
         let entryElements = entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) - entryBuffer }
         let layerElements = layers.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) - layerBuffer }
-        let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements)
+        let probe = entries[0].animation
+        let ends = TransformEnds(DecomposedTransform(.identity)!, DecomposedTransform(.identity)!)
+        probe.fastPlan.transforms = ends
+        let animationBase = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+        let endsOffset = withUnsafeMutablePointer(to: &probe.fastPlan.transforms) { UnsafeRawPointer($0) - animationBase }
+        guard endsOffset >= 0, endsOffset < 512,
+              animationBase.load(fromByteOffset: endsOffset, as: UnsafeRawPointer?.self)
+                == UnsafeRawPointer(Unmanaged.passUnretained(ends).toOpaque()) else { return nil }
+        let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements,
+                                     ends: endsOffset)
         // Check every offset against what Swift itself reads.
         guard list >= 0, box >= 0, list < 512, box < 512, layerElements >= 24, entryElements >= 24,
               base.load(fromByteOffset: list, as: UnsafeRawPointer?.self) == entryBuffer,
@@ -44,7 +56,7 @@ struct PresentationPrefetch {
                                         + AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
             guard a == UnsafeRawPointer(Unmanaged.passUnretained(entries[i].animation).toOpaque()) else { return nil }
         }
-        return withExtendedLifetime((l, entries, layers)) { o }
+        return withExtendedLifetime((l, entries, layers, ends)) { o }
     }()
 
     @inline(__always)
@@ -71,6 +83,7 @@ struct PresentationPrefetch {
         }
         if i &+ 4 < n {
             if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) { Self.lines(list, 3) }
+            if let box = model(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
             if i &+ 4 < m, let box = copy(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
         }
         if i &+ 2 < n, let list = model(i &+ 2).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
@@ -80,6 +93,17 @@ struct PresentationPrefetch {
                 let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
                                     &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
                 Self.lines(a, 4)
+                k &+= 1
+            }
+        }
+        // The transform animations' decomposed end points of layer i + 1.
+        if i &+ 1 < n, let list = model(i &+ 1).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+            let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
+            var k = 0
+            while k < count {
+                let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
+                                    &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
+                if let e = a.load(fromByteOffset: ends, as: UnsafeRawPointer?.self) { Self.lines(e, 6) }
                 k &+= 1
             }
         }

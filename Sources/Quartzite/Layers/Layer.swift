@@ -89,6 +89,7 @@ public final class Layer: QZObject, Handle {
         scrollMode = other.scrollMode
         // (Fields written only when either side has something: most layers
         // have none of these side objects.)
+        if let m = visuals?.mask, m.superlayer === self { m.superlayer = nil }   // an earlier copy's mask copy
         if let v = other.visuals {
             visuals = v.copy()
         } else if visuals != nil { visuals = nil }
@@ -111,9 +112,10 @@ public final class Layer: QZObject, Handle {
         hooks?.releaseAll()
         // A presentation root the host released: its sublayers' copies go to
         // the model root, whose next presentation copy reuses them.
-        if flags.contains(.presentationRoot), let model = modelLayer, !sublayers.isEmpty {
-            let spare = sublayers
-            withModelLock { model.presentationSpare = spare }
+        // (Only when the lock is free or ours: a release never waits on it.)
+        if flags.contains(.presentationRoot), let model = modelLayer, !sublayers.isEmpty, qz_internal_model_trylock() {
+            model.presentationSpare = sublayers
+            qz_internal_model_unlock()
         }
     }
 
