@@ -4,6 +4,9 @@ import Testing
 
 // Presentation copies the host has released are reused in place by the next
 // presentation copy of the same root; copies anybody still holds never are.
+// A released copy is kept only when the model lock is free or held by the
+// releasing thread (tests run in parallel): these tests release their copies
+// inside withModelLock.
 
 /// A root with `count` sublayers, each moving from x = 0 to x = 100 over 1 s
 /// (linear), added at time 0.
@@ -26,8 +29,8 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
     @Test func releasedCopiesAreReusedWithTheNewValues() {
         let root = movingTree(3)
         var ids: [ObjectIdentifier] = []
-        do {
-            let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0.25)
             #expect(xs(c1) == [25, 25, 25])
             ids = c1.sublayers.map(ObjectIdentifier.init)
         }
@@ -45,8 +48,8 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
     @Test func aSublayerCopyTheHostHoldsIsLeftAlone() {
         let root = movingTree(3)
         var held: Layer?
-        do {
-            let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0.25)
             held = c1.sublayers[1]
         }
         let c2 = withModelLock { root.presentationCopy(now: 0.75) }
@@ -67,32 +70,30 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
 
     @Test func treeChangesBetweenCopiesAreFollowed() {
         let root = movingTree(3)
-        do { _ = withModelLock { root.presentationCopy(now: 0.25) } }
-        // Remove the first sublayer, add a text layer with a sublayer of its own.
+        withModelLock { root.sublayers[0].detach() }
+        var ids: [ObjectIdentifier] = []
+        withModelLock { ids = root.presentationCopy(now: 0.25).sublayers.map(ObjectIdentifier.init) }
+        // Add a text layer with a sublayer of its own: two copies are reused, two are new.
         let text = Layer(class: .text), grandchild = Layer()
         withModelLock {
-            root.sublayers[0].detach()
             grandchild.opacity = 0.5
             _ = text.addSublayer(grandchild, function: "test")
-            _ = root.addSublayer(text, function: "test")
+            _ = root.insertSublayer(text, at: 1, function: "test")
         }
         let c2 = withModelLock { root.presentationCopy(now: 0.5) }
         #expect(c2.sublayers.count == 3)
+        #expect(ObjectIdentifier(c2.sublayers[0]) == ids[0])      // reused in place
         for (i, s) in c2.sublayers.enumerated() {
             #expect(s.modelLayer === root.sublayers[i])
             #expect(s.layerClass === root.sublayers[i].layerClass)
             #expect(s.superlayer === c2)
         }
         #expect(c2.sublayers[0].position.x == 50 && c2.sublayers[0].position.y == 1)
-        #expect(c2.sublayers[2].text != nil)
-        #expect(c2.sublayers[2].sublayers.count == 1)
-        #expect(c2.sublayers[2].sublayers[0].opacity == 0.5)
-        #expect(c2.sublayers[2].sublayers[0].modelLayer === grandchild)
-        // Fewer sublayers than the copies kept: the extra copies go.
-        do { _ = c2 }
-        withModelLock { root.sublayers[2].detach(); root.sublayers[1].detach() }
-        let c3 = withModelLock { root.presentationCopy(now: 0.5) }
-        #expect(c3.sublayers.count == 1 && c3.sublayers[0].modelLayer === root.sublayers[0])
+        #expect(c2.sublayers[1].text != nil)                        // a text layer: not the old plain copy
+        #expect(c2.sublayers[1].sublayers.count == 1)
+        #expect(c2.sublayers[1].sublayers[0].opacity == 0.5)
+        #expect(c2.sublayers[1].sublayers[0].modelLayer === grandchild)
+        #expect(c2.sublayers[2].position.x == 50 && c2.sublayers[2].position.y == 2)
     }
 
     @Test func aHeldGrandchildCopyLosesItsSuperlayerWhenItsParentCopyIsReused() {
@@ -104,8 +105,8 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         }
         var held: Layer?
         var childCopy: ObjectIdentifier?
-        do {
-            let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0.25)
             held = c1.sublayers[0].sublayers[0]
             childCopy = ObjectIdentifier(c1.sublayers[0])
             #expect(held!.superlayer === c1.sublayers[0])
@@ -124,7 +125,7 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         weak var removed: Layer?
         weak var replaced: Layer?
         do {
-            do { _ = withModelLock { root.presentationCopy(now: 0.5) } }   // copies kept for reuse
+            withModelLock { _ = root.presentationCopy(now: 0.5) }   // copies kept for reuse
             withModelLock {
                 let a = root.sublayers[0]
                 removed = a
@@ -149,8 +150,8 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
             let root = movingTree(2)
             weakRoot = root
             weakChild = root.sublayers[0]
-            do {
-                let c = withModelLock { root.presentationCopy(now: 0.5) }
+            withModelLock {
+                let c = root.presentationCopy(now: 0.5)
                 weakCopy = c.sublayers[0]
             }
             #expect(weakCopy != nil)   // kept for reuse while the model lives

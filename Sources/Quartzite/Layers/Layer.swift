@@ -82,8 +82,8 @@ public final class Layer: QZObject, Handle {
         anchorPointZ = other.anchorPointZ
         // Shared with the model (every write goes through TransformBox.store,
         // which copies a shared box), or written into this copy's own box.
-        TransformBox.assign(other.transformBox, to: &transformBox)
-        TransformBox.assign(other.sublayerTransformBox, to: &sublayerTransformBox)
+        TransformBox.assign(from: &other.transformBox, to: &transformBox)
+        TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
         flags = other.flags.subtracting(.presentationRoot)
         scrollMode = other.scrollMode
@@ -169,12 +169,17 @@ final class TransformBox {
 
     /// Stores `t` in `box`, reusing the allocation when nothing else shares it.
     /// A copy's box from the source's: the source's box shared, or its value
-    /// written into the copy's own box when nothing else holds that one.
+    /// written into the copy's own box when nothing else holds that one (then
+    /// it cannot be the source's). No reference counting on the second path.
     @inline(__always)
-    static func assign(_ source: TransformBox?, to box: inout TransformBox?) {
-        guard let source else { box = nil; return }
-        if box != nil, box !== source, isKnownUniquelyReferenced(&box!) {
-            box!.value = source.value
+    static func assign(from source: inout TransformBox?, to box: inout TransformBox?) {
+        let raw = withUnsafeMutablePointer(to: &source) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+        guard let raw else {
+            if box != nil { box = nil }
+            return
+        }
+        if box != nil, isKnownUniquelyReferenced(&box!) {
+            box.unsafelyUnwrapped.value = Unmanaged<TransformBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
         } else {
             box = source
         }
