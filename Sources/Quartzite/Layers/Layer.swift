@@ -106,7 +106,9 @@ public final class Layer: QZObject, Handle {
 
     deinit {
         sublayers.withUnsafeBufferPointer { subs in
-            for i in subs.indices where subs[i].superlayer === self { subs[i].superlayer = nil }
+            for i in subs.indices {
+                subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
+            }
         }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
         hooks?.releaseAll()
@@ -117,6 +119,13 @@ public final class Layer: QZObject, Handle {
             model.presentationSpare = sublayers
             qz_internal_model_unlock()
         }
+    }
+
+    /// True when `superlayer` is `layer` (compared by address, no retain).
+    @inline(__always)
+    func superlayerIs(_ layer: Layer) -> Bool {
+        withUnsafeMutablePointer(to: &superlayer) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+            == UnsafeRawPointer(Unmanaged.passUnretained(layer).toOpaque())
     }
 
     // MARK: Derived access
