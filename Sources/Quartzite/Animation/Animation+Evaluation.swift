@@ -12,7 +12,17 @@ extension Animation {
     /// group's local time for its children.
     func apply(to target: Layer, parentTime: Double) {
         if fastPlan.kind == .unresolved { resolveFastPlan() }
-        guard let sample = fastPlan.timing.sample(at: parentTime) else { return }
+        let sample: MediaTiming.Sample
+        // One plain pass (speed 1, no offset or repeats), inside it: the
+        // general computation reduces to t / duration (same operations, same
+        // result); everything else takes the general path.
+        let t = (parentTime - fastPlan.timing.beginTime) + fastPlan.timing.timeOffset
+        if fastPlan.simpleTiming, t >= 0, t / fastPlan.timing.duration < 1 {
+            sample = MediaTiming.Sample(phase: .active, progress: t / fastPlan.timing.duration, iteration: 0)
+        } else {
+            guard let s = fastPlan.timing.sample(at: parentTime) else { return }
+            sample = s
+        }
         switch animationKind {
         case .basic:
             if fastPlan.kind != .general, !target.flags.contains(.hasStyle) {
@@ -282,6 +292,9 @@ struct FastPlan {
     /// The animation's timing, with the begin time it was given when added
     /// (every kind; `general` included).
     var timing = MediaTiming()
+    /// Speed 1, no time offset, no repeats or autoreverse, a finite positive
+    /// duration: inside the active interval, progress is (t - begin) / duration.
+    var simpleTiming = false
     var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
     /// Points (x, y), numbers (x) and rects (x, y, width, height).
     var from = SIMD4<Double>()
@@ -311,6 +324,9 @@ extension Animation {
         plan.kind = .general
         plan.timing = timing
         if let begin = resolvedBeginTime { plan.timing.beginTime = begin }
+        let m = plan.timing
+        plan.simpleTiming = m.speed == 1 && m.timeOffset == 0 && m.repeatCount == 0 && m.repeatDuration == 0
+            && !m.autoreverses && m.duration > 0 && m.duration.isFinite
         defer { fastPlan = plan }
         guard animationKind == .basic, let key = keyPathKey, let from = fromValue, let to = toValue,
               !additive, !cumulative, valueFunction == nil else { return }
