@@ -184,6 +184,36 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         #expect(child.transform.m11 == 5)
     }
 
+    @Test func aReusedCopyShowsTheModelTransformOnceItsAnimationEnds() {
+        // The animation stays on the layer after its end (no event processing):
+        // with fill mode removed the model's transform shows, also in a copy
+        // reused from a frame where the animation had written its own.
+        let root = Layer(), child = Layer()
+        let model = CATransform3D(scaleX: 4, y: 4, z: 1)
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            TransformBox.store(model, in: &child.transformBox)
+            child.addAnimation(basic("transform", from: Value(.transform3D(.identity)),
+                                     to: Value(.transform3D(CATransform3D(scaleX: 2, y: 2, z: 1)))), forKey: "t", now: 0)
+            child.addAnimation(basic("opacity", from: n(0), to: n(1), duration: 5), forKey: "o", now: 0)
+        }
+        var ids: [ObjectIdentifier] = []
+        withModelLock {
+            let c = root.presentationCopy(now: 0.5)
+            #expect(abs(c.sublayers[0].transform.m11 - 1.5) < 1e-12)
+            ids = c.sublayers.map(ObjectIdentifier.init)
+        }
+        withModelLock {
+            let c = root.presentationCopy(now: 2)
+            #expect(c.sublayers.map(ObjectIdentifier.init) == ids)   // reused
+            #expect(c.sublayers[0].transform.m11 == 4 && c.sublayers[0].transform.m22 == 4)
+            #expect(abs(c.sublayers[0].opacity - 0.4) < 1e-6)
+        }
+        let c = withModelLock { root.presentationCopy(now: 0.25) }
+        #expect(abs(c.sublayers[0].transform.m11 - 1.25) < 1e-12)
+        #expect(child.transform.m11 == 4)
+    }
+
     @Test func changingAnAddedAnimationTakesEffect() {
         // An opacity from/to animation: the resolved fast plan must follow changes.
         let l = Layer()

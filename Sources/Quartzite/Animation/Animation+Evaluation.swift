@@ -10,24 +10,27 @@ extension Animation {
     /// Applies the animation to `target`. `parentTime` is in the time space
     /// the animation's beginTime is expressed in: the layer's local time, or a
     /// group's local time for its children.
-    func apply(to target: Layer, parentTime: Double) {
+    /// Returns false when the animation has no effect at that time.
+    @discardableResult
+    func apply(to target: Layer, parentTime: Double) -> Bool {
         if fastPlan.kind == .unresolved { resolveFastPlan() }
         let sample: MediaTiming.Sample
         // One plain pass (speed 1, no offset or repeats), inside it: the
         // general computation reduces to t / duration (same operations, same
         // result); everything else takes the general path.
-        let t = (parentTime - fastPlan.timing.beginTime) + fastPlan.timing.timeOffset
-        if fastPlan.simpleTiming, t >= 0, t / fastPlan.timing.duration < 1 {
-            sample = MediaTiming.Sample(phase: .active, progress: t / fastPlan.timing.duration, iteration: 0)
+        // (The + 0 is the general path's time offset, for identical zeros.)
+        let t = (parentTime - fastPlan.begin) + 0
+        if fastPlan.simpleTiming, t >= 0, t / fastPlan.duration < 1 {
+            sample = MediaTiming.Sample(phase: .active, progress: t / fastPlan.duration, iteration: 0)
         } else {
-            guard let s = fastPlan.timing.sample(at: parentTime) else { return }
+            guard let s = fastPlan.timing.sample(at: parentTime) else { return false }
             sample = s
         }
         switch animationKind {
         case .basic:
             if fastPlan.kind != .general, !target.flags.contains(.hasStyle) {
                 applyPlan(to: target, progress: sample.progress)
-                return
+                return true
             }
             applyBasic(to: target, sample: sample, duration: fastPlan.timing.simpleDuration(0.25))
         case .keyframe:
@@ -41,6 +44,7 @@ extension Animation {
         case .transition:
             break   // drawn by the renderer from transitionProgress(at:)
         }
+        return true
     }
 
     /// The transition's progress (between startProgress and endProgress) at a
@@ -286,15 +290,17 @@ struct FastPlan {
         case position, anchorPoint, opacity, zPosition, bounds, transform, sublayerTransform
     }
 
+    // Hot fields first: a frame of a simple animation reads about three cache
+    // lines of the animation (the plan is its first stored property).
     var kind = Kind.unresolved
     /// False when the animation has no timing function (progress used as is).
     var eased = false
-    /// The animation's timing, with the begin time it was given when added
-    /// (every kind; `general` included).
-    var timing = MediaTiming()
     /// Speed 1, no time offset, no repeats or autoreverse, a finite positive
     /// duration: inside the active interval, progress is (t - begin) / duration.
     var simpleTiming = false
+    /// The resolved begin time and the duration (copies of `timing`'s).
+    var begin = 0.0
+    var duration = 0.0
     var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
     /// Points (x, y), numbers (x) and rects (x, y, width, height).
     var from = SIMD4<Double>()
@@ -302,6 +308,9 @@ struct FastPlan {
     /// Decomposed end points (kinds transform, sublayerTransform), out of
     /// line so that the other kinds stay small (a frame reads fewer lines).
     var transforms: TransformEnds?
+    /// The animation's timing, with the begin time it was given when added
+    /// (every kind; `general` included).
+    var timing = MediaTiming()
 
     static var unresolved: FastPlan { FastPlan() }
 }
@@ -325,6 +334,8 @@ extension Animation {
         plan.timing = timing
         if let begin = resolvedBeginTime { plan.timing.beginTime = begin }
         let m = plan.timing
+        plan.begin = m.beginTime
+        plan.duration = m.duration
         plan.simpleTiming = m.speed == 1 && m.timeOffset == 0 && m.repeatCount == 0 && m.repeatDuration == 0
             && !m.autoreverses && m.duration > 0 && m.duration.isFinite
         defer { fastPlan = plan }

@@ -150,7 +150,11 @@ extension Layer {
     /// copies are reused the same way.
     private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?,
                                      reusing old: Layer? = nil) -> Layer {
-        let copy = shallowCopy(reusing: old)
+        // A reused copy skips taking the model's transform when every animation
+        // is a typed one and one of them replaces the whole transform; it
+        // takes it after all if none of those is in effect now (below).
+        let deferTransform = old != nil && transformBox != nil && replacesWholeTransform()
+        let copy = shallowCopy(reusing: old, deferTransform: deferTransform)
         // A presentation of a presentation still shows the same model layer.
         if modelLayer == nil {
             if !copy.holdsModel(self) { copy.modelLayer = self }
@@ -215,10 +219,11 @@ extension Layer {
             copy.visuals?.mask = m
             m.superlayer = copy
         }
+        var transformWritten = false
         if animationList != nil { withUnsafeMutablePointer(to: &animationList) { $0.pointee.unsafelyUnwrapped }.withUnsafeBufferPointer { list in
             for i in list.indices {
                 list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
-                    animation.apply(to: copy, parentTime: t)
+                    if animation.apply(to: copy, parentTime: t), animation.fastPlan.kind == .transform { transformWritten = true }
                     // needsDisplayForKey keys mark the copy for display while they animate.
                     if layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
                        let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
@@ -227,6 +232,7 @@ extension Layer {
                 }
             }
         } }
+        if deferTransform && !transformWritten { TransformBox.assign(from: &transformBox, to: &copy.transformBox) }
         return copy
     }
 
@@ -237,6 +243,33 @@ extension Layer {
         var root = self
         while let p = root.superlayer { root = p }
         if root.presentationSpare != nil { root.presentationSpare = nil }
+    }
+
+    /// True when every animation is evaluated by a typed plan (none reads the
+    /// current transform) and one of them sets the whole transform. Reads the
+    /// list through its buffer (no reference counting); false when the
+    /// buffer's layout was not verified.
+    @inline(__always)
+    func replacesWholeTransform() -> Bool {
+        guard !flags.contains(.hasStyle), let o = PresentationPrefetch.offsets,
+              let buffer = withUnsafeMutablePointer(to: &animationList, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
+        else { return false }
+        let count = buffer.load(fromByteOffset: o.count, as: Int.self)
+        var whole = false
+        var k = 0
+        while k < count {
+            let a = Unmanaged<Animation>.fromOpaque(buffer.load(
+                fromByteOffset: o.entryElements &+ k &* MemoryLayout<AnimationEntry>.stride &+ AnimationEntry.animationOffset,
+                as: UnsafeRawPointer.self))
+            let kind = a._withUnsafeGuaranteedRef { a in
+                if a.fastPlan.kind == .unresolved { a.resolveFastPlan() }
+                return a.fastPlan.kind
+            }
+            if kind == .general || kind == .unresolved { return false }
+            if kind == .transform { whole = true }
+            k &+= 1
+        }
+        return whole
     }
 
     /// True when `modelLayer` is `model` (compared without retaining either).
@@ -250,10 +283,10 @@ extension Layer {
     /// A copy of the layer's own state (no tree links), as initWithLayer: makes;
     /// `old` (an unreferenced earlier copy of the same class) is overwritten
     /// rather than a new layer allocated.
-    func shallowCopy(reusing old: Layer? = nil) -> Layer {
+    func shallowCopy(reusing old: Layer? = nil, deferTransform: Bool = false) -> Layer {
         let c: Layer
         if let old {
-            old.assign(copyOf: self)
+            old.assign(copyOf: self, deferTransform: deferTransform)
             c = old
         } else {
             c = Layer(copyOf: self)
@@ -286,7 +319,8 @@ extension UnsafeBufferPointer where Element == AnimationEntry {
 }
 
 extension AnimationEntry {
-    static let animationOffset = MemoryLayout<AnimationEntry>.offset(of: \.animation)!
+    @inline(__always)
+    static var animationOffset: Int { MemoryLayout<AnimationEntry>.offset(of: \.animation).unsafelyUnwrapped }
 }
 
 extension LayerVisuals {

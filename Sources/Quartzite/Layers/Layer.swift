@@ -73,8 +73,9 @@ public final class Layer: QZObject, Handle {
     /// Makes this layer (a fresh copy, or an earlier presentation copy nobody
     /// holds any more, of the same class) a copy of `other`'s own state, as
     /// `init(copyOf:)` describes. Every stored property except the tree links
-    /// (superlayer, sublayers) and modelLayer, which the caller sets.
-    func assign(copyOf other: Layer) {
+    /// (superlayer, sublayers) and modelLayer, which the caller sets, and,
+    /// with `deferTransform`, the transform.
+    func assign(copyOf other: Layer, deferTransform: Bool = false) {
         bounds = other.bounds
         position = other.position
         anchorPoint = other.anchorPoint
@@ -82,7 +83,8 @@ public final class Layer: QZObject, Handle {
         anchorPointZ = other.anchorPointZ
         // Shared with the model (every write goes through TransformBox.store,
         // which copies a shared box), or written into this copy's own box.
-        TransformBox.assign(from: &other.transformBox, to: &transformBox)
+        // (deferTransform: the caller takes the transform later if it must.)
+        if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
         TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
         flags = other.flags.subtracting(.presentationRoot)
