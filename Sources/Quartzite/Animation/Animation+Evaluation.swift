@@ -290,8 +290,9 @@ struct FastPlan {
         case position, anchorPoint, opacity, zPosition, bounds, transform, sublayerTransform
     }
 
-    // Hot fields first: a frame of a simple animation reads about three cache
-    // lines of the animation (the plan is its first stored property).
+    // Hot fields first: a frame of a simple animation reads two cache lines
+    // of the animation, three with a timing function (the plan is the
+    // animation's first stored property).
     var kind = Kind.unresolved
     /// False when the animation has no timing function (progress used as is).
     var eased = false
@@ -301,13 +302,14 @@ struct FastPlan {
     /// The resolved begin time and the duration (copies of `timing`'s).
     var begin = 0.0
     var duration = 0.0
-    var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
     /// Points (x, y), numbers (x) and rects (x, y, width, height).
     var from = SIMD4<Double>()
     var to = SIMD4<Double>()
     /// Decomposed end points (kinds transform, sublayerTransform), out of
     /// line so that the other kinds stay small (a frame reads fewer lines).
     var transforms: TransformEnds?
+    /// Read only when `eased` (after the fields every animation reads).
+    var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
     /// The animation's timing, with the begin time it was given when added
     /// (every kind; `general` included).
     var timing = MediaTiming()
