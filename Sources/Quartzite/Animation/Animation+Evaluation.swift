@@ -317,13 +317,45 @@ struct FastPlan {
     static var unresolved: FastPlan { FastPlan() }
 }
 
-/// The decomposed end points of a transform animation.
+/// The decomposed end points of a transform animation, packed (17 doubles
+/// each, without SIMD3's padding: 4.5 cache lines instead of 5.25).
 final class TransformEnds {
-    let from: DecomposedTransform
-    let to: DecomposedTransform
+    let from: PackedDecomposition
+    let to: PackedDecomposition
     init(_ from: DecomposedTransform, _ to: DecomposedTransform) {
-        self.from = from
-        self.to = to
+        self.from = PackedDecomposition(from)
+        self.to = PackedDecomposition(to)
+    }
+}
+
+/// A DecomposedTransform's 17 numbers: perspective (4), translation, scale
+/// and skew (3 each), quaternion (4). Unpacking gives the same values back.
+struct PackedDecomposition {
+    let p0, p1, p2, p3, t0, t1, t2, s0, s1, s2, k0, k1, k2, q0, q1, q2, q3: Double
+
+    init(_ d: DecomposedTransform) {
+        (p0, p1, p2, p3) = (d.perspective.x, d.perspective.y, d.perspective.z, d.perspective.w)
+        (t0, t1, t2) = (d.translation.x, d.translation.y, d.translation.z)
+        (s0, s1, s2) = (d.scale.x, d.scale.y, d.scale.z)
+        (k0, k1, k2) = (d.skew.x, d.skew.y, d.skew.z)
+        (q0, q1, q2, q3) = (d.quaternion.x, d.quaternion.y, d.quaternion.z, d.quaternion.w)
+    }
+
+    @inline(__always)
+    var unpacked: DecomposedTransform {
+        DecomposedTransform(perspective: SIMD4(p0, p1, p2, p3), translation: SIMD3(t0, t1, t2), scale: SIMD3(s0, s1, s2),
+                            skew: SIMD3(k0, k1, k2), quaternion: SIMD4(q0, q1, q2, q3))
+    }
+}
+
+extension DecomposedTransform {
+    init(perspective: SIMD4<Double>, translation: SIMD3<Double>, scale: SIMD3<Double>, skew: SIMD3<Double>,
+         quaternion: SIMD4<Double>) {
+        self.perspective = perspective
+        self.translation = translation
+        self.scale = scale
+        self.skew = skew
+        self.quaternion = quaternion
     }
 }
 
@@ -394,7 +426,7 @@ extension Animation {
         case .transform, .sublayerTransform:
             // The plan owns the ends (the animation holds the plan for the whole call).
             let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                DecomposedTransform.interpolate($0.from, $0.to, p).matrix
+                DecomposedTransform.interpolate($0.from.unpacked, $0.to.unpacked, p).matrix
             }
             if fastPlan.kind == .transform {
                 TransformBox.store(m, in: &target.transformBox)

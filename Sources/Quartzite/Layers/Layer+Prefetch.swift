@@ -92,7 +92,7 @@ struct PresentationPrefetch {
             while k < count {
                 let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
                                     &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
-                Self.lines(a, 4)
+                Self.lines(a, 3)
                 k &+= 1
             }
         }
@@ -103,7 +103,7 @@ struct PresentationPrefetch {
             while k < count {
                 let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
                                     &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
-                if let e = a.load(fromByteOffset: ends, as: UnsafeRawPointer?.self) { Self.lines(e, 6) }
+                if let e = a.load(fromByteOffset: ends, as: UnsafeRawPointer?.self) { Self.lines(e, 5) }
                 k &+= 1
             }
         }
