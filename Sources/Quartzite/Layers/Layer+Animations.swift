@@ -180,11 +180,13 @@ extension Layer {
             }
             let reusable = copies.count
             copies.reserveCapacity(n)
-            // The model's array is read through its buffer (no per-element
-            // retain of the model layers); earlier copies are overwritten in
-            // place when this array is their only owner.
+            // The model's array is held once (host callbacks run during the
+            // walk could replace it) and read through its buffer, with no
+            // per-element retain; earlier copies are overwritten in place when
+            // this array is their only owner.
+            let models = sublayers
             let prefetch = n > 8 ? PresentationPrefetch.offsets : nil
-            sublayers.withUnsafeBufferPointer { subs in
+            models.withUnsafeBufferPointer { subs in
                 copies.withUnsafeMutableBufferPointer { previous in
                     for i in 0..<reusable {
                         prefetch?.ahead(i, models: subs, copies: previous)
@@ -220,6 +222,7 @@ extension Layer {
             m.superlayer = copy
         }
         var transformWritten = false
+        // (The list is held for the loop, read without per-entry retains.)
         if animationList != nil { withUnsafeMutablePointer(to: &animationList) { $0.pointee.unsafelyUnwrapped }.withUnsafeBufferPointer { list in
             for i in list.indices {
                 list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
