@@ -87,6 +87,19 @@ void qz_internal_model_unlock(void) {
     if (--model_depth == 0) atomic_store_explicit(&model_owner, 0, memory_order_release);
 }
 
+bool qz_internal_model_trylock(void) {
+    uintptr_t self = (uintptr_t)&thread_token;
+    if (atomic_load_explicit(&model_owner, memory_order_relaxed) == self) {
+        model_depth++;
+        return true;
+    }
+    uintptr_t expected = 0;
+    if (!atomic_compare_exchange_strong_explicit(&model_owner, &expected, self,
+                                                 memory_order_acquire, memory_order_relaxed)) return false;
+    model_depth = 1;
+    return true;
+}
+
 bool qz_internal_model_lock_held(void) {
     return atomic_load_explicit(&model_owner, memory_order_relaxed) == (uintptr_t)&thread_token;
 }

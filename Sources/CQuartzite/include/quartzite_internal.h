@@ -51,6 +51,13 @@ void qz_internal_model_lock(void);
 void qz_internal_model_unlock(void);
 /* true when the calling thread holds the model lock. */
 bool qz_internal_model_lock_held(void);
+/* Takes the model lock if it is free or already held by this thread (then
+ * true: unlock as usual); false, without waiting, when another thread has it. */
+bool qz_internal_model_trylock(void);
+
+/* A hint to bring the cache line holding `p` in (the presentation walk
+ * fetches the next layers' model, animations and copies ahead of use). */
+static inline void qz_internal_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
 /* CLOCK_MONOTONIC in seconds. */
 double qz_internal_monotonic_seconds(void);

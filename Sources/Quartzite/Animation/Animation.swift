@@ -10,10 +10,16 @@ public final class Animation: QZObject, Handle {
     }
 
     public let animationKind: Kind
+    /// What evaluation reads each frame, resolved once from the properties it
+    /// depends on (the timing with its resolved begin time, typed end points,
+    /// transforms decomposed, the timing function's coefficients); reset
+    /// whenever one of them changes. The first stored property, so that a
+    /// frame reads a few consecutive cache lines of the animation.
+    var fastPlan = FastPlan.unresolved
 
     // CAAnimation
-    public var timing = MediaTiming()
-    public var timingFunction: TimingFunction?
+    public var timing = MediaTiming() { didSet { fastPlan = .unresolved } }
+    public var timingFunction: TimingFunction? { didSet { fastPlan = .unresolved } }
     public var removedOnCompletion = true
     /// Shared with the copies CALayerAddAnimation makes, so that the host's
     /// release callback runs once, when the last of them is freed.
@@ -30,25 +36,17 @@ public final class Animation: QZObject, Handle {
         }
     }
     /// The declared key when the key path is a single declared property.
-    private(set) var keyPathKey: LayerKey?
-    /// Decompositions of constant transform endpoints, made on first use.
-    var endpointDecompositions: (DecomposedTransform, DecomposedTransform)? {
-        get { decompositionBox?.pair }
-        set { decompositionBox = newValue.map(DecompositionBox.init) }
-    }
-    /// Boxed: inline, the SIMD4<Double> fields would make every animation
-    /// 32-byte aligned (posix_memalign) and about 330 bytes larger.
-    private var decompositionBox: DecompositionBox?
+    private(set) var keyPathKey: LayerKey? { didSet { fastPlan = .unresolved } }
     /// keyPath as a C string with a stable pointer (the getter's result).
     private(set) var keyPathC: CString?
-    public var additive = false
-    public var cumulative = false
-    public var valueFunction: ValueFunction?
+    public var additive = false { didSet { fastPlan = .unresolved } }
+    public var cumulative = false { didSet { fastPlan = .unresolved } }
+    public var valueFunction: ValueFunction? { didSet { fastPlan = .unresolved } }
 
     // CABasicAnimation
-    public var fromValue: Value?
-    public var toValue: Value?
-    public var byValue: Value?
+    public var fromValue: Value? { didSet { fastPlan = .unresolved } }
+    public var toValue: Value? { didSet { fastPlan = .unresolved } }
+    public var byValue: Value? { didSet { fastPlan = .unresolved } }
 
     // CAKeyframeAnimation
     public var values: [Value]?
@@ -73,7 +71,7 @@ public final class Animation: QZObject, Handle {
     // Set when added to a layer.
     /// The begin time resolved in the layer's time space (beginTime 0 means
     /// "now" at the moment it is added).
-    var resolvedBeginTime: Double?
+    var resolvedBeginTime: Double? { didSet { fastPlan = .unresolved } }
     var didStart = false
     /// The transaction completions waiting for this animation to end.
     var completionGroups: [CompletionGroup]?
@@ -136,12 +134,6 @@ public final class Animation: QZObject, Handle {
         c.endProgress = endProgress
         return c
     }
-}
-
-/// The cached decompositions of a transform animation's two ends.
-final class DecompositionBox {
-    let pair: (DecomposedTransform, DecomposedTransform)
-    init(_ pair: (DecomposedTransform, DecomposedTransform)) { self.pair = pair }
 }
 
 /// An animation delegate: the host's table and info.

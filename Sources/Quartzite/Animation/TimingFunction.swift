@@ -16,6 +16,7 @@ public final class TimingFunction: QZObject, Handle {
         c1 = (c1x, c1y)
         c2 = (c2x, c2y)
         self.name = name
+        curve = TimingCurve(c1: (c1x, c1y), c2: (c2x, c2y))
         super.init(kind: .timingFunction)
     }
 
@@ -50,17 +51,46 @@ public final class TimingFunction: QZObject, Handle {
 
     public var isLinear: Bool { c1.x == c1.y && c2.x == c2.y }
 
+    /// The curve in polynomial form, for solving (computed once).
+    let curve: TimingCurve
+
+    /// The output progress for input time `x` (clamped to [0, 1]): see `TimingCurve.solve`.
+    public func solve(_ x: Double) -> Double { curve.solve(x) }
+}
+
+/// A timing function's cubic Bezier in polynomial form, x(t) = ((ax t + bx) t + cx) t
+/// and the same for y, so that evaluation needs neither the object nor its Float
+/// control points. A value type: presentation keeps one per animation.
+struct TimingCurve {
+    let isLinear: Bool
+    let cx: Double, bx: Double, ax: Double
+    let cy: Double, by: Double, ay: Double
+
+    init(c1: (x: Float, y: Float), c2: (x: Float, y: Float)) {
+        isLinear = c1.x == c1.y && c2.x == c2.y
+        let p1x = Double(c1.x), p2x = Double(c2.x), p1y = Double(c1.y), p2y = Double(c2.y)
+        // B(t) = 3(1-t)^2 t p1 + 3(1-t) t^2 p2 + t^3, as a polynomial c t + b t^2 + a t^3.
+        cx = 3 * p1x
+        bx = 3 * (p2x - p1x) - cx
+        ax = 1 - cx - bx
+        cy = 3 * p1y
+        by = 3 * (p2y - p1y) - cy
+        ay = 1 - cy - by
+    }
+
     /// The output progress for input time `x` (clamped to [0, 1]): x is solved
     /// for the curve parameter (Newton's method, then bisection if it stalls),
     /// and y is evaluated there. Accurate to well below 1e-6.
-    public func solve(_ x: Double) -> Double {
+    @inline(__always)
+    func solve(_ x: Double) -> Double {
         if !(x > 0) { return 0 }
         if x >= 1 { return 1 }
         if isLinear { return x }
-        let ax = Double(c1.x), bx = Double(c2.x), ay = Double(c1.y), by = Double(c2.y)
-        // B(t) = 3(1-t)^2 t p1 + 3(1-t) t^2 p2 + t^3, as a polynomial c t + b t^2 + a t^3.
-        let cx = 3 * ax, bxq = 3 * (bx - ax) - cx, axc = 1 - cx - bxq
-        let cy = 3 * ay, byq = 3 * (by - ay) - cy, ayc = 1 - cy - byq
+        return solveCurve(x)
+    }
+
+    private func solveCurve(_ x: Double) -> Double {
+        let cx = cx, bxq = bx, axc = ax, cy = cy, byq = by, ayc = ay
         func curveX(_ t: Double) -> Double { ((axc * t + bxq) * t + cx) * t }
         func slopeX(_ t: Double) -> Double { (3 * axc * t + 2 * bxq) * t + cx }
         func curveY(_ t: Double) -> Double { ((ayc * t + byq) * t + cy) * t }

@@ -156,6 +156,7 @@ extension Layer {
         while let p = root.superlayer { root = p }
         var found: Layer?
         let rootCopy = root.presentationSubtree(parentTime: now, target: self, found: &found)
+        rootCopy.flags.insert(.presentationRoot)
         let copy = found!
         if copy !== rootCopy {
             // The caller holds only this copy: make it hold its ancestors
@@ -173,46 +174,191 @@ extension Layer {
 
     /// Copies the subtree; `parentTime` is the superlayer's local time (media
     /// time for the root), so each layer's time is one step from its parent's.
-    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?) -> Layer {
-        let copy = shallowCopy()
+    /// `old` is an earlier copy of the same class that nobody holds any more:
+    /// it is overwritten instead of allocating a new layer, and its sublayers'
+    /// copies are reused the same way.
+    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?,
+                                     reusing old: Layer? = nil) -> Layer {
+        // A reused copy skips taking the model's transform when every animation
+        // is a typed one and one of them replaces the whole transform; it
+        // takes it after all if none of those is in effect now (below).
+        let deferTransform = old != nil && transformBox != nil && replacesWholeTransform()
+        let copy = shallowCopy(reusing: old, deferTransform: deferTransform)
         // A presentation of a presentation still shows the same model layer.
-        copy.modelLayer = modelLayer ?? self
+        if modelLayer == nil {
+            if !copy.holdsModel(self) { copy.modelLayer = self }
+        } else if !copy.holdsModel(modelLayer.unsafelyUnwrapped) {
+            copy.modelLayer = modelLayer
+        }
         if self === target { found = copy }
         let t = localTime(fromParent: parentTime)
-        if !sublayers.isEmpty {
-            copy.sublayers.reserveCapacity(sublayers.count)
-            for sub in sublayers {
-                let s = sub.presentationSubtree(parentTime: t, target: target, found: &found)
-                copy.sublayers.append(s)
-                s.superlayer = copy
+        // The earlier copies of the sublayers: the reused copy's own, or for a
+        // root, those its last released presentation copy left.
+        var copies: [Layer] = []
+        if old != nil {
+            swap(&copies, &copy.sublayers)
+        } else if superlayer == nil, presentationSpare != nil {
+            copies = presentationSpare!
+            presentationSpare = nil
+        }
+        if !sublayers.isEmpty || !copies.isEmpty {
+            let n = sublayers.count
+            if copies.count > n {
+                for extra in copies[n...] where extra.superlayer === copy { extra.superlayer = nil }
+                copies.removeLast(copies.count - n)
             }
+            let reusable = copies.count
+            copies.reserveCapacity(n)
+            // The model's array is held once (host callbacks run during the
+            // walk could replace it) and read through its buffer, with no
+            // per-element retain; earlier copies are overwritten in place when
+            // this array is their only owner.
+            let models = sublayers
+            let prefetch = n > 8 ? PresentationPrefetch.offsets : nil
+            models.withUnsafeBufferPointer { subs in
+                copies.withUnsafeMutableBufferPointer { previous in
+                    for i in 0..<reusable {
+                        prefetch?.ahead(i, models: subs, copies: previous)
+                        let keep = isKnownUniquelyReferenced(&previous[i]) && previous[i].layerClass === subs[i].layerClass
+                        let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
+                            keep ? UnsafeBufferPointer(previous).unretained(i)._withUnsafeGuaranteedRef { old in
+                                sub.presentationSubtree(parentTime: t, target: target, found: &found, reusing: old)
+                            } : sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                        }
+                        s.superlayer = copy
+                        if !keep {
+                            // Someone holds the earlier copy: it keeps its values but
+                            // no longer has this superlayer.
+                            if previous[i].superlayer === copy { previous[i].superlayer = nil }
+                            previous[i] = s
+                        }
+                    }
+                }
+                for i in reusable..<n {
+                    prefetch?.ahead(i, models: subs, copies: UnsafeMutableBufferPointer(start: nil, count: 0))
+                    let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
+                        sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                    }
+                    s.superlayer = copy
+                    copies.append(s)
+                }
+            }
+            copy.sublayers = copies
         }
         if let mask = visuals?.mask {
             let m = mask.presentationSubtree(parentTime: t, target: target, found: &found)
             copy.visuals?.mask = m
             m.superlayer = copy
         }
-        if let list = animationList {
-            for entry in list {
-                entry.animation.apply(to: copy, parentTime: t)
-                // needsDisplayForKey keys mark the copy for display while they animate.
-                if layerClass.hasNeedsDisplayForKey, let keyPath = entry.animation.keyPath,
-                   let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
-                    copy.flags.insert(.needsDisplay)
+        var transformWritten = false
+        // (The list is held for the loop, read without per-entry retains.)
+        if animationList != nil { withUnsafeMutablePointer(to: &animationList) { $0.pointee.unsafelyUnwrapped }.withUnsafeBufferPointer { list in
+            for i in list.indices {
+                list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
+                    if animation.apply(to: copy, parentTime: t), animation.fastPlan.kind == .transform { transformWritten = true }
+                    // needsDisplayForKey keys mark the copy for display while they animate.
+                    if layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
+                       let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
+                        copy.flags.insert(.needsDisplay)
+                    }
                 }
             }
+        } }
+        if deferTransform && !transformWritten {
+            let source = transactionState?.committed ?? self
+            TransformBox.assign(from: &source.transformBox, to: &copy.transformBox)
         }
         return copy
     }
 
-    /// A copy of the layer's own state (no tree links), as initWithLayer: makes.
-    func shallowCopy() -> Layer {
-        let c = Layer(copyOf: transactionState?.committed ?? self)
-        if let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
+    /// Frees the copies kept for reuse by this layer's root: a layer leaving
+    /// the tree must not be kept alive by the copies of it (called before
+    /// sublayers or a mask are removed).
+    func dropPresentationSpare() {
+        var root = self
+        while let p = root.superlayer { root = p }
+        if root.presentationSpare != nil { root.presentationSpare = nil }
+    }
+
+    /// True when every animation is evaluated by a typed plan (none reads the
+    /// current transform) and one of them sets the whole transform. Reads the
+    /// list through its buffer (no reference counting); false when the
+    /// buffer's layout was not verified.
+    @inline(__always)
+    func replacesWholeTransform() -> Bool {
+        guard !flags.contains(.hasStyle), let o = PresentationPrefetch.offsets,
+              let buffer = withUnsafeMutablePointer(to: &animationList, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
+        else { return false }
+        let count = buffer.load(fromByteOffset: o.count, as: Int.self)
+        var whole = false
+        var k = 0
+        while k < count {
+            let a = Unmanaged<Animation>.fromOpaque(buffer.load(
+                fromByteOffset: o.entryElements &+ k &* MemoryLayout<AnimationEntry>.stride &+ AnimationEntry.animationOffset,
+                as: UnsafeRawPointer.self))
+            let kind = a._withUnsafeGuaranteedRef { a in
+                if a.fastPlan.kind == .unresolved { a.resolveFastPlan() }
+                return a.fastPlan.kind
+            }
+            if kind == .general || kind == .unresolved { return false }
+            if kind == .transform { whole = true }
+            k &+= 1
+        }
+        return whole
+    }
+
+    /// True when `modelLayer` is `model` (compared without retaining either).
+    @inline(__always)
+    func holdsModel(_ model: Layer) -> Bool {
+        withUnsafeMutablePointer(to: &modelLayer) {
+            UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self)
+        } == UnsafeRawPointer(Unmanaged.passUnretained(model).toOpaque())
+    }
+
+    /// A copy of the layer's own state (no tree links), as initWithLayer: makes;
+    /// `old` (an unreferenced earlier copy of the same class) is overwritten
+    /// rather than a new layer allocated.
+    func shallowCopy(reusing old: Layer? = nil, deferTransform: Bool = false) -> Layer {
+        // Presentation shows committed state: a layer with uncommitted
+        // changes keeps a snapshot of what was last committed.
+        let source = transactionState?.committed ?? self
+        let c: Layer
+        if let old {
+            old.assign(copyOf: source, deferTransform: deferTransform)
+            c = old
+        } else {
+            c = Layer(copyOf: source)
+        }
+        if layerClass.hasInitWithLayer, let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
             hostCall { fn(c.handle, handle, info) }
         }
         return c
     }
+}
+
+extension UnsafeBufferPointer where Element: AnyObject {
+    /// Element `i` without a retain: the buffer's owner keeps it alive for
+    /// as long as the caller uses it (evaluation loops over the model).
+    @inline(__always)
+    func unretained(_ i: Int) -> Unmanaged<Element> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(baseAddress.unsafelyUnwrapped)
+            .load(fromByteOffset: i &* MemoryLayout<Element>.stride, as: UnsafeRawPointer.self))
+    }
+}
+
+extension UnsafeBufferPointer where Element == AnimationEntry {
+    /// The animation of entry `i` without a retain (the layer's list keeps it).
+    @inline(__always)
+    func unretainedAnimation(_ i: Int) -> Unmanaged<Animation> {
+        Unmanaged.fromOpaque(UnsafeRawPointer(baseAddress.unsafelyUnwrapped)
+            .load(fromByteOffset: i &* MemoryLayout<AnimationEntry>.stride + AnimationEntry.animationOffset,
+                  as: UnsafeRawPointer.self))
+    }
+}
+
+extension AnimationEntry {
+    @inline(__always)
+    static var animationOffset: Int { MemoryLayout<AnimationEntry>.offset(of: \.animation).unsafelyUnwrapped }
 }
 
 extension LayerVisuals {

@@ -28,6 +28,7 @@ extension Layer {
     /// Detaches from the superlayer (as a sublayer or as its mask).
     func detach() {
         guard let parent = superlayer else { return }
+        parent.dropPresentationSpare()
         if let mask = parent.visuals?.mask, mask === self {
             parent.visuals?.mask = nil
         } else if let i = parent.sublayers.firstIndex(where: { $0 === self }) {
@@ -86,6 +87,7 @@ extension Layer {
         new.detach()
         // Detaching `new` may have shifted `old` if both were siblings.
         let at = sublayers.firstIndex(where: { $0 === old }) ?? i
+        dropPresentationSpare()
         sublayers[at] = new
         old.superlayer = nil
         new.superlayer = self
@@ -105,6 +107,7 @@ extension Layer {
                 return false
             }
         }
+        dropPresentationSpare()
         for old in sublayers where old.superlayer === self { old.superlayer = nil }
         sublayers = []
         for l in layers {
@@ -125,6 +128,7 @@ extension Layer {
             }
             guard canAdopt(mask, function) else { return false }
         }
+        dropPresentationSpare()
         if let old = visuals?.mask, old.superlayer === self { old.superlayer = nil }
         if mask != nil || visuals != nil { ensureVisuals.mask = mask }
         mask?.superlayer = self

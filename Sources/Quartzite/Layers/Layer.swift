@@ -38,6 +38,10 @@ public final class Layer: QZObject, Handle {
     /// For a presentation copy of a non-root layer: its superlayer's copy, held
     /// strongly so the chain of ancestors outlives the parent copies' release.
     var presentationParent: Layer?
+    /// For a model root: the copies of its sublayers from a presentation copy
+    /// the host has released, for the next presentation copy to reuse in
+    /// place (those nobody else holds) instead of allocating new ones.
+    var presentationSpare: [Layer]?
 
     /// Transaction bookkeeping (committed snapshot, pending animations); nil
     /// until an export creates or changes the layer.
@@ -72,30 +76,71 @@ public final class Layer: QZObject, Handle {
     init(copyOf other: Layer) {
         layerClass = other.layerClass
         super.init(kind: .layer)
+        assign(copyOf: other)
+    }
+
+    /// Makes this layer (a fresh copy, or an earlier presentation copy nobody
+    /// holds any more, of the same class) a copy of `other`'s own state, as
+    /// `init(copyOf:)` describes. Every stored property except the tree links
+    /// (superlayer, sublayers) and modelLayer, which the caller sets, and,
+    /// with `deferTransform`, the transform.
+    func assign(copyOf other: Layer, deferTransform: Bool = false) {
         bounds = other.bounds
         position = other.position
         anchorPoint = other.anchorPoint
         zPosition = other.zPosition
         anchorPointZ = other.anchorPointZ
-        transformBox = other.transformBox.map { TransformBox($0.value) }
-        sublayerTransformBox = other.sublayerTransformBox.map { TransformBox($0.value) }
+        // Shared with the model (every write goes through TransformBox.store,
+        // which copies a shared box), or written into this copy's own box.
+        // (deferTransform: the caller takes the transform later if it must.)
+        if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
+        TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags
+        flags = other.flags.subtracting(.presentationRoot)
         scrollMode = other.scrollMode
-        visuals = other.visuals?.copy()
-        if let mask = visuals?.mask, mask.superlayer === other { visuals?.mask = nil }
-        timing = other.timing?.copy()
-        text = other.text?.copy()
-        tiled = other.tiled?.copy()
-        if let c = other.custom { custom = CustomValues(); custom!.values = c.values }
+        // (Fields written only when either side has something: most layers
+        // have none of these side objects.)
+        if let m = visuals?.mask, m.superlayer === self { m.superlayer = nil }   // an earlier copy's mask copy
+        if let v = other.visuals {
+            visuals = v.copy()
+        } else if visuals != nil { visuals = nil }
+        if let t = other.timing { timing = t.copy() } else if timing != nil { timing = nil }
+        if let t = other.text { text = t.copy() } else if text != nil { text = nil }
+        if let t = other.tiled { tiled = t.copy() } else if tiled != nil { tiled = nil }
+        if let c = other.custom { custom = CustomValues(); custom!.values = c.values } else if custom != nil { custom = nil }
+        if let h = hooks { hooks = nil; h.releaseAll() }
+        if animationList != nil { animationList = nil }
+        if presentationParent != nil { presentationParent = nil }
+        if presentationSpare != nil { presentationSpare = nil }
+        // A copy is never part of a transaction.
+        if transactionState != nil { transactionState = nil }
+        if creator != nil { creator = nil }
         setBits = other.setBits
     }
 
     deinit {
-        for sublayer in sublayers where sublayer.superlayer === self { sublayer.superlayer = nil }
+        sublayers.withUnsafeBufferPointer { subs in
+            for i in subs.indices {
+                subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
+            }
+        }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
         hooks?.releaseAll()
         if let s = transactionState { Transactions.layerFreed(s) }
+        // A presentation root the host released: its sublayers' copies go to
+        // the model root, whose next presentation copy reuses them.
+        // (Only when the lock is free or ours: a release never waits on it.)
+        if flags.contains(.presentationRoot), let model = modelLayer, !sublayers.isEmpty, qz_internal_model_trylock() {
+            model.presentationSpare = sublayers
+            qz_internal_model_unlock()
+        }
+    }
+
+    /// True when `superlayer` is `layer` (compared by address, no retain).
+    @inline(__always)
+    func superlayerIs(_ layer: Layer) -> Bool {
+        withUnsafeMutablePointer(to: &superlayer) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+            == UnsafeRawPointer(Unmanaged.passUnretained(layer).toOpaque())
     }
 
     // MARK: Derived access
@@ -147,6 +192,23 @@ final class TransformBox {
     static func make(_ t: CATransform3D) -> TransformBox? { t.isIdentity ? nil : TransformBox(t) }
 
     /// Stores `t` in `box`, reusing the allocation when nothing else shares it.
+    /// A copy's box from the source's: the source's box shared, or its value
+    /// written into the copy's own box when nothing else holds that one (then
+    /// it cannot be the source's). No reference counting on the second path.
+    @inline(__always)
+    static func assign(from source: inout TransformBox?, to box: inout TransformBox?) {
+        let raw = withUnsafeMutablePointer(to: &source) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+        guard let raw else {
+            if box != nil { box = nil }
+            return
+        }
+        if box != nil, isKnownUniquelyReferenced(&box!) {
+            box.unsafelyUnwrapped.value = Unmanaged<TransformBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+        } else {
+            box = source
+        }
+    }
+
     static func store(_ t: CATransform3D, in box: inout TransformBox?) {
         if t.isIdentity {
             box = nil
@@ -173,6 +235,8 @@ struct LayerFlags: OptionSet {
     /// A style dictionary is set: getters of unset properties consult it.
     static let hasStyle = LayerFlags(rawValue: 1 << 9)
     static let insideLayout = LayerFlags(rawValue: 1 << 10)
+    /// The root of a presentation copy (what the host releases).
+    static let presentationRoot = LayerFlags(rawValue: 1 << 11)
 
     static let defaults: LayerFlags = [.doubleSided]
 }

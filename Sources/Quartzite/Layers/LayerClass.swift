@@ -27,6 +27,7 @@ public final class LayerClass: QZObject, Handle {
         hasDefaultValueCallbacks = callbacks?.defaultValueForKey != nil || (superclass?.hasDefaultValueCallbacks ?? false)
         hasNeedsDisplayForKey = callbacks?.needsDisplayForKey != nil || (superclass?.hasNeedsDisplayForKey ?? false)
         hasDefaultActionForKey = callbacks?.defaultActionForKey != nil || (superclass?.hasDefaultActionForKey ?? false)
+        hasInitWithLayer = callbacks?.initWithLayer != nil || (superclass?.hasInitWithLayer ?? false)
         super.init(kind: .layerClass)
     }
 
@@ -72,6 +73,8 @@ public final class LayerClass: QZObject, Handle {
     let hasNeedsDisplayForKey: Bool
     /// True when some class in the chain implements defaultActionForKey (the action search).
     let hasDefaultActionForKey: Bool
+    /// True when some class in the chain implements initWithLayer (presentation copies skip the lookup otherwise).
+    let hasInitWithLayer: Bool
 
     // MARK: Class methods
 

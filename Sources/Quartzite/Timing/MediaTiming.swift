@@ -52,6 +52,7 @@ public struct MediaTiming: Sendable {
     /// The sample at `parentTime`, or nil when the object has no effect then
     /// (outside its active interval without the matching fill). `fallback` is
     /// the duration used when `duration` is 0 or less.
+    @inline(__always)
     public func sample(at parentTime: Double, fallbackDuration fallback: Double = 0.25) -> Sample? {
         let d = simpleDuration(fallback)
         guard d > 0, d.isFinite else { return nil }
@@ -84,6 +85,8 @@ public struct MediaTiming: Sendable {
     @inline(__always)
     private func wrap(_ x: Double, _ total: Double) -> Double {
         guard total.isFinite, total > 0 else { return Swift.max(x, 0) }
+        // fmod is exact: inside [0, total) it returns x itself.
+        if x >= 0 && x < total { return x }
         let r = x.truncatingRemainder(dividingBy: total)
         return r < 0 ? r + total : r
     }

@@ -1,0 +1,111 @@
+import CQuartzite
+
+/// Software prefetching for the presentation walk. A frame reads, per layer,
+/// the model layer, its animation list, each animation's plan and the copy it
+/// overwrites: objects reached through pointers, so on a tree larger than the
+/// caches each step would wait on memory in turn. While layer i is evaluated,
+/// the lines of layer i + 6 are requested, then (their pointers now at hand)
+/// the list and transform boxes of layer i + 4, then the animations of layer
+/// i + 2, then the transform end points those animations point to, for layer
+/// i + 1. Hints only: nothing is read that is not valid, and without the
+/// offsets (checked once at startup) nothing is prefetched.
+struct PresentationPrefetch {
+    /// Byte offsets: of `animationList` and `transformBox` inside a Layer; of
+    /// the count and the first element inside an array's buffer; of the
+    /// animation inside an AnimationEntry.
+    let list: Int, box: Int, count: Int, layerElements: Int, entryElements: Int
+    /// Byte offset of `fastPlan.transforms` inside an Animation.
+    let ends: Int
+
+    static let offsets: PresentationPrefetch? = {
+        let l = Layer()
+        let entries = [AnimationEntry(key: nil, animation: Animation(kind: .basic)),
+                       AnimationEntry(key: nil, animation: Animation(kind: .basic)),
+                       AnimationEntry(key: nil, animation: Animation(kind: .basic))]
+        l.animationList = entries
+        l.transformBox = TransformBox(CATransform3D(scaleX: 2, y: 2, z: 1))
+        let layers = [l, l, l]
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(l).toOpaque())
+        let list = withUnsafeMutablePointer(to: &l.animationList) { UnsafeRawPointer($0) - base }
+        let box = withUnsafeMutablePointer(to: &l.transformBox) { UnsafeRawPointer($0) - base }
+        let entryBuffer = unsafeBitCast(entries, to: UnsafeRawPointer.self)
+        let layerBuffer = unsafeBitCast(layers, to: UnsafeRawPointer.self)
+        let entryElements = entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) - entryBuffer }
+        let layerElements = layers.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) - layerBuffer }
+        let probe = entries[0].animation
+        let ends = TransformEnds(DecomposedTransform(.identity)!, DecomposedTransform(.identity)!)
+        probe.fastPlan.transforms = ends
+        let animationBase = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
+        let endsOffset = withUnsafeMutablePointer(to: &probe.fastPlan.transforms) { UnsafeRawPointer($0) - animationBase }
+        guard endsOffset >= 0, endsOffset < 512,
+              animationBase.load(fromByteOffset: endsOffset, as: UnsafeRawPointer?.self)
+                == UnsafeRawPointer(Unmanaged.passUnretained(ends).toOpaque()) else { return nil }
+        let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements,
+                                     ends: endsOffset)
+        // Check every offset against what Swift itself reads.
+        guard list >= 0, box >= 0, list < 512, box < 512, layerElements >= 24, entryElements >= 24,
+              base.load(fromByteOffset: list, as: UnsafeRawPointer?.self) == entryBuffer,
+              base.load(fromByteOffset: box, as: UnsafeRawPointer?.self)
+                == UnsafeRawPointer(Unmanaged.passUnretained(l.transformBox!).toOpaque()),
+              entryBuffer.load(fromByteOffset: o.count, as: Int.self) == 3,
+              layerBuffer.load(fromByteOffset: o.count, as: Int.self) == 3,
+              layerBuffer.load(fromByteOffset: layerElements, as: UnsafeRawPointer.self) == base
+        else { return nil }
+        for i in 0..<3 {
+            let a = entryBuffer.load(fromByteOffset: entryElements + i * MemoryLayout<AnimationEntry>.stride
+                                        + AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
+            guard a == UnsafeRawPointer(Unmanaged.passUnretained(entries[i].animation).toOpaque()) else { return nil }
+        }
+        return withExtendedLifetime((l, entries, layers, ends)) { o }
+    }()
+
+    @inline(__always)
+    static func lines(_ p: UnsafeRawPointer, _ count: Int) {
+        var k = 0
+        while k < count { qz_internal_prefetch(p + k &* 64); k &+= 1 }
+    }
+
+    /// Prefetches for the sublayer loop at index `i`: `models` are the model's
+    /// sublayers, `copies` the earlier copies about to be overwritten.
+    @inline(__always)
+    func ahead(_ i: Int, models: UnsafeBufferPointer<Layer>, copies: UnsafeMutableBufferPointer<Layer>) {
+        let n = models.count, m = copies.count
+        let modelBase = UnsafeRawPointer(models.baseAddress.unsafelyUnwrapped)
+        @inline(__always) func model(_ j: Int) -> UnsafeRawPointer {
+            modelBase.load(fromByteOffset: j &* 8, as: UnsafeRawPointer.self)
+        }
+        @inline(__always) func copy(_ j: Int) -> UnsafeRawPointer {
+            UnsafeRawPointer(copies.baseAddress.unsafelyUnwrapped).load(fromByteOffset: j &* 8, as: UnsafeRawPointer.self)
+        }
+        if i &+ 6 < n {
+            Self.lines(model(i &+ 6), 5)
+            if i &+ 6 < m { Self.lines(copy(i &+ 6), 5) }
+        }
+        if i &+ 4 < n {
+            if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) { Self.lines(list, 3) }
+            if let box = model(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
+            if i &+ 4 < m, let box = copy(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
+        }
+        if i &+ 2 < n, let list = model(i &+ 2).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+            let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
+            var k = 0
+            while k < count {
+                let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
+                                    &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
+                Self.lines(a, 3)
+                k &+= 1
+            }
+        }
+        // The transform animations' decomposed end points of layer i + 1.
+        if i &+ 1 < n, let list = model(i &+ 1).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+            let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
+            var k = 0
+            while k < count {
+                let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
+                                    &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
+                if let e = a.load(fromByteOffset: ends, as: UnsafeRawPointer?.self) { Self.lines(e, 5) }
+                k &+= 1
+            }
+        }
+    }
+}

@@ -1,0 +1,231 @@
+import CQuartzite
+import Testing
+@testable import Quartzite
+
+// Presentation copies the host has released are reused in place by the next
+// presentation copy of the same root; copies anybody still holds never are.
+// A released copy is kept only when the model lock is free or held by the
+// releasing thread (tests run in parallel): these tests release their copies
+// inside withModelLock.
+
+/// A root with `count` sublayers, each moving from x = 0 to x = 100 over 1 s
+/// (linear), added at time 0.
+private func movingTree(_ count: Int) -> Layer {
+    let root = Layer()
+    withModelLock {
+        for i in 0..<count {
+            let l = Layer()
+            l.position = CGPoint(x: 100, y: Double(i))
+            _ = root.addSublayer(l, function: "test")
+            l.addAnimation(basic("position.x", from: n(0), to: n(100)), forKey: "move", now: 0)
+        }
+    }
+    return root
+}
+
+private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x } }
+
+@Suite struct PresentationReuseTests {
+    @Test func releasedCopiesAreReusedWithTheNewValues() {
+        let root = movingTree(3)
+        var ids: [ObjectIdentifier] = []
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0.25)
+            #expect(xs(c1) == [25, 25, 25])
+            ids = c1.sublayers.map(ObjectIdentifier.init)
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c2.sublayers.map(ObjectIdentifier.init) == ids)   // the same objects, overwritten
+        #expect(xs(c2) == [50, 50, 50])
+        for (i, s) in c2.sublayers.enumerated() {
+            #expect(s.superlayer === c2)
+            #expect(s.modelLayer === root.sublayers[i])
+            #expect(s.position.y == Double(i))
+        }
+        #expect(c2.modelLayer === root)
+    }
+
+    @Test func aSublayerCopyTheHostHoldsIsLeftAlone() {
+        let root = movingTree(3)
+        var held: Layer?
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0.25)
+            held = c1.sublayers[1]
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.75) }
+        #expect(c2.sublayers[1] !== held)
+        #expect(held!.position.x == 25)          // still the earlier frame's value
+        #expect(xs(c2) == [75, 75, 75])
+        #expect(c2.sublayers[1].superlayer === c2)
+    }
+
+    @Test func aCopyStillHeldIsNeverReused() {
+        let root = movingTree(2)
+        let c1 = withModelLock { root.presentationCopy(now: 0.25) }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c1.sublayers[0] !== c2.sublayers[0])
+        #expect(xs(c1) == [25, 25])
+        #expect(xs(c2) == [50, 50])
+    }
+
+    @Test func treeChangesBetweenCopiesAreFollowed() {
+        let root = movingTree(3)
+        withModelLock { root.sublayers[0].detach() }
+        var ids: [ObjectIdentifier] = []
+        withModelLock { ids = root.presentationCopy(now: 0.25).sublayers.map(ObjectIdentifier.init) }
+        // Add a text layer with a sublayer of its own: two copies are reused, two are new.
+        let text = Layer(class: .text), grandchild = Layer()
+        withModelLock {
+            grandchild.opacity = 0.5
+            _ = text.addSublayer(grandchild, function: "test")
+            _ = root.insertSublayer(text, at: 1, function: "test")
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c2.sublayers.count == 3)
+        #expect(ObjectIdentifier(c2.sublayers[0]) == ids[0])      // reused in place
+        for (i, s) in c2.sublayers.enumerated() {
+            #expect(s.modelLayer === root.sublayers[i])
+            #expect(s.layerClass === root.sublayers[i].layerClass)
+            #expect(s.superlayer === c2)
+        }
+        #expect(c2.sublayers[0].position.x == 50 && c2.sublayers[0].position.y == 1)
+        #expect(c2.sublayers[1].text != nil)                        // a text layer: not the old plain copy
+        #expect(c2.sublayers[1].sublayers.count == 1)
+        #expect(c2.sublayers[1].sublayers[0].opacity == 0.5)
+        #expect(c2.sublayers[1].sublayers[0].modelLayer === grandchild)
+        #expect(c2.sublayers[2].position.x == 50 && c2.sublayers[2].position.y == 2)
+    }
+
+    @Test func aHeldGrandchildCopyLosesItsSuperlayerWhenItsParentCopyIsReused() {
+        let root = Layer(), child = Layer(), grandchild = Layer()
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            _ = child.addSublayer(grandchild, function: "test")
+            grandchild.addAnimation(basic("position.x", from: n(0), to: n(100)), forKey: "move", now: 0)
+        }
+        var held: Layer?
+        var childCopy: ObjectIdentifier?
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0.25)
+            held = c1.sublayers[0].sublayers[0]
+            childCopy = ObjectIdentifier(c1.sublayers[0])
+            #expect(held!.superlayer === c1.sublayers[0])
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(ObjectIdentifier(c2.sublayers[0]) == childCopy)   // reused
+        #expect(c2.sublayers[0].sublayers[0] !== held)            // held: not reused
+        #expect(held!.superlayer == nil)                          // and detached from the reused parent
+        #expect(held!.position.x == 25)
+        #expect(c2.sublayers[0].sublayers[0].position.x == 50)
+        #expect(c2.sublayers[0].sublayers[0].superlayer === c2.sublayers[0])
+    }
+
+    @Test func removedModelLayersAreNotKeptAliveByKeptCopies() {
+        let root = movingTree(3)
+        weak var removed: Layer?
+        weak var replaced: Layer?
+        do {
+            withModelLock { _ = root.presentationCopy(now: 0.5) }   // copies kept for reuse
+            withModelLock {
+                let a = root.sublayers[0]
+                removed = a
+                a.detach()
+                let b = root.sublayers[0]
+                replaced = b
+                _ = root.replaceSublayer(b, with: Layer(), function: "test")
+            }
+        }
+        #expect(removed == nil)
+        #expect(replaced == nil)
+        let c = withModelLock { root.presentationCopy(now: 0.5) }
+        #expect(c.sublayers.count == 2)
+        #expect(c.sublayers[1].position.x == 50)
+    }
+
+    @Test func theModelTreeIsFreedWithItsRoot() {
+        weak var weakRoot: Layer?
+        weak var weakChild: Layer?
+        weak var weakCopy: Layer?
+        do {
+            let root = movingTree(2)
+            weakRoot = root
+            weakChild = root.sublayers[0]
+            withModelLock {
+                let c = root.presentationCopy(now: 0.5)
+                weakCopy = c.sublayers[0]
+            }
+            #expect(weakCopy != nil)   // kept for reuse while the model lives
+        }
+        #expect(weakRoot == nil)
+        #expect(weakChild == nil)
+        #expect(weakCopy == nil)
+    }
+
+    @Test func transformsAnimateWithoutTouchingTheModel() {
+        let root = Layer(), child = Layer()
+        let end = CATransform3D(scaleX: 2, y: 3, z: 1)
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            TransformBox.store(end, in: &child.transformBox)
+            child.addAnimation(basic("transform", from: Value(.transform3D(.identity)), to: Value(.transform3D(end))),
+                               forKey: "t", now: 0)
+        }
+        for t in [0.5, 0.25] {
+            let c = withModelLock { root.presentationCopy(now: t) }
+            #expect(abs(c.sublayers[0].transform.m11 - (1 + t)) < 1e-12)
+            #expect(abs(c.sublayers[0].transform.m22 - (1 + 2 * t)) < 1e-12)
+            #expect(child.transform.m11 == 2 && child.transform.m22 == 3)
+        }
+        // An unanimated copy shares the model's transform until either changes.
+        withModelLock { child.removeAllAnimations() }
+        let held = withModelLock { root.presentationCopy(now: 2) }
+        withModelLock { TransformBox.store(CATransform3D(scaleX: 5, y: 5, z: 1), in: &child.transformBox) }
+        #expect(held.sublayers[0].transform.m11 == 2)
+        #expect(child.transform.m11 == 5)
+    }
+
+    @Test func aReusedCopyShowsTheModelTransformOnceItsAnimationEnds() {
+        // The animation stays on the layer after its end (no event processing):
+        // with fill mode removed the model's transform shows, also in a copy
+        // reused from a frame where the animation had written its own.
+        let root = Layer(), child = Layer()
+        let model = CATransform3D(scaleX: 4, y: 4, z: 1)
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            TransformBox.store(model, in: &child.transformBox)
+            child.addAnimation(basic("transform", from: Value(.transform3D(.identity)),
+                                     to: Value(.transform3D(CATransform3D(scaleX: 2, y: 2, z: 1)))), forKey: "t", now: 0)
+            child.addAnimation(basic("opacity", from: n(0), to: n(1), duration: 5), forKey: "o", now: 0)
+        }
+        var ids: [ObjectIdentifier] = []
+        withModelLock {
+            let c = root.presentationCopy(now: 0.5)
+            #expect(abs(c.sublayers[0].transform.m11 - 1.5) < 1e-12)
+            ids = c.sublayers.map(ObjectIdentifier.init)
+        }
+        withModelLock {
+            let c = root.presentationCopy(now: 2)
+            #expect(c.sublayers.map(ObjectIdentifier.init) == ids)   // reused
+            #expect(c.sublayers[0].transform.m11 == 4 && c.sublayers[0].transform.m22 == 4)
+            #expect(abs(c.sublayers[0].opacity - 0.4) < 1e-6)
+        }
+        let c = withModelLock { root.presentationCopy(now: 0.25) }
+        #expect(abs(c.sublayers[0].transform.m11 - 1.25) < 1e-12)
+        #expect(child.transform.m11 == 4)
+    }
+
+    @Test func changingAnAddedAnimationTakesEffect() {
+        // An opacity from/to animation: the resolved fast plan must follow changes.
+        let l = Layer()
+        withModelLock { l.addAnimation(basic("opacity", from: n(0), to: n(1)), forKey: "fade", now: 0) }
+        func opacity() -> Float { withModelLock { l.presentationCopy(now: 0.5).opacity } }
+        #expect(opacity() == 0.5)
+        let a = withModelLock { l.animation(forKey: "fade")! }
+        a.toValue = n(0.5)
+        #expect(opacity() == 0.25)
+        a.timingFunction = .easeIn
+        #expect(opacity() == Float(0.5 * TimingFunction.easeIn.solve(0.5)))
+        a.additive = true   // now the general path: onto the model's 1
+        #expect(opacity() == Float(1 + 0.5 * TimingFunction.easeIn.solve(0.5)))
+    }
+}
