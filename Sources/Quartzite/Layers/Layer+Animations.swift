@@ -265,8 +265,11 @@ extension Layer {
             }
         } }
         if deferTransform && !transformWritten {
-            let source = transactionState?.committed ?? self
-            TransformBox.assign(from: &source.transformBox, to: &copy.transformBox)
+            if hasCommittedSnapshot, let committed = transactionState?.committed {
+                TransformBox.assign(from: &committed.transformBox, to: &copy.transformBox)
+            } else {
+                TransformBox.assign(from: &transformBox, to: &copy.transformBox)
+            }
         }
         return copy
     }
@@ -315,19 +318,39 @@ extension Layer {
         } == UnsafeRawPointer(Unmanaged.passUnretained(model).toOpaque())
     }
 
+    /// True when the layer has uncommitted changes and so a committed
+    /// snapshot (read without reference counting).
+    @inline(__always)
+    var hasCommittedSnapshot: Bool {
+        guard let state = withUnsafeMutablePointer(to: &transactionState, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
+        else { return false }
+        return Unmanaged<LayerTransactionState>.fromOpaque(state)._withUnsafeGuaranteedRef { s in
+            withUnsafeMutablePointer(to: &s.committed) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) } != nil
+        }
+    }
+
+    @inline(__always)
+    private func copyState(of source: Layer, reusing old: Layer?, deferTransform: Bool) -> Layer {
+        if let old {
+            old.assign(copyOf: source, deferTransform: deferTransform)
+            return old
+        }
+        return Layer(copyOf: source)
+    }
+
     /// A copy of the layer's own state (no tree links), as initWithLayer: makes;
     /// `old` (an unreferenced earlier copy of the same class) is overwritten
     /// rather than a new layer allocated.
     func shallowCopy(reusing old: Layer? = nil, deferTransform: Bool = false) -> Layer {
         // Presentation shows committed state: a layer with uncommitted
-        // changes keeps a snapshot of what was last committed.
-        let source = transactionState?.committed ?? self
+        // changes keeps a snapshot of what was last committed. (Tested
+        // without retaining self or its state: model layers carry weak
+        // references, so their retains take the slow path.)
         let c: Layer
-        if let old {
-            old.assign(copyOf: source, deferTransform: deferTransform)
-            c = old
+        if hasCommittedSnapshot {
+            c = copyState(of: transactionState.unsafelyUnwrapped.committed.unsafelyUnwrapped, reusing: old, deferTransform: deferTransform)
         } else {
-            c = Layer(copyOf: source)
+            c = copyState(of: self, reusing: old, deferTransform: deferTransform)
         }
         if layerClass.hasInitWithLayer, let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
             hostCall { fn(c.handle, handle, info) }

@@ -62,7 +62,12 @@ extension Layer {
                 let a = entry.animation
                 a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
             }
-            animationList = pending
+            // (Copied to an exact-size list: the pending list reserved room
+            // for more, and running lists are read on every frame.)
+            var list: [AnimationEntry] = []
+            list.reserveCapacity(pending.count)
+            list.append(contentsOf: pending)
+            animationList = list
         } else {
             for entry in pending {
                 insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false)

@@ -294,6 +294,12 @@ enum Transactions {
                 state.pendingKeys = 0
                 layer.startCommitted(pending, now: now)
             }
+            // A committed layer with nothing pending drops its state: the
+            // presentation walk then never touches it (one less cache line
+            // per layer); the next change enlists the layer afresh.
+            if state.record == nil && state.committed == nil && state.pending.isEmpty && layer.transactionState === state {
+                layer.transactionState = nil
+            }
         }
         for g in record.closedGroups { seal(g) }
     }
