@@ -100,20 +100,23 @@ let quadEdgeBits: [UInt32] = [UInt32(kCALayerBottomEdge.rawValue), UInt32(kCALay
 func rasterizeQuadCoverage(into mask: AlphaMask, corners: [CGPoint], edgeMask: UInt32 = 0xF) -> PixelRect {
     mask.fill(0)
     guard corners.count == 4, corners.allSatisfy({ $0.isFinite }) else { return .empty }
+    // Twice the signed area, computed on corners scaled to at most 1 (huge coordinates do not overflow).
+    let big = corners.reduce(1.0) { Swift.max($0, abs($1.x), abs($1.y)) }
     var area2 = 0.0
     for i in 0..<4 {
         let a = corners[i], b = corners[(i + 1) & 3]
-        area2 += a.x * b.y - b.x * a.y
+        area2 += (a.x / big) * (b.y / big) - (b.x / big) * (a.y / big)
     }
-    guard abs(area2) > 1e-9 else { return .empty }
+    guard abs(area2) * big * big > 1e-9 else { return .empty }
     let sign: Double = area2 > 0 ? 1 : -1
     // Edge functions d(p) = nx px + ny py + c, the signed distance (positive inside).
     var nx: [Double] = [], ny: [Double] = [], nc: [Double] = [], aa: [Bool] = []
     for i in 0..<4 {
         let a = corners[i], b = corners[(i + 1) & 3]
         let ex = b.x - a.x, ey = b.y - a.y
-        let len = (ex * ex + ey * ey).squareRoot()
-        if len < 1e-12 { continue }
+        let m = Swift.max(abs(ex), abs(ey))
+        if !(m > 1e-12) || !m.isFinite { continue }
+        let len = m * ((ex / m) * (ex / m) + (ey / m) * (ey / m)).squareRoot()
         // With positive (y-down, clockwise-on-screen) area the inside is to the right of a->b.
         let x = -ey / len * sign, y = ex / len * sign
         nx.append(x); ny.append(y); nc.append(-(x * a.x + y * a.y))
@@ -200,7 +203,7 @@ func rasterizeQuadCoverage(into mask: MaskBitmap, corners: [CGPoint], edgeMask: 
 
 /// Fills `mask` with the coverage of `path` (after `transform`, into mask
 /// pixels) under the non-zero winding rule (even-odd when `evenOdd`); open
-/// subpaths count as closed. Curves are flattened to within 0.1 px.
+/// subpaths count as closed. Curves are flattened to within 0.02 px.
 /// Antialiased: 16 sample rows per pixel row, each with exact horizontal
 /// coverage; otherwise pixel centres.
 @discardableResult
@@ -218,7 +221,7 @@ func rasterizePathCoverage(into mask: AlphaMask, path: PathData, transform: CGAf
     struct Edge { var x0, y0, x1, y1: Double; var dir: Int; var dxdy: Double }
     var edges: [Edge] = []
     let limitY = Double(mask.height)
-    for poly in data.flattened(tolerance: 0.1) {
+    for poly in data.flattened(tolerance: 0.02) {
         var pts = poly.points
         if let f = pts.first, let l = pts.last, f.x != l.x || f.y != l.y { pts.append(f) }
         if pts.count < 2 { continue }

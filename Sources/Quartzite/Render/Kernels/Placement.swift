@@ -90,7 +90,9 @@ func ninePartSlices(contentsRect: CGRect, contentsCenter: CGRect, imagePixelSize
         let fixed = a + b
         if fixed > length && fixed > 0 {
             let k = Swift.max(length, 0) / fixed
-            a *= k; b *= k
+            a *= k
+            // The centre gets nothing: it starts and ends where the first edge ends.
+            return [start, start + a, start + a, start + Swift.max(length, 0)]
         }
         return [start, start + a, start + length - b, start + length]
     }
