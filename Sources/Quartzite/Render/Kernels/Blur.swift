@@ -1,0 +1,212 @@
+import Glibc
+
+// Gaussian blur of coverage masks (layer shadows), separable, as successive
+// box passes per axis (O(1) per pixel whatever the radius). Each pass is an
+// "extended" box: 2r + 1 full taps and a tap of weight alpha (0 <= alpha < 1)
+// at each end, with r the largest radius whose plain box variance
+// r(r + 1)/3 does not exceed sigma²/n, and alpha chosen so that the n passes'
+// variances add up to sigma² exactly.
+//
+// Why n = 4 rather than the classic three plain boxes: measured against the
+// pixel-integrated Gaussian over rectangles of every width, three plain
+// boxes sized by the usual formula (w = sqrt(12 sigma²/3 + 1) rounded to odd
+// widths) are off by up to 5.8% of full scale for sigma in 1...4 (the
+// variance misses by up to 0.7 px²), and even three variance-exact boxes
+// reach 2.2% for squares about 2.5 sigma wide; four variance-exact passes stay
+// within 1.9% for every sigma >= 2, meeting the 2% the renderer promises.
+// Below sigma = 2 boxes are too coarse, so the Gaussian kernel is applied
+// directly (at most 17 taps there).
+//
+// Pixels beyond the mask's edges count as 0: the passes run on lines padded
+// by the blur's reach, so what one pass spreads past an edge comes back in
+// the next, as in an infinite plane of zeros. Callers pad shadow masks by
+// `blurExtent(sigma:)` on each side so that nothing is cut off.
+//
+// shadowRadius -> sigma: Core Animation's shadowRadius is the blur radius; the
+// renderer uses sigma = shadowRadius / 2 (in pixels: shadowRadius *
+// contentsScale / 2), the usual equivalence, which also matches CSS and
+// Skia's convention for a blur radius. `shadowSigma(radius:scale:)` does it.
+
+/// The Gaussian sigma (pixels) for a shadowRadius (points) at a scale;
+/// negative, NaN or infinite radii give 0 (a sharp shadow). Capped at 512 px.
+func shadowSigma(radius: Double, scale: Double = 1) -> Double {
+    let s = radius * (scale.isFinite && scale > 0 ? scale : 1) / 2
+    guard s.isFinite, s > 0 else { return 0 }
+    return Swift.min(s, 512)
+}
+
+/// Below this sigma the Gaussian kernel is applied directly.
+let directBlurSigmaLimit = 2.0
+/// Box passes per axis.
+let blurBoxPasses = 4
+
+/// How far (pixels) a blur of `sigma` spreads coverage on each side (a mask
+/// needs this much padding on each side to lose nothing).
+func blurExtent(sigma: Double) -> Int {
+    guard sigma.isFinite, sigma > 0 else { return 0 }
+    if sigma < directBlurSigmaLimit { return Int((4 * sigma).rounded(.up)) }
+    return blurBoxPasses * (extendedBox(sigma: sigma).radius + 1)
+}
+
+/// The extended box of one of `blurBoxPasses` passes for `sigma` (>= 0): its
+/// full-tap radius r and end weight alpha, with variance
+/// (r(r + 1)(2r + 1)/3 + 2 alpha (r + 1)²) / (2r + 1 + 2 alpha) = sigma² / passes.
+func extendedBox(sigma: Double) -> (radius: Int, alpha: Double) {
+    let v = sigma * sigma / Double(blurBoxPasses)
+    guard v.isFinite, v > 0 else { return (0, 0) }
+    let r = Swift.max(0, Int((0.5 * (12 * v + 1).squareRoot() - 0.5).rounded(.down)))
+    let dr = Double(r)
+    var alpha = (2 * dr + 1) * (dr * (dr + 1) / 3 - v) / (2 * (v - (dr + 1) * (dr + 1)))
+    alpha = Swift.min(Swift.max(alpha, 0), 1)
+    return (r, alpha)
+}
+
+/// The pixel-integrated Gaussian weights Φ((k + ½)/σ) − Φ((k − ½)/σ) for k in
+/// −⌈4σ⌉ ... ⌈4σ⌉, normalised to sum to 1.
+func gaussianKernel(sigma: Double) -> [Float] {
+    let r = Int((4 * sigma).rounded(.up))
+    let k = 1 / (sigma * 2.0.squareRoot())
+    var w = (-r...r).map { i in 0.5 * (erf((Double(i) + 0.5) * k) - erf((Double(i) - 0.5) * k)) }
+    let sum = w.reduce(0, +)
+    w = w.map { $0 / sum }
+    return w.map { Float($0) }
+}
+
+/// Blurs `mask` in place by a Gaussian of `sigma` pixels (see the top of
+/// this file); sigma <= 0, NaN or infinite does nothing, sigma is capped at 1024.
+func gaussianBlur(mask: AlphaMask, sigma: Double) {
+    guard sigma.isFinite, sigma > 0, mask.width > 0, mask.height > 0 else { return }
+    let sigma = Swift.min(sigma, 1024)
+    let w = mask.width, h = mask.height
+    let direct = sigma < directBlurSigmaLimit
+    let kernel = direct ? gaussianKernel(sigma: sigma) : []
+    let (r, alpha) = extendedBox(sigma: sigma)
+    let box = ExtendedBox(radius: r, alpha: Float(alpha))
+    // The passes work on lines padded by the blur's reach on both sides, so
+    // that what the first pass spreads beyond the mask comes back in the next
+    // ones (the mask sits in an infinite plane of zeros).
+    let e = direct ? 0 : blurBoxPasses * (r + 1)
+    let pw = w + 2 * e, ph = h + 2 * e
+    let plane = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
+    let scratch = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
+    let longest = Swift.max(pw, ph)
+    let a = UnsafeMutablePointer<Float>.allocate(capacity: longest)
+    let b = UnsafeMutablePointer<Float>.allocate(capacity: longest)
+    let sums = UnsafeMutablePointer<Float>.allocate(capacity: w)
+    defer { plane.deallocate(); scratch.deallocate(); a.deallocate(); b.deallocate(); sums.deallocate() }
+    plane.initialize(repeating: 0, count: w * ph)
+    scratch.initialize(repeating: 0, count: w * ph)
+    a.initialize(repeating: 0, count: longest)
+    b.initialize(repeating: 0, count: longest)
+    // Horizontal, row by row, into rows e ..< e + h of the plane.
+    for y in 0..<h {
+        let src = mask.row(y)
+        let out = plane + (y + e) * w
+        if direct {
+            for x in 0..<w { a[x] = Float(src[x]) }
+            convolveLine(a, out, w, kernel)
+        } else {
+            a.update(repeating: 0, count: pw)
+            for x in 0..<w { a[e + x] = Float(src[x]) }
+            for _ in 0..<blurBoxPasses / 2 { box.line(a, b, pw); box.line(b, a, pw) }
+            out.update(from: a + e, count: w)
+        }
+    }
+    // Vertical, whole rows at a time (cache friendly).
+    let result: UnsafeMutablePointer<Float>
+    if direct {
+        convolveColumns(plane, scratch, w, h, kernel)
+        result = scratch
+    } else {
+        for _ in 0..<blurBoxPasses / 2 {
+            box.columns(plane, scratch, w, ph, sums)
+            box.columns(scratch, plane, w, ph, sums)
+        }
+        result = plane + e * w
+    }
+    for y in 0..<h {
+        let d = mask.row(y), s = result + y * w
+        for x in 0..<w {
+            let v = s[x] + 0.5
+            d[x] = v >= 255 ? 255 : (v <= 0 ? 0 : UInt8(v))
+        }
+    }
+}
+
+/// Blurs an owned mask in place (see `gaussianBlur(mask: AlphaMask, ...)`).
+func gaussianBlur(mask: MaskBitmap, sigma: Double) { gaussianBlur(mask: mask.mask, sigma: sigma) }
+
+/// A box of 2r + 1 unit taps plus `alpha` at each end, normalised; zero outside the line.
+private struct ExtendedBox {
+    let radius: Int
+    let alpha: Float
+    var norm: Float { 1 / (Float(2 * radius + 1) + 2 * alpha) }
+
+    func line(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ n: Int) {
+        let r = radius, inv = norm, al = alpha
+        @inline(__always) func at(_ i: Int) -> Float { i >= 0 && i < n ? src[i] : 0 }
+        var sum: Float = 0
+        for i in 0..<Swift.min(r, n) { sum += src[i] }
+        for x in 0..<n {
+            sum += at(x + r)
+            sum -= at(x - r - 1)
+            dst[x] = (sum + al * (at(x - r - 1) + at(x + r + 1))) * inv
+        }
+    }
+
+    func columns(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
+                 _ sums: UnsafeMutablePointer<Float>) {
+        let r = radius, inv = norm, al = alpha
+        sums.update(repeating: 0, count: w)
+        for i in 0..<Swift.min(r, h) {
+            let s = src + i * w
+            for x in 0..<w { sums[x] += s[x] }
+        }
+        for y in 0..<h {
+            let add = y + r, sub = y - r - 1
+            if add < h {
+                let s = src + add * w
+                for x in 0..<w { sums[x] += s[x] }
+            }
+            if sub >= 0 {
+                let s = src + sub * w
+                for x in 0..<w { sums[x] -= s[x] }
+            }
+            let d = dst + y * w
+            let lo = sub >= 0 ? src + sub * w : nil, hi = y + r + 1 < h ? src + (y + r + 1) * w : nil
+            switch (lo, hi) {
+            case let (l?, u?): for x in 0..<w { d[x] = (sums[x] + al * (l[x] + u[x])) * inv }
+            case let (l?, nil): for x in 0..<w { d[x] = (sums[x] + al * l[x]) * inv }
+            case let (nil, u?): for x in 0..<w { d[x] = (sums[x] + al * u[x]) * inv }
+            case (nil, nil): for x in 0..<w { d[x] = sums[x] * inv }
+            }
+        }
+    }
+}
+
+/// dst = src convolved with a centred odd kernel, zero outside.
+private func convolveLine(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ n: Int, _ k: [Float]) {
+    let r = k.count / 2
+    for x in 0..<n {
+        var s: Float = 0
+        let lo = Swift.max(-r, -x), hi = Swift.min(r, n - 1 - x)
+        if lo <= hi { for j in lo...hi { s += src[x + j] * k[j + r] } }
+        dst[x] = s
+    }
+}
+
+/// The same down the columns of a w x h plane, a row at a time.
+private func convolveColumns(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
+                             _ k: [Float]) {
+    let r = k.count / 2
+    for y in 0..<h {
+        let d = dst + y * w
+        d.update(repeating: 0, count: w)
+        let lo = Swift.max(-r, -y), hi = Swift.min(r, h - 1 - y)
+        if lo > hi { continue }
+        for j in lo...hi {
+            let s = src + (y + j) * w, kw = k[j + r]
+            for x in 0..<w { d[x] += s[x] * kw }
+        }
+    }
+}
