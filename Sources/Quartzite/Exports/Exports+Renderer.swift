@@ -110,7 +110,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
             recordError(QZErrorInvalidState, #function, "no frame is open (call CARendererBeginFrameAtTime)")
             return
         }
-        r.updateRect = r.updateRect.union(PixelRect(covering: rect.standardized)).intersection(r.targetRect)
+        r.updateRect = r.updateRect.union(PixelBox(covering: rect.standardized)).intersection(r.targetRect)
     }
 }
 

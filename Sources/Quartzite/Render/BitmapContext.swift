@@ -40,7 +40,7 @@ extension DrawingContext {
         builder.rasterCache = RasterCache()
         // The receiver's own placement is not applied: only its contents and sublayers.
         builder.emit(layer, h, flip: h.determinant < 0 ? -1 : 1)
-        return composite(builder.ops, into: pb, region: PixelRect(x0: 0, y0: 0, x1: pb.width, y1: pb.height),
+        return composite(builder.ops, into: pb, region: PixelBox(x0: 0, y0: 0, x1: pb.width, y1: pb.height),
                          clear: false, textures: TextureCache())
     }
 
@@ -52,7 +52,7 @@ extension DrawingContext {
         op.rect = r.standardized
         op.color = gstate.fill
         op.bounds = op.transform.bounds(of: op.rect)
-        let region = PixelRect(covering: op.bounds).intersection(PixelRect(x0: 0, y0: 0, x1: pb.width, y1: pb.height))
+        let region = PixelBox(covering: op.bounds).intersection(PixelBox(x0: 0, y0: 0, x1: pb.width, y1: pb.height))
         guard !region.isEmpty else { return true }
         if clear {
             // Clearing replaces pixels by transparent black, weighted by coverage.

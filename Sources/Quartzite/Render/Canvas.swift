@@ -5,12 +5,12 @@ import CQuartzite
 // operations blend into it (and into offscreen ones for groups, masks and
 // shadows), and it is written back as 8-bit pixels.
 
-struct PixelRect: Equatable {
+struct PixelBox: Equatable {
     var x0: Int, y0: Int, x1: Int, y1: Int
     var width: Int { max(x1 - x0, 0) }
     var height: Int { max(y1 - y0, 0) }
     var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
-    static let empty = PixelRect(x0: 0, y0: 0, x1: 0, y1: 0)
+    static let empty = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
 
     /// The pixels a rectangle touches (rounded outwards).
     init(covering r: CGRect) {
@@ -26,20 +26,20 @@ struct PixelRect: Equatable {
 
     init(x0: Int, y0: Int, x1: Int, y1: Int) { self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1 }
 
-    func intersection(_ o: PixelRect) -> PixelRect {
-        let r = PixelRect(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
+    func intersection(_ o: PixelBox) -> PixelBox {
+        let r = PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
         return r.isEmpty ? .empty : r
     }
 
-    func union(_ o: PixelRect) -> PixelRect {
+    func union(_ o: PixelBox) -> PixelBox {
         if isEmpty { return o }
         if o.isEmpty { return self }
-        return PixelRect(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
+        return PixelBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
     }
 
-    func offset(_ dx: Int, _ dy: Int) -> PixelRect { PixelRect(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
-    func inset(_ d: Int) -> PixelRect {
-        let r = PixelRect(x0: x0 + d, y0: y0 + d, x1: x1 - d, y1: y1 - d)
+    func offset(_ dx: Int, _ dy: Int) -> PixelBox { PixelBox(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
+    func inset(_ d: Int) -> PixelBox {
+        let r = PixelBox(x0: x0 + d, y0: y0 + d, x1: x1 - d, y1: y1 - d)
         return r.isEmpty ? .empty : r
     }
 
@@ -47,10 +47,10 @@ struct PixelRect: Equatable {
 }
 
 final class Canvas {
-    let rect: PixelRect
+    let rect: PixelBox
     var pixels: [SIMD4<Float>]
 
-    init(_ rect: PixelRect) {
+    init(_ rect: PixelBox) {
         self.rect = rect
         pixels = Array(repeating: SIMD4<Float>(0, 0, 0, 0), count: rect.width * rect.height)
     }
@@ -66,7 +66,7 @@ final class Canvas {
 
 extension PixelBuffer {
     /// Reads `r` (inside the buffer) into a canvas through the format's decoder.
-    func readCanvas(_ r: PixelRect) -> Canvas? {
+    func readCanvas(_ r: PixelBox) -> Canvas? {
         guard let decode = decoder() else { return nil }
         let c = Canvas(r)
         let row = UnsafeMutablePointer<UInt32>.allocate(capacity: max(width, 1))

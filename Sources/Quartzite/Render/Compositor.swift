@@ -97,7 +97,7 @@ struct Compositor {
             }
         case .popClip: if !clips.isEmpty { clips.removeLast() }
         case .beginGroup:
-            let c = Canvas(PixelRect(covering: op.bounds).intersection(top.rect))
+            let c = Canvas(PixelBox(covering: op.bounds).intersection(top.rect))
             groups.append((op, c, nil))
             canvases.append(c)
         case .beginMask:
@@ -117,10 +117,10 @@ struct Compositor {
             canvases.removeLast()
             compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
         case .beginShadow:
-            let margin = Int((op.shadowRadius * 3).rounded(.up)) + 1
+            let margin = blurExtent(sigma: op.shadowRadius) + 1
             let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
-            let region = PixelRect(covering: op.bounds).intersection(top.rect)
-            let c = Canvas(region.isEmpty ? .empty : PixelRect(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
+            let region = PixelBox(covering: op.bounds).intersection(top.rect)
+            let c = Canvas(region.isEmpty ? .empty : PixelBox(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
                                                                x1: region.x1 - dx + margin, y1: region.y1 - dy + margin))
             shadows.append((op, c, margin))
             canvases.append(c)
@@ -138,7 +138,7 @@ struct Compositor {
 
     private func drawQuad(_ op: DrawOp) {
         let canvas = top
-        let region = PixelRect(covering: op.bounds).intersection(canvas.rect)
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
         guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
         var image: SampledImage?
         var clampRect = (0.0, 0.0, 0.0, 0.0)
@@ -204,7 +204,7 @@ struct Compositor {
     /// and exact horizontal span coverage.
     private func drawPath(_ op: DrawOp) {
         let canvas = top
-        let region = PixelRect(covering: op.bounds).intersection(canvas.rect)
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
         guard !region.isEmpty else { return }
         var edges: [(x0: Double, y0: Double, x1: Double, y1: Double, dir: Int)] = []
         for poly in op.polygons {
@@ -276,66 +276,30 @@ struct Compositor {
 
     private func compositeShadow(_ op: DrawOp, _ c: Canvas) {
         guard !c.rect.isEmpty else { return }
-        var alpha = c.pixels.map { $0.w }
-        gaussianBlurPlane(&alpha, width: c.rect.width, height: c.rect.height, sigma: op.shadowRadius)
+        // The silhouette's alpha, blurred by the kernels' Gaussian (shadowRadius
+        // in the operation is already the standard deviation in pixels).
+        guard let mask = MaskBitmap(width: c.rect.width, height: c.rect.height) else { return }
+        for y in 0..<c.rect.height {
+            let row = mask.mask.row(y)
+            for x in 0..<c.rect.width { row[x] = UInt8(min(max(c.pixels[y * c.rect.width + x].w, 0), 1) * 255 + 0.5) }
+        }
+        gaussianBlur(mask: mask.mask, sigma: op.shadowRadius)
         let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
         let dst = top
-        let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelRect(covering: op.bounds))
+        let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
         guard !r.isEmpty else { return }
         for y in r.y0..<r.y1 {
             var di = dst.index(r.x0, y)
-            var si = c.index(r.x0 - dx, y - dy)
+            let row = mask.mask.row(y - dy - c.rect.y0)
+            var si = r.x0 - dx - c.rect.x0
             for x in r.x0..<r.x1 {
-                let a = alpha[si]
+                let a = Float(row[si]) * (1 / 255)
                 if a > 0 {
                     let clip = clips.isEmpty ? 1 : Float(clipCoverage(Double(x) + 0.5, Double(y) + 0.5))
                     dst.blend(di, op.color, a * op.opacity * clip)
                 }
                 di += 1; si += 1
             }
-        }
-    }
-}
-
-/// Three box blurs approximating a Gaussian of standard deviation `sigma`
-/// (pixels), in place on a single-channel plane (zero outside).
-func gaussianBlurPlane(_ p: inout [Float], width w: Int, height h: Int, sigma: Double) {
-    guard sigma > 0.25, w > 0, h > 0 else { return }
-    let n = 3.0
-    let ideal = (12 * sigma * sigma / n + 1).squareRoot()
-    var wl = Int(ideal.rounded(.down))
-    if wl % 2 == 0 { wl -= 1 }
-    wl = max(wl, 1)
-    let wu = wl + 2
-    let m = Int(((12 * sigma * sigma - n * Double(wl * wl) - 4 * n * Double(wl) - 3 * n) / (-4 * Double(wl) - 4)).rounded())
-    var tmp = [Float](repeating: 0, count: max(w, h))
-    for pass in 0..<3 {
-        let size = pass < m ? wl : wu
-        let rad = (size - 1) / 2
-        if rad <= 0 { continue }
-        let inv = 1 / Float(size)
-        // Rows.
-        for y in 0..<h {
-            let base = y * w
-            var sum: Float = 0
-            for k in 0..<min(rad, w) { sum += p[base + k] }
-            for x in 0..<w {
-                if x + rad < w { sum += p[base + x + rad] }
-                tmp[x] = sum * inv
-                if x - rad >= 0 { sum -= p[base + x - rad] }
-            }
-            for x in 0..<w { p[base + x] = tmp[x] }
-        }
-        // Columns.
-        for x in 0..<w {
-            var sum: Float = 0
-            for k in 0..<min(rad, h) { sum += p[k * w + x] }
-            for y in 0..<h {
-                if y + rad < h { sum += p[(y + rad) * w + x] }
-                tmp[y] = sum * inv
-                if y - rad >= 0 { sum -= p[(y - rad) * w + x] }
-            }
-            for y in 0..<h { p[y * w + x] = tmp[y] }
         }
     }
 }

@@ -36,8 +36,8 @@ extension DrawListBuilder {
         var sub = DrawListBuilder(targetBounds: .infinite, now: now, scale: rs)
         sub.rasterCache = nil
         sub.emit(layer, Homography(m: (rs, 0, 0, 0, rs, 0, 0, 0, 1)), flip: 1, level: 0, shadow: true)
-        var extent = PixelRect.empty
-        for op in sub.ops where op.depth == 0 { extent = extent.union(PixelRect(covering: op.bounds)) }
+        var extent = PixelBox.empty
+        for op in sub.ops where op.depth == 0 { extent = extent.union(PixelBox(covering: op.bounds)) }
         guard !extent.isEmpty else { return true }   // nothing to draw
         guard extent.width <= Self.maxRasterSide, extent.height <= Self.maxRasterSide else { return false }
         let bitmap: PixelBuffer

@@ -164,7 +164,8 @@ struct DrawListBuilder {
         if cr.hasNaN || !cr.width.isFinite || !cr.height.isFinite || cr.isEmpty { cr = CGRect(x: 0, y: 0, width: 1, height: 1) }
         let scale = v.contentsScale > 0 && v.contentsScale.isFinite ? v.contentsScale : 1
         let natural = CGSize(width: Double(pb.width) * cr.width / scale, height: Double(pb.height) * cr.height / scale)
-        let dest = contentsDestination(gravity: v.contentsGravity, natural: natural, bounds: b)
+        let dest = contentsGravityRect(gravity: v.contentsGravity, bounds: b, contentSize: natural,
+                                       geometryFlipped: layer.flags.contains(.geometryFlipped))
         guard !dest.hasNaN, dest.width > 0, dest.height > 0 else { return }
         var base = DrawOp(.image)
         base.transform = h; base.texture = pb; base.textureSeed = pb.seed; base.opacity = opacity
@@ -216,7 +217,9 @@ struct DrawListBuilder {
 
     private mutating func emitShadow(_ layer: Layer, _ h: Homography, flip: Double, level: Int,
                                      visuals v: LayerVisuals, color: Color) {
-        let radius = min(max(v.shadowRadius.isFinite ? v.shadowRadius : 0, 0), 1000) * scale
+        // The blur's standard deviation in pixels (the kernels' convention:
+        // shadowRadius / 2, capped).
+        let radius = shadowSigma(radius: v.shadowRadius, scale: scale)
         let off = v.shadowOffset
         let dx = (off.width.isFinite ? off.width : 0) * scale, dy = (off.height.isFinite ? off.height : 0) * scale
         let s = begin(.beginShadow)
@@ -241,7 +244,7 @@ struct DrawListBuilder {
         }
         clipStack.removeLast()
         let silhouette = unionBounds(before)
-        let margin = (radius * 3).rounded(.up) + 1
+        let margin = Double(blurExtent(sigma: radius) + 1)
         ops[s].bounds = silhouette.isNull ? .null
             : silhouette.offsetBy(dx: dx, dy: dy).insetBy(dx: -margin, dy: -margin).intersection(clip)
         end(.endShadow, from: s)
@@ -360,29 +363,5 @@ struct DrawListBuilder {
             }
         }
         return r
-    }
-}
-
-/// Where contents of `natural` size (points) go in `b` under a gravity
-/// (y grows downwards: "top" is the top edge as seen on screen).
-func contentsDestination(gravity: UInt8, natural s: CGSize, bounds b: CGRect) -> CGRect {
-    let w = s.width, h = s.height
-    func at(_ x: Double, _ y: Double) -> CGRect { CGRect(x: x, y: y, width: w, height: h) }
-    switch gravity {
-    case 0: return at(b.midX - w / 2, b.midY - h / 2)           // center
-    case 1: return at(b.midX - w / 2, b.minY)                   // top
-    case 2: return at(b.midX - w / 2, b.maxY - h)               // bottom
-    case 3: return at(b.minX, b.midY - h / 2)                   // left
-    case 4: return at(b.maxX - w, b.midY - h / 2)               // right
-    case 5: return at(b.minX, b.minY)                           // topLeft
-    case 6: return at(b.maxX - w, b.minY)                       // topRight
-    case 7: return at(b.minX, b.maxY - h)                       // bottomLeft
-    case 8: return at(b.maxX - w, b.maxY - h)                   // bottomRight
-    case 10, 11:                                                // resizeAspect, resizeAspectFill
-        guard w > 0, h > 0 else { return b }
-        let k = gravity == 10 ? min(b.width / w, b.height / h) : max(b.width / w, b.height / h)
-        let dw = w * k, dh = h * k
-        return CGRect(x: b.midX - dw / 2, y: b.midY - dh / 2, width: dw, height: dh)
-    default: return b                                           // resize
     }
 }

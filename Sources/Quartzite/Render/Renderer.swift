@@ -5,8 +5,8 @@ import CQuartzite
 
 /// Replays `ops` into `region` of `target` (cleared first when `clear`).
 /// Returns false when the target's format cannot be read or written.
-func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelRect, clear: Bool, textures: TextureCache) -> Bool {
-    let r = region.intersection(PixelRect(x0: 0, y0: 0, x1: target.width, y1: target.height))
+func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelBox, clear: Bool, textures: TextureCache) -> Bool {
+    let r = region.intersection(PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height))
     guard !r.isEmpty else { return true }
     target.lock(readOnly: false)
     defer { try? target.unlock(readOnly: false) }
@@ -35,7 +35,7 @@ public final class Renderer: QZObject, Handle {
     /// The frame in progress (between BeginFrame and EndFrame).
     var frameTime: Double?
     var frameOps: [DrawOp] = []
-    var updateRect = PixelRect.empty
+    var updateRect = PixelBox.empty
     var rendered = false
     /// The last frame's operations (damage tracking compares against them).
     var lastOps: [DrawOp]?
@@ -53,7 +53,7 @@ public final class Renderer: QZObject, Handle {
     static var handleTypeName: String { "CARenderer" }
     static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.renderer.rawValue) }
 
-    var targetRect: PixelRect { PixelRect(x0: 0, y0: 0, x1: target.width, y1: target.height) }
+    var targetRect: PixelBox { PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height) }
 
     /// The operations of the tree at time `t` (presentation values).
     func buildOps(at t: Double) -> [DrawOp] {
@@ -130,8 +130,8 @@ extension Homography {
 /// operations that appeared, disappeared, changed, or changed neighbours
 /// (paint order), keyed by layer and occurrence. Everything when there was
 /// no previous frame.
-func damage(old: [DrawOp]?, new: [DrawOp]) -> PixelRect {
-    guard let old else { return PixelRect(x0: -(1 << 24), y0: -(1 << 24), x1: 1 << 24, y1: 1 << 24) }
+func damage(old: [DrawOp]?, new: [DrawOp]) -> PixelBox {
+    guard let old else { return PixelBox(x0: -(1 << 24), y0: -(1 << 24), x1: 1 << 24, y1: 1 << 24) }
     if old.count == new.count {
         var same = true
         for i in 0..<old.count where !old[i].sameContent(as: new[i]) { same = false; break }
@@ -155,7 +155,7 @@ func damage(old: [DrawOp]?, new: [DrawOp]) -> PixelRect {
     }
     let (oldKeys, oldIndex) = keyed(old)
     let (newKeys, newIndex) = keyed(new)
-    var r = PixelRect.empty
+    var r = PixelBox.empty
     // Groups, clips and shadows change how everything inside them draws: a
     // changed structural operation damages its whole extent.
     for (i, k) in newKeys.enumerated() {
@@ -163,14 +163,14 @@ func damage(old: [DrawOp]?, new: [DrawOp]) -> PixelRect {
         if let j = oldIndex[k] {
             let prevSame = (i == 0 && j == 0) || (i > 0 && j > 0 && oldKeys[j - 1] == newKeys[i - 1])
             if !op.sameContent(as: old[j]) || !prevSame {
-                r = r.union(PixelRect(covering: op.bounds)).union(PixelRect(covering: old[j].bounds))
+                r = r.union(PixelBox(covering: op.bounds)).union(PixelBox(covering: old[j].bounds))
             }
         } else {
-            r = r.union(PixelRect(covering: op.bounds))
+            r = r.union(PixelBox(covering: op.bounds))
         }
     }
     for (j, k) in oldKeys.enumerated() where newIndex[k] == nil {
-        r = r.union(PixelRect(covering: old[j].bounds))
+        r = r.union(PixelBox(covering: old[j].bounds))
     }
     return r
 }
