@@ -27,6 +27,8 @@ final class RasterCache {
 extension DrawListBuilder {
     /// Largest side of a rasterization bitmap; larger subtrees draw directly.
     static let maxRasterSide = 4096
+    /// Largest area (pixels) of a rasterization bitmap.
+    static let maxRasterArea = 1 << 22
 
     /// The subtree of `layer` as one image operation, or false when it cannot
     /// be rasterized (then the caller draws it directly).
@@ -39,7 +41,8 @@ extension DrawListBuilder {
         var extent = PixelBox.empty
         for op in sub.ops where op.depth == 0 { extent = extent.union(PixelBox(covering: op.bounds)) }
         guard !extent.isEmpty else { return true }   // nothing to draw
-        guard extent.width <= Self.maxRasterSide, extent.height <= Self.maxRasterSide else { return false }
+        guard extent.width <= Self.maxRasterSide, extent.height <= Self.maxRasterSide,
+              extent.width * extent.height <= Self.maxRasterArea else { return false }
         let bitmap: PixelBuffer
         if let e = cache.entries[id], e.scale == rs, e.ops.count == sub.ops.count,
            zip(e.ops, sub.ops).allSatisfy({ $0.sameContent(as: $1) }) {

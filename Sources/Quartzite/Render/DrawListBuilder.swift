@@ -24,6 +24,9 @@ struct DrawListBuilder {
     var rasterCache: RasterCache?
     private static let maxLayers = 1_000_000
     private static let maxDepth = 256
+    /// Shadows blur by at most this standard deviation (pixels): beyond it a
+    /// shadow is a faint wash and its offscreen margin would grow without bound.
+    static let maxShadowSigma = 64.0
 
     init(targetBounds: CGRect, now: Double?, scale: Double) {
         clipStack = [targetBounds]
@@ -219,7 +222,7 @@ struct DrawListBuilder {
                                      visuals v: LayerVisuals, color: Color) {
         // The blur's standard deviation in pixels (the kernels' convention:
         // shadowRadius / 2, capped).
-        let radius = shadowSigma(radius: v.shadowRadius, scale: scale)
+        let radius = min(shadowSigma(radius: v.shadowRadius, scale: scale), Self.maxShadowSigma)
         let off = v.shadowOffset
         let dx = (off.width.isFinite ? off.width : 0) * scale, dy = (off.height.isFinite ? off.height : 0) * scale
         let s = begin(.beginShadow)
