@@ -50,7 +50,10 @@ def test_animation_frames_follow_the_media_clock():
     r = Renderer(root, 40, 30)
     f = r.frame(6)                                        # half-way: opacity 0.5 over white
     assert abs(int(f[5, 5, 0]) - 128) <= 1 and f[5, 5, 2] == 255
-    assert r.next_frame_time == 6
+    assert r.next_frame_time == 5.0                       # outside a frame: now, while animating
+    r.begin_frame(6.5)
+    assert r.next_frame_time == 6.5
+    r.end_frame()
     f = r.frame(8)
     assert tuple(f[5, 5]) == (0, 0, 255, 255)
 
