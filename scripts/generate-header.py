@@ -112,6 +112,13 @@ FAMILIES = [
     ("CVPixelFormatDescription", "Core Video: pixel format descriptions"),
     ("QZPixelFormat", "Core Video: pixel format descriptions"),
     ("QZGetTypeID", "Core Video: pixel format descriptions"),
+    ("CARenderer", "CARenderer: rendering layer trees into pixel buffers"),
+    ("QZRenderer", "CARenderer: rendering layer trees into pixel buffers"),
+    ("QZDrawList", "Draw lists: a frame's operations for GPU hosts"),
+    ("CALayerRenderInContext", "Bitmap contexts and CALayerRenderInContext"),
+    ("CGBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
+    ("QZBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
+    ("CGContext", "Bitmap contexts and CALayerRenderInContext"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not

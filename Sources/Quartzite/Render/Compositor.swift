@@ -1,0 +1,305 @@
+import CQuartzite
+import Glibc
+
+// The CPU compositor: replays a draw list into a canvas, limited to a region
+// of the target. Shapes are evaluated per pixel by mapping the pixel centre
+// back into layer coordinates through the inverse homography (which makes
+// texture mapping perspective-correct) and measuring its distance to the
+// shape's edges in pixels (anti-aliasing), through the same clips a GPU host
+// would apply with a stencil.
+
+/// A quad shape in layer coordinates and the maps to and from target pixels.
+struct ShapeMap {
+    let h: Homography
+    let inv: Homography
+    let rect: CGRect
+    let radius: Double
+    let edges: UInt32
+
+    init?(_ op: DrawOp) {
+        guard let inv = op.transform.inverse, inv.isFinite else { return nil }
+        h = op.transform
+        self.inv = inv
+        rect = op.rect.standardized
+        radius = op.cornerRadius
+        edges = op.edgeMask
+    }
+
+    /// The layer point under the target point (px, py), its pixel scales along
+    /// the layer's x and y axes, or nil when that point is behind the eye.
+    @inline(__always) func local(_ px: Double, _ py: Double) -> (x: Double, y: Double, sx: Double, sy: Double)? {
+        let m = inv.m
+        let X = px * m.0 + py * m.3 + m.6, Y = px * m.1 + py * m.4 + m.7, W = px * m.2 + py * m.5 + m.8
+        guard W != 0 else { return nil }
+        let qx = X / W, qy = Y / W
+        let f = h.m
+        let w = qx * f.2 + qy * f.5 + f.8
+        guard w > 1e-9 else { return nil }
+        let ax = (f.0 - px * f.2) / w, ay = (f.1 - py * f.2) / w
+        let bx = (f.3 - px * f.5) / w, by = (f.4 - py * f.5) / w
+        return (qx, qy, (ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+    }
+
+    /// Coverage (0...1) of a pixel whose centre maps to (x, y) by a rounded
+    /// rectangle; edges outside `edges` are hard (half-open at the centre).
+    @inline(__always) static func coverage(_ r: CGRect, _ radius: Double, _ edges: UInt32,
+                                           _ x: Double, _ y: Double, _ sx: Double, _ sy: Double) -> Double {
+        @inline(__always) func lo(_ d: Double, _ aa: Bool) -> Double { aa ? min(max(0.5 - d, 0), 1) : (d <= 0 ? 1 : 0) }
+        @inline(__always) func hi(_ d: Double, _ aa: Bool) -> Double { aa ? min(max(0.5 - d, 0), 1) : (d < 0 ? 1 : 0) }
+        let cl = lo((r.minX - x) * sx, edges & 1 != 0), cr = hi((x - r.maxX) * sx, edges & 2 != 0)
+        let ct = lo((r.minY - y) * sy, edges & 8 != 0), cb = hi((y - r.maxY) * sy, edges & 4 != 0)
+        let cx = max(cl + cr - 1, 0), cy = max(ct + cb - 1, 0)
+        var c = cx * cy
+        if radius > 0 && c > 0 {
+            let ix = min(max(x, r.minX + radius), r.maxX - radius)
+            let iy = min(max(y, r.minY + radius), r.maxY - radius)
+            if ix != x && iy != y {
+                let dx = (x - ix) * sx, dy = (y - iy) * sy
+                let d = (dx * dx + dy * dy).squareRoot() - radius * (sx + sy) * 0.5
+                c = min(c, min(max(0.5 - d, 0), 1))
+            }
+        }
+        return c
+    }
+}
+
+/// Where the compositor draws: a stack of canvases, the clip stack, the cache.
+struct Compositor {
+    private var canvases: [Canvas]
+    private var clips: [ShapeMap] = []
+    /// Saved clip stacks (a shadow's silhouette is drawn unclipped).
+    private var savedClips: [[ShapeMap]] = []
+    /// Per open group: whether a mask part started, and the group canvas.
+    private var groups: [(op: DrawOp, canvas: Canvas, mask: Canvas?)] = []
+    private var shadows: [(op: DrawOp, canvas: Canvas, margin: Int)] = []
+    let textures: TextureCache
+
+    init(root: Canvas, textures: TextureCache) {
+        canvases = [root]
+        self.textures = textures
+    }
+
+    private var top: Canvas { canvases[canvases.count - 1] }
+
+    mutating func run(_ ops: [DrawOp]) {
+        for op in ops { execute(op) }
+    }
+
+    mutating func execute(_ op: DrawOp) {
+        switch op.kind {
+        case .fill, .border, .image: drawQuad(op)
+        case .path: drawPath(op)
+        case .pushClip:
+            if let s = ShapeMap(op) { clips.append(s) } else {
+                // A degenerate clip hides everything inside it.
+                var z = op; z.rect = .zero; z.transform = .identity
+                clips.append(ShapeMap(z)!)
+            }
+        case .popClip: if !clips.isEmpty { clips.removeLast() }
+        case .beginGroup:
+            let c = Canvas(PixelBox(covering: op.bounds).intersection(top.rect))
+            groups.append((op, c, nil))
+            canvases.append(c)
+        case .beginMask:
+            guard var g = groups.popLast() else { return }
+            let m = Canvas(g.canvas.rect)
+            g.mask = m
+            groups.append(g)
+            canvases.append(m)
+            savedClips.append(clips)
+            clips = []
+        case .endGroup:
+            guard let g = groups.popLast() else { return }
+            if g.mask != nil {
+                canvases.removeLast()
+                clips = savedClips.popLast() ?? []
+            }
+            canvases.removeLast()
+            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
+        case .beginShadow:
+            let margin = blurExtent(sigma: op.shadowRadius) + 1
+            let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
+            let region = PixelBox(covering: op.bounds).intersection(top.rect)
+            let c = Canvas(region.isEmpty ? .empty : PixelBox(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
+                                                               x1: region.x1 - dx + margin, y1: region.y1 - dy + margin))
+            shadows.append((op, c, margin))
+            canvases.append(c)
+            savedClips.append(clips)
+            clips = []
+        case .endShadow:
+            guard let s = shadows.popLast() else { return }
+            canvases.removeLast()
+            clips = savedClips.popLast() ?? []
+            compositeShadow(s.op, s.canvas)
+        }
+    }
+
+    // MARK: - Quads
+
+    private func drawQuad(_ op: DrawOp) {
+        let canvas = top
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
+        var image: SampledImage?
+        var clampRect = (0.0, 0.0, 0.0, 0.0)
+        var texScaleX = 0.0, texScaleY = 0.0
+        if op.kind == .image {
+            guard let pb = op.texture, let img = textures.image(pb, seed: op.textureSeed) else { return }
+            if op.minFilter == 2 { img.buildMips() }
+            image = img
+            let tr = op.textureRect.standardized
+            let tw = Double(img.width), th = Double(img.height)
+            clampRect = (max(tr.minX * tw, 0), max(tr.minY * th, 0), min(tr.maxX * tw, tw), min(tr.maxY * th, th))
+            if clampRect.2 <= clampRect.0 || clampRect.3 <= clampRect.1 { return }
+            texScaleX = tr.width * tw / shape.rect.width
+            texScaleY = tr.height * th / shape.rect.height
+            guard texScaleX.isFinite, texScaleY.isFinite else { return }
+        }
+        let r = shape.rect
+        let inner = op.kind == .border ? r.insetBy(dx: op.borderWidth, dy: op.borderWidth) : .null
+        let innerRadius = max(shape.radius - op.borderWidth, 0)
+        let tr = op.textureRect.standardized
+        let bias = Double(op.filterBias)
+        for py in region.y0..<region.y1 {
+            var i = canvas.index(region.x0, py)
+            let cy = Double(py) + 0.5
+            for px in region.x0..<region.x1 {
+                defer { i += 1 }
+                let cx = Double(px) + 0.5
+                guard let q = shape.local(cx, cy) else { continue }
+                var cov = ShapeMap.coverage(r, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
+                if op.kind == .border, !inner.isNull, !inner.isEmpty {
+                    cov = max(cov - ShapeMap.coverage(inner, innerRadius, 0xF, q.x, q.y, q.sx, q.sy), 0)
+                }
+                if cov <= 0 { continue }
+                cov *= clipCoverage(cx, cy)
+                if cov <= 0 { continue }
+                if let img = image {
+                    let u = (tr.minX * Double(img.width)) + (q.x - r.minX) * texScaleX
+                    let v = (tr.minY * Double(img.height)) + (q.y - r.minY) * texScaleY
+                    let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
+                    let lod = log2(max(perPixel, 1e-12))
+                    let c = img.sample(u, v, lod: lod, minFilter: op.minFilter, magFilter: op.magFilter, bias: bias, clamp: clampRect)
+                    canvas.blend(i, c, Float(cov) * op.opacity)
+                } else {
+                    canvas.blend(i, op.color, Float(cov) * op.opacity)
+                }
+            }
+        }
+    }
+
+    @inline(__always) private func clipCoverage(_ x: Double, _ y: Double) -> Double {
+        var c = 1.0
+        for s in clips {
+            guard let q = s.local(x, y) else { return 0 }
+            c *= ShapeMap.coverage(s.rect, s.radius, s.edges, q.x, q.y, q.sx, q.sy)
+            if c <= 0 { return 0 }
+        }
+        return c
+    }
+
+    // MARK: - Paths
+
+    /// Fills device-space polygons (nonzero rule) with 4 sub-scanlines per row
+    /// and exact horizontal span coverage.
+    private func drawPath(_ op: DrawOp) {
+        let canvas = top
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        guard !region.isEmpty else { return }
+        var edges: [(x0: Double, y0: Double, x1: Double, y1: Double, dir: Int)] = []
+        for poly in op.polygons {
+            for k in 0..<poly.count {
+                let a = poly[k], b = poly[(k + 1) % poly.count]
+                if a.y == b.y { continue }
+                edges.append(a.y < b.y ? (a.x, a.y, b.x, b.y, 1) : (b.x, b.y, a.x, a.y, -1))
+            }
+        }
+        let w = region.width
+        var acc = [Double](repeating: 0, count: w + 2)
+        var xs: [(Double, Int)] = []
+        let sub = 4
+        for py in region.y0..<region.y1 {
+            for k in 0..<w + 2 { acc[k] = 0 }
+            for s in 0..<sub {
+                let sy = Double(py) + (Double(s) + 0.5) / Double(sub)
+                xs.removeAll(keepingCapacity: true)
+                for e in edges where sy >= e.y0 && sy < e.y1 {
+                    xs.append((e.x0 + (sy - e.y0) / (e.y1 - e.y0) * (e.x1 - e.x0), e.dir))
+                }
+                xs.sort { $0.0 < $1.0 }
+                var wind = 0
+                for j in 0..<xs.count {
+                    let before = wind
+                    wind += xs[j].1
+                    if before == 0 && wind != 0, j + 1 < xs.count {
+                        // Find where winding returns to zero.
+                        var w2 = wind, k = j + 1
+                        while k < xs.count { w2 += xs[k].1; if w2 == 0 { break }; k += 1 }
+                        let a = max(xs[j].0 - Double(region.x0), 0), b = min((k < xs.count ? xs[k].0 : xs[xs.count - 1].0) - Double(region.x0), Double(w))
+                        if b > a { addSpan(&acc, a, b, 1.0 / Double(sub)) }
+                    }
+                }
+            }
+            var i = canvas.index(region.x0, py)
+            for x in 0..<w {
+                let cov = min(acc[x], 1) * clipCoverage(Double(region.x0 + x) + 0.5, Double(py) + 0.5)
+                if cov > 0 { canvas.blend(i, op.color, Float(cov) * op.opacity) }
+                i += 1
+            }
+        }
+    }
+
+    private func addSpan(_ acc: inout [Double], _ a: Double, _ b: Double, _ weight: Double) {
+        let ia = Int(a), ib = Int(b)
+        if ia == ib { acc[ia] += (b - a) * weight; return }
+        acc[ia] += (Double(ia + 1) - a) * weight
+        if ia + 1 < ib { for k in (ia + 1)..<ib { acc[k] += weight } }
+        if ib < acc.count { acc[ib] += (b - Double(ib)) * weight }
+    }
+
+    // MARK: - Groups and shadows
+
+    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float) {
+        let dst = top
+        let r = g.rect.intersection(dst.rect)
+        guard !r.isEmpty else { return }
+        for y in r.y0..<r.y1 {
+            var si = g.index(r.x0, y), di = dst.index(r.x0, y)
+            for _ in r.x0..<r.x1 {
+                let m = mask.map { $0.pixels[si].w } ?? 1
+                let k = opacity * m
+                if k > 0 && g.pixels[si].w > 0 { dst.blend(di, g.pixels[si], k) }
+                si += 1; di += 1
+            }
+        }
+    }
+
+    private func compositeShadow(_ op: DrawOp, _ c: Canvas) {
+        guard !c.rect.isEmpty else { return }
+        // The silhouette's alpha, blurred by the kernels' Gaussian (shadowRadius
+        // in the operation is already the standard deviation in pixels).
+        guard let mask = MaskBitmap(width: c.rect.width, height: c.rect.height) else { return }
+        for y in 0..<c.rect.height {
+            let row = mask.mask.row(y)
+            for x in 0..<c.rect.width { row[x] = UInt8(min(max(c.pixels[y * c.rect.width + x].w, 0), 1) * 255 + 0.5) }
+        }
+        gaussianBlur(mask: mask.mask, sigma: op.shadowRadius)
+        let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
+        let dst = top
+        let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
+        guard !r.isEmpty else { return }
+        for y in r.y0..<r.y1 {
+            var di = dst.index(r.x0, y)
+            let row = mask.mask.row(y - dy - c.rect.y0)
+            var si = r.x0 - dx - c.rect.x0
+            for x in r.x0..<r.x1 {
+                let a = Float(row[si]) * (1 / 255)
+                if a > 0 {
+                    let clip = clips.isEmpty ? 1 : Float(clipCoverage(Double(x) + 0.5, Double(y) + 0.5))
+                    dst.blend(di, op.color, a * op.opacity * clip)
+                }
+                di += 1; si += 1
+            }
+        }
+    }
+}
