@@ -75,6 +75,7 @@ layer_args=()
 anim_args=()
 video_args=()
 render_args=()
+kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
     py_args=(--reps 3 --iters 200000)
@@ -82,6 +83,7 @@ if [ "$quick" = 1 ]; then
     anim_args=(--reps 2 --frames 6)
     video_args=(--reps 3)
     render_args=(--reps 2 --frames 2)
+    kernel_args=(--reps 3 --frames 2)
 fi
 
 status=0
@@ -130,6 +132,14 @@ if [ "$render" = 1 ]; then
         echo "run.sh: bench_render FAILED (see the messages above)" >&2
         exit 1
     }
+    echo
+    echo "== Swift: bench_kernels (the renderer's pixel kernels vs pixman on the same buffers)"
+    if swift build -c release --package-path "$BENCH_DIR/kernels" >"$BENCH_OUT/bench_kernels_build.txt" 2>&1; then
+        "$BENCH_DIR/kernels/.build/release/bench_kernels" ${kernel_args[@]+"${kernel_args[@]}"} | tee -a "$BENCH_OUT/bench_render.txt" || status=1
+    else
+        echo "run.sh: bench_kernels did not build (see $BENCH_OUT/bench_kernels_build.txt)" >&2
+        status=1
+    fi
     echo
 fi
 
