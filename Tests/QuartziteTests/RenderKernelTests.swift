@@ -103,6 +103,24 @@ private func referenceOver(_ s: UInt32, _ d: UInt32, _ f: UInt32) -> UInt32 {
         }
     }
 
+    @Test func wholeBlocksOfOpaqueClearAndMixedPixels() {
+        // 8-pixel blocks that are all opaque (copied), all clear (skipped) and mixed.
+        let opaque = px(10, 20, 30, 255), half = px(50, 40, 30, 128), under = px(200, 100, 0, 255)
+        let src: [UInt32] = Array(repeating: opaque, count: 8) + Array(repeating: 0, count: 8) + Array(repeating: half, count: 8) + [half]
+        var dst = [UInt32](repeating: under, count: 25)
+        blendSpanOver(dst: &dst, src: src, count: 25)
+        let blended = referenceOver(half, under, 255)
+        #expect(dst[0..<8].allSatisfy { $0 == opaque } && dst[8..<16].allSatisfy { $0 == under })
+        #expect(dst[16..<25].allSatisfy { $0 == blended })
+        // Masked with full coverage behaves the same; zero coverage changes nothing.
+        var m = [UInt32](repeating: under, count: 25)
+        blendSpanOverMasked(dst: &m, src: src, coverage: [UInt8](repeating: 255, count: 25), count: 25)
+        #expect(m == dst)
+        m = [UInt32](repeating: under, count: 25)
+        blendSpanOverMasked(dst: &m, src: src, coverage: [UInt8](repeating: 0, count: 25), count: 25)
+        #expect(m.allSatisfy { $0 == under })
+    }
+
     @Test func opaqueSourceReplacesAndClearSourceKeeps() {
         var d: [UInt32] = [px(1, 2, 3, 4), px(5, 6, 7, 8)]
         blendSpanOver(dst: &d, src: [px(9, 9, 9, 255), 0], count: 2)
@@ -226,6 +244,28 @@ private func near(_ p: UInt32, _ ref: [Double], _ tol: Double) -> Bool {
                 let exact = t.sampleNearest(u: u, v: v)
                 let nearBoundary = abs(u - u.rounded()) < 1e-3 || abs(v - v.rounded()) < 1e-3
                 #expect(row[i] == exact || nearBoundary, "nearest row \(i)")
+            }
+        }
+    }
+
+    @Test func vectorRowsInsideLargeImagesMatchTheReference() {
+        // 64x48: rows long enough that whole blocks of eight lie inside the image
+        // (the vector paths), scaled (dv = 0) and rotated (dv != 0), and crossing the edges.
+        let f: (Int, Int) -> UInt32 = { x, y in
+            let a = UInt32((x * 5 + y * 3) % 200 + 55)
+            return px(UInt32(x * 3) * a / 255, UInt32(y * 5) * a / 255, UInt32((x ^ y) & 255) * a / 255, a)
+        }
+        let t = makeTexture(64, 48, f)
+        var row = [UInt32](repeating: 0, count: 150)
+        for (u0, v0, du, dv) in [(3.3, 7.6, 0.37, 0.0), (-5.0, 20.2, 0.61, 0.0), (60.0, 47.9, -0.45, 0.0),
+                                 (2.0, 3.0, 0.3, 0.2), (70.0, -3.0, -0.5, 0.35), (10.1, 40.7, 0.25, -0.2)] {
+            t.sampleRowBilinear(dst: &row, count: 150, u0: u0, v0: v0, du: du, dv: dv)
+            for i in 0..<150 {
+                let ref = referenceBilinear(64, 48, f, u0 + Double(i) * du, v0 + Double(i) * dv)
+                #expect(near(row[i], ref, 3), "row (\(u0), \(v0), \(du), \(dv)) pixel \(i): \(channels(row[i])) vs \(ref)")
+                // Premultiplied stays valid: no colour channel above alpha.
+                let c = channels(row[i])
+                #expect(c[0] <= c[3] && c[1] <= c[3] && c[2] <= c[3])
             }
         }
     }

@@ -27,32 +27,40 @@
 
 /// Blends `count` premultiplied source pixels over `dst`, the source first
 /// scaled by `opacity` / 255. Opaque pixels at full opacity are copied;
-/// transparent ones are skipped.
+/// transparent ones are skipped. Eight pixels at a time.
 func blendSpanOver(dst: UnsafeMutablePointer<UInt32>, src: UnsafePointer<UInt32>, count: Int, opacity: UInt8 = 255) {
     if count <= 0 || opacity == 0 { return }
+    var i = 0
     if opacity == 255 {
-        blendSpanOverOpaqueFactor(dst, src, count)
+        while i + 8 <= count {
+            let s = loadPixels8(src + i)
+            let a = s &>> 24
+            if a == Pixels8(repeating: 255) {
+                storePixels8(s, dst + i)
+            } else if s != Pixels8(repeating: 0) {
+                storePixels8(overPixels8(s, loadPixels8(dst + i)), dst + i)
+            }
+            i += 8
+        }
+        while i < count {
+            let s = src[i]
+            if s >> 24 == 255 { dst[i] = s } else if s != 0 { dst[i] = overPixel(s, dst[i]) }
+            i += 1
+        }
         return
     }
     let f = UInt32(opacity)
-    for i in 0..<count {
-        let s = src[i]
-        if s == 0 { continue }
-        dst[i] = overPixel(scalePixel(s, f), dst[i])
+    let f8 = Pixels8(repeating: f)
+    while i + 8 <= count {
+        let s = loadPixels8(src + i)
+        if s != Pixels8(repeating: 0) {
+            storePixels8(overPixels8(scalePixels8(s, f8), loadPixels8(dst + i)), dst + i)
+        }
+        i += 8
     }
-}
-
-@inline(__always) private func blendSpanOverOpaqueFactor(_ dst: UnsafeMutablePointer<UInt32>, _ src: UnsafePointer<UInt32>,
-                                                         _ count: Int) {
-    var i = 0
     while i < count {
         let s = src[i]
-        let a = s >> 24
-        if a == 255 {
-            dst[i] = s
-        } else if s != 0 {
-            dst[i] = overPixel(s, dst[i])
-        }
+        if s != 0 { dst[i] = overPixel(scalePixel(s, f), dst[i]) }
         i += 1
     }
 }
@@ -62,16 +70,37 @@ func blendSpanOverMasked(dst: UnsafeMutablePointer<UInt32>, src: UnsafePointer<U
                          count: Int, opacity: UInt8 = 255) {
     if count <= 0 || opacity == 0 { return }
     let op = UInt32(opacity)
-    for i in 0..<count {
+    let op8 = Pixels8(repeating: op)
+    var i = 0
+    while i + 8 <= count {
+        let c = loadBytes8(coverage + i)
+        if c != Pixels8(repeating: 0) {
+            let s = loadPixels8(src + i)
+            if c == Pixels8(repeating: 255) && op == 255 {
+                if s &>> 24 == Pixels8(repeating: 255) {
+                    storePixels8(s, dst + i)
+                } else {
+                    storePixels8(overPixels8(s, loadPixels8(dst + i)), dst + i)
+                }
+            } else {
+                let f = op == 255 ? c : scalePixels8(c, op8)   // round(c * op / 255): c's upper bytes are 0
+                storePixels8(overPixels8(scalePixels8(s, f), loadPixels8(dst + i)), dst + i)
+            }
+        }
+        i += 8
+    }
+    while i < count {
         let c = UInt32(coverage[i])
         let s = src[i]
-        if c == 0 || s == 0 { continue }
-        let f = op == 255 ? c : div255(c &* op)
-        if f == 255 {
-            dst[i] = s >> 24 == 255 ? s : overPixel(s, dst[i])
-        } else if f != 0 {
-            dst[i] = overPixel(scalePixel(s, f), dst[i])
+        if c != 0 && s != 0 {
+            let f = op == 255 ? c : div255(c &* op)
+            if f == 255 {
+                dst[i] = s >> 24 == 255 ? s : overPixel(s, dst[i])
+            } else if f != 0 {
+                dst[i] = overPixel(scalePixel(s, f), dst[i])
+            }
         }
+        i += 1
     }
 }
 
@@ -83,21 +112,38 @@ func fillSpanOver(dst: UnsafeMutablePointer<UInt32>, color: UInt32, count: Int) 
         return
     }
     let inv = 255 &- (color >> 24)
-    for i in 0..<count { dst[i] = color &+ scalePixel(dst[i], inv) }
+    let c8 = Pixels8(repeating: color), inv8 = Pixels8(repeating: inv)
+    var i = 0
+    while i + 8 <= count {
+        storePixels8(c8 &+ scalePixels8(loadPixels8(dst + i), inv8), dst + i)
+        i += 8
+    }
+    while i < count { dst[i] = color &+ scalePixel(dst[i], inv); i += 1 }
 }
 
 /// Blends one premultiplied colour, scaled by coverage[i] / 255, over `count` pixels.
 func fillSpanOverMasked(dst: UnsafeMutablePointer<UInt32>, color: UInt32, coverage: UnsafePointer<UInt8>, count: Int) {
     if count <= 0 || color == 0 { return }
     let opaque = color >> 24 == 255
-    for i in 0..<count {
+    let c8 = Pixels8(repeating: color)
+    var i = 0
+    while i + 8 <= count {
+        let c = loadBytes8(coverage + i)
+        if c == Pixels8(repeating: 255) {
+            storePixels8(opaque ? c8 : overPixels8(c8, loadPixels8(dst + i)), dst + i)
+        } else if c != Pixels8(repeating: 0) {
+            storePixels8(overPixels8(scalePixels8(c8, c), loadPixels8(dst + i)), dst + i)
+        }
+        i += 8
+    }
+    while i < count {
         let c = UInt32(coverage[i])
-        if c == 0 { continue }
         if c == 255 {
             dst[i] = opaque ? color : overPixel(color, dst[i])
-        } else {
+        } else if c != 0 {
             dst[i] = overPixel(scalePixel(color, c), dst[i])
         }
+        i += 1
     }
 }
 

@@ -89,27 +89,48 @@ func gaussianBlur(mask: AlphaMask, sigma: Double) {
     let pw = w + 2 * e, ph = h + 2 * e
     let plane = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
     let scratch = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
-    let longest = Swift.max(pw, ph)
-    let a = UnsafeMutablePointer<Float>.allocate(capacity: longest)
-    let b = UnsafeMutablePointer<Float>.allocate(capacity: longest)
     let sums = UnsafeMutablePointer<Float>.allocate(capacity: w)
-    defer { plane.deallocate(); scratch.deallocate(); a.deallocate(); b.deallocate(); sums.deallocate() }
+    let zeros = UnsafeMutablePointer<Float>.allocate(capacity: w)
+    defer { plane.deallocate(); scratch.deallocate(); sums.deallocate(); zeros.deallocate() }
+    zeros.initialize(repeating: 0, count: w)
     plane.initialize(repeating: 0, count: w * ph)
     scratch.initialize(repeating: 0, count: w * ph)
-    a.initialize(repeating: 0, count: longest)
-    b.initialize(repeating: 0, count: longest)
-    // Horizontal, row by row, into rows e ..< e + h of the plane.
-    for y in 0..<h {
-        let src = mask.row(y)
-        let out = plane + (y + e) * w
-        if direct {
+    // Horizontal, into rows e ..< e + h of the plane. The direct kernel goes
+    // row by row; the box passes run on eight rows at once (one SIMD lane
+    // each: their running sums are independent), in line buffers with zero
+    // margins of r + 2 on both sides so that a pass reads past a line's ends
+    // without tests.
+    if direct {
+        let a = UnsafeMutablePointer<Float>.allocate(capacity: w)
+        defer { a.deallocate() }
+        for y in 0..<h {
+            let src = mask.row(y)
             for x in 0..<w { a[x] = Float(src[x]) }
-            convolveLine(a, out, w, kernel)
-        } else {
-            a.update(repeating: 0, count: pw)
-            for x in 0..<w { a[e + x] = Float(src[x]) }
+            convolveLine(a, plane + (y + e) * w, w, kernel)
+        }
+    } else {
+        let margin = r + 2
+        let length = pw + 2 * margin
+        let aStore = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: length)
+        let bStore = UnsafeMutablePointer<SIMD8<Float>>.allocate(capacity: length)
+        defer { aStore.deallocate(); bStore.deallocate() }
+        aStore.initialize(repeating: .zero, count: length)
+        bStore.initialize(repeating: .zero, count: length)
+        let a = aStore + margin, b = bStore + margin
+        var y0 = 0
+        while y0 < h {
+            let rows = Swift.min(8, h - y0)
+            a.update(repeating: .zero, count: pw)
+            for k in 0..<rows {
+                let src = mask.row(y0 + k)
+                for x in 0..<w { a[e + x][k] = Float(src[x]) }
+            }
             for _ in 0..<blurBoxPasses / 2 { box.line(a, b, pw); box.line(b, a, pw) }
-            out.update(from: a + e, count: w)
+            for k in 0..<rows {
+                let out = plane + (y0 + k + e) * w
+                for x in 0..<w { out[x] = a[e + x][k] }
+            }
+            y0 += 8
         }
     }
     // Vertical, whole rows at a time (cache friendly).
@@ -119,8 +140,8 @@ func gaussianBlur(mask: AlphaMask, sigma: Double) {
         result = scratch
     } else {
         for _ in 0..<blurBoxPasses / 2 {
-            box.columns(plane, scratch, w, ph, sums)
-            box.columns(scratch, plane, w, ph, sums)
+            box.columns(plane, scratch, w, ph, sums, zeros)
+            box.columns(scratch, plane, w, ph, sums, zeros)
         }
         result = plane + e * w
     }
@@ -142,43 +163,54 @@ private struct ExtendedBox {
     let alpha: Float
     var norm: Float { 1 / (Float(2 * radius + 1) + 2 * alpha) }
 
-    func line(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ n: Int) {
-        let r = radius, inv = norm, al = alpha
-        @inline(__always) func at(_ i: Int) -> Float { i >= 0 && i < n ? src[i] : 0 }
-        var sum: Float = 0
-        for i in 0..<Swift.min(r, n) { sum += src[i] }
+    /// One pass along lines of n values (eight lines, one per lane); src
+    /// must read as 0 for indices -(r + 2) ..< 0 and n ..< n + r + 2.
+    func line(_ src: UnsafeMutablePointer<SIMD8<Float>>, _ dst: UnsafeMutablePointer<SIMD8<Float>>, _ n: Int) {
+        let r = radius, inv = SIMD8<Float>(repeating: norm), al = SIMD8<Float>(repeating: alpha)
+        var sum = SIMD8<Float>.zero
+        for i in 0..<r { sum += src[i] }
         for x in 0..<n {
-            sum += at(x + r)
-            sum -= at(x - r - 1)
-            dst[x] = (sum + al * (at(x - r - 1) + at(x + r + 1))) * inv
+            sum += src[x + r]
+            dst[x] = (sum + al * (src[x - r - 1] + src[x + r + 1])) * inv
+            sum -= src[x - r]
         }
     }
 
+    /// One pass down the columns of a w x h plane, all columns at once
+    /// (eight at a time); `sums` holds w floats, `zeros` w zeros (the rows
+    /// outside the plane).
     func columns(_ src: UnsafeMutablePointer<Float>, _ dst: UnsafeMutablePointer<Float>, _ w: Int, _ h: Int,
-                 _ sums: UnsafeMutablePointer<Float>) {
+                 _ sums: UnsafeMutablePointer<Float>, _ zeros: UnsafeMutablePointer<Float>) {
         let r = radius, inv = norm, al = alpha
+        @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<Float> { y >= 0 && y < h ? src + y * w : zeros }
         sums.update(repeating: 0, count: w)
         for i in 0..<Swift.min(r, h) {
             let s = src + i * w
             for x in 0..<w { sums[x] += s[x] }
         }
+        let inv8 = SIMD8<Float>(repeating: inv), al8 = SIMD8<Float>(repeating: al)
+        @inline(__always) func load(_ p: UnsafeMutablePointer<Float>, _ x: Int) -> SIMD8<Float> {
+            UnsafeRawPointer(p + x).loadUnaligned(as: SIMD8<Float>.self)
+        }
+        @inline(__always) func store(_ v: SIMD8<Float>, _ p: UnsafeMutablePointer<Float>, _ x: Int) {
+            UnsafeMutableRawPointer(p + x).storeBytes(of: v, as: SIMD8<Float>.self)
+        }
         for y in 0..<h {
-            let add = y + r, sub = y - r - 1
-            if add < h {
-                let s = src + add * w
-                for x in 0..<w { sums[x] += s[x] }
-            }
-            if sub >= 0 {
-                let s = src + sub * w
-                for x in 0..<w { sums[x] -= s[x] }
-            }
+            // Window [y - r, y + r] plus alpha times rows y - r - 1 and y + r + 1.
+            let add = row(y + r), lo = row(y - r - 1), hi = row(y + r + 1), sub = row(y - r)
             let d = dst + y * w
-            let lo = sub >= 0 ? src + sub * w : nil, hi = y + r + 1 < h ? src + (y + r + 1) * w : nil
-            switch (lo, hi) {
-            case let (l?, u?): for x in 0..<w { d[x] = (sums[x] + al * (l[x] + u[x])) * inv }
-            case let (l?, nil): for x in 0..<w { d[x] = (sums[x] + al * l[x]) * inv }
-            case let (nil, u?): for x in 0..<w { d[x] = (sums[x] + al * u[x]) * inv }
-            case (nil, nil): for x in 0..<w { d[x] = sums[x] * inv }
+            var x = 0
+            while x + 8 <= w {
+                let sum = load(sums, x) + load(add, x)
+                store((sum + al8 * (load(lo, x) + load(hi, x))) * inv8, d, x)
+                store(sum - load(sub, x), sums, x)
+                x += 8
+            }
+            while x < w {
+                let sum = sums[x] + add[x]
+                d[x] = (sum + al * (lo[x] + hi[x])) * inv
+                sums[x] = sum - sub[x]
+                x += 1
             }
         }
     }

@@ -277,18 +277,182 @@ final class Texture {
         }
     }
 
+    /// Bilinear samples along an affine row. Rows that keep v constant (scaled
+    /// but not rotated images) first blend the two source rows once, then
+    /// blend horizontally; other rows gather four texels per pixel. Both blend
+    /// eight pixels at a time with 8-bit weights (each blend rounded).
     static func rowBilinear(_ s: Surface, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
                             _ u0: Double, _ v0: Double, _ du: Double, _ dv: Double) {
         if count <= 0 { return }
         if s.width == 0 || s.height == 0 { dst.update(repeating: 0, count: count); return }
-        var fx = fixed(u0 - 0.5), fy = fixed(v0 - 0.5)
+        let fx = fixed(u0 - 0.5), fy = fixed(v0 - 0.5)
         let dfx = fixed(du), dfy = fixed(dv)
-        for i in 0..<count {
-            dst[i] = bilinearFixed(s, fx, fy)
-            fx &+= dfx
-            fy &+= dfy
+        if dfy == 0 {
+            rowBilinearHorizontal(s, dst, count, fx, fy, dfx)
+        } else {
+            rowBilinearGeneral(s, dst, count, fx, fy, dfx, dfy)
         }
     }
+
+    private static func rowBilinearHorizontal(_ s: Surface, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                                              _ fx0: Int, _ fy: Int, _ dfx: Int) {
+        let lastX = s.width - 1, lastY = s.height - 1
+        let yi = fy >> 16, wy = UInt32((fy >> 8) & 255)
+        let r0 = s.row(Swift.min(Swift.max(yi, 0), lastY)), r1 = s.row(Swift.min(Swift.max(yi + 1, 0), lastY))
+        // The source columns this row reads.
+        let end = fx0 &+ (count - 1) &* dfx
+        let lo = Swift.min(Swift.max(Swift.min(fx0, end) >> 16, 0), lastX)
+        let hi = Swift.min(Swift.max((Swift.max(fx0, end) >> 16) + 1, 0), lastX)
+        let n = hi - lo + 1
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n + 24) { buf in
+            let col = buf.baseAddress!          // col[k] = source column lo + k, blended vertically
+            let ga = col + n, gb = ga + 8, gw = gb + 8
+            if wy == 0 || r0 == r1 {
+                col.update(from: r0 + lo, count: n)
+            } else {
+                let w8 = Pixels8(repeating: wy)
+                var k = 0
+                while k + 8 <= n {
+                    storePixels8(lerpPixels8(loadPixels8(r0 + lo + k), loadPixels8(r1 + lo + k), w8), col + k)
+                    k += 8
+                }
+                while k < n {
+                    col[k] = lerpPixel256(r0[lo + k], r1[lo + k], wy)
+                    k += 1
+                }
+            }
+            var fx = fx0
+            var i = 0
+            // Eight pixels' steps from the first, for the weights.
+            let steps = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7) &* UInt64(bitPattern: Int64(dfx))
+            while i + 8 <= count {
+                let xFirst = fx >> 16, xLast = (fx &+ 7 &* dfx) >> 16
+                if xFirst >= 0 && xLast >= 0 && xFirst < lastX && xLast < lastX {
+                    // Inside the image: each pixel reads the adjacent pair col[x], col[x + 1] with one load.
+                    let c = UnsafeRawPointer(col - lo)
+                    @inline(__always) func pair(_ k: Int) -> UInt64 {
+                        c.loadUnaligned(fromByteOffset: ((fx &+ k &* dfx) >> 16) &* 4, as: UInt64.self)
+                    }
+                    let v = SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7))
+                    let w = ((SIMD8<UInt64>(repeating: UInt64(bitPattern: Int64(fx))) &+ steps) &>> 8) & 255
+                    storePixels8(lerpPairs8(v, w), dst + i)
+                    fx &+= 8 &* dfx
+                    i += 8
+                    continue
+                }
+                for k in 0..<8 {
+                    let xi = fx >> 16
+                    let x0 = Swift.min(Swift.max(xi, 0), lastX) - lo, x1 = Swift.min(Swift.max(xi + 1, 0), lastX) - lo
+                    ga[k] = col[x0]
+                    gb[k] = col[x1]
+                    gw[k] = UInt32((fx >> 8) & 255)
+                    fx &+= dfx
+                }
+                storePixels8(lerpPixels8(loadPixels8(ga), loadPixels8(gb), loadPixels8(gw)), dst + i)
+                i += 8
+            }
+            while i < count {
+                let xi = fx >> 16
+                let x0 = Swift.min(Swift.max(xi, 0), lastX) - lo, x1 = Swift.min(Swift.max(xi + 1, 0), lastX) - lo
+                dst[i] = lerpPixel256(col[x0], col[x1], UInt32((fx >> 8) & 255))
+                fx &+= dfx
+                i += 1
+            }
+        }
+    }
+
+    private static func rowBilinearGeneral(_ s: Surface, _ dst: UnsafeMutablePointer<UInt32>, _ count: Int,
+                                           _ fx0: Int, _ fy0: Int, _ dfx: Int, _ dfy: Int) {
+        let lastX = s.width - 1, lastY = s.height - 1
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 48) { buf in
+            let p00 = buf.baseAddress!, p01 = p00 + 8, p10 = p00 + 16, p11 = p00 + 24, wx = p00 + 32, wy = p00 + 40
+            var fx = fx0, fy = fy0
+            var i = 0
+            let stepsX = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7) &* UInt64(bitPattern: Int64(dfx))
+            let stepsY = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7) &* UInt64(bitPattern: Int64(dfy))
+            let rowBytes = s.rowPixels &* 4
+            let base = UnsafeRawPointer(s.base)
+            while i + 8 <= count {
+                let x0 = fx >> 16, x7 = (fx &+ 7 &* dfx) >> 16, y0 = fy >> 16, y7 = (fy &+ 7 &* dfy) >> 16
+                if x0 >= 0 && x7 >= 0 && x0 < lastX && x7 < lastX && y0 >= 0 && y7 >= 0 && y0 < lastY && y7 < lastY {
+                    // Inside the image: two pair loads per pixel (rows y and y + 1).
+                    @inline(__always) func offset(_ k: Int) -> Int {
+                        ((fy &+ k &* dfy) >> 16) &* rowBytes &+ ((fx &+ k &* dfx) >> 16) &* 4
+                    }
+                    let o = SIMD8<Int>(offset(0), offset(1), offset(2), offset(3), offset(4), offset(5), offset(6), offset(7))
+                    @inline(__always) func top(_ k: Int) -> UInt64 { base.loadUnaligned(fromByteOffset: o[k], as: UInt64.self) }
+                    @inline(__always) func bottom(_ k: Int) -> UInt64 {
+                        base.loadUnaligned(fromByteOffset: o[k] &+ rowBytes, as: UInt64.self)
+                    }
+                    let t = SIMD8<UInt64>(top(0), top(1), top(2), top(3), top(4), top(5), top(6), top(7))
+                    let b = SIMD8<UInt64>(bottom(0), bottom(1), bottom(2), bottom(3), bottom(4), bottom(5), bottom(6), bottom(7))
+                    let wxv = ((SIMD8<UInt64>(repeating: UInt64(bitPattern: Int64(fx))) &+ stepsX) &>> 8) & 255
+                    let wyv = ((SIMD8<UInt64>(repeating: UInt64(bitPattern: Int64(fy))) &+ stepsY) &>> 8) & 255
+                    let out = lerpPixels8(lerpPairs8(t, wxv), lerpPairs8(b, wxv), Pixels8(truncatingIfNeeded: wyv))
+                    storePixels8(out, dst + i)
+                    fx &+= 8 &* dfx
+                    fy &+= 8 &* dfy
+                    i += 8
+                    continue
+                }
+                let m = Swift.min(8, count - i)
+                for k in 0..<m {
+                    let xi = fx >> 16, yi = fy >> 16
+                    let x0 = Swift.min(Swift.max(xi, 0), lastX), x1 = Swift.min(Swift.max(xi + 1, 0), lastX)
+                    let ra = s.row(Swift.min(Swift.max(yi, 0), lastY)), rb = s.row(Swift.min(Swift.max(yi + 1, 0), lastY))
+                    p00[k] = ra[x0]; p01[k] = ra[x1]; p10[k] = rb[x0]; p11[k] = rb[x1]
+                    wx[k] = UInt32((fx >> 8) & 255); wy[k] = UInt32((fy >> 8) & 255)
+                    fx &+= dfx
+                    fy &+= dfy
+                }
+                let wxv = loadPixels8(wx)
+                let top = lerpPixels8(loadPixels8(p00), loadPixels8(p01), wxv)
+                let bottom = lerpPixels8(loadPixels8(p10), loadPixels8(p11), wxv)
+                let out = lerpPixels8(top, bottom, loadPixels8(wy))
+                if m == 8 {
+                    storePixels8(out, dst + i)
+                } else {
+                    for k in 0..<m { dst[i + k] = out[k] }
+                }
+                i += m
+            }
+            while i < count {
+                let m = Swift.min(8, count - i)
+                for k in 0..<m {
+                    dst[i + k] = bilinearFixed(s, fx, fy)
+                    fx &+= dfx
+                    fy &+= dfy
+                }
+                i += m
+            }
+        }
+    }
+}
+
+/// For eight pixel pairs (a in the low, b in the high half of each lane):
+/// a (256 - w) / 256 + b w / 256 per channel, rounded (w in 0...256 per lane).
+@inline(__always) func lerpPairs8(_ v: SIMD8<UInt64>, _ w: SIMD8<UInt64>) -> Pixels8 {
+    let wl = (256 &- w) | (w &<< 32)
+    let weights = unsafeBitCast(wl | (wl &<< 16), to: SIMD32<UInt16>.self)    // 16-bit lanes: iw, iw, w, w
+    let m = SIMD8<UInt64>(repeating: 0x00FF_00FF_00FF_00FF)
+    let rb = unsafeBitCast(unsafeBitCast(v & m, to: SIMD32<UInt16>.self) &* weights, to: SIMD8<UInt64>.self)
+    let ag = unsafeBitCast(unsafeBitCast((v &>> 8) & m, to: SIMD32<UInt16>.self) &* weights, to: SIMD8<UInt64>.self)
+    let low = SIMD8<UInt64>(repeating: 0xFFFF_FFFF)
+    // a.c * iw + b.c * w <= 255 * 256: the two halves add without carries.
+    let rbs = (((rb & low) &+ (rb &>> 32) &+ 0x0080_0080) &>> 8) & 0x00FF_00FF
+    let ags = (((ag & low) &+ (ag &>> 32) &+ 0x0080_0080) &>> 8) & 0x00FF_00FF
+    return Pixels8(truncatingIfNeeded: rbs | (ags &<< 8))
+}
+
+/// a (256 - w) / 256 + b w / 256 per channel, rounded (w in 0...256).
+@inline(__always) func lerpPixel256(_ a: UInt32, _ b: UInt32, _ w: UInt32) -> UInt32 {
+    let iw: UInt32 = 256 &- w
+    let m: UInt32 = 0x00FF_00FF
+    let ra: UInt32 = (a & m) &* iw, rbb: UInt32 = (b & m) &* w
+    let ga: UInt32 = ((a >> 8) & m) &* iw, gb: UInt32 = ((b >> 8) & m) &* w
+    let rb: UInt32 = ((ra &+ rbb &+ 0x0080_0080) >> 8) & m
+    let ag: UInt32 = ((ga &+ gb &+ 0x0080_0080) >> 8) & m
+    return rb | ag << 8
 }
 
 /// a * (255 - f) / 255 + b * f / 255 per channel (f <= 255).
