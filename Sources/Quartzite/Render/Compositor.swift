@@ -160,30 +160,99 @@ struct Compositor {
         let innerRadius = max(shape.radius - op.borderWidth, 0)
         let tr = op.textureRect.standardized
         let bias = Double(op.filterBias)
-        for py in region.y0..<region.y1 {
-            var i = canvas.index(region.x0, py)
-            let cy = Double(py) + 0.5
-            for px in region.x0..<region.x1 {
-                defer { i += 1 }
-                let cx = Double(px) + 0.5
-                guard let q = shape.local(cx, cy) else { continue }
-                var cov = ShapeMap.coverage(r, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
-                if op.kind == .border, !inner.isNull, !inner.isEmpty {
-                    cov = max(cov - ShapeMap.coverage(inner, innerRadius, 0xF, q.x, q.y, q.sx, q.sy), 0)
+        @inline(__always) func general(_ pix: UnsafeMutableBufferPointer<SIMD4<Float>>, _ px: Int, _ cy: Double, _ i: Int) {
+            let cx = Double(px) + 0.5
+            guard let q = shape.local(cx, cy) else { return }
+            var cov = ShapeMap.coverage(r, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
+            if op.kind == .border, !inner.isNull, !inner.isEmpty {
+                cov = max(cov - ShapeMap.coverage(inner, innerRadius, 0xF, q.x, q.y, q.sx, q.sy), 0)
+            }
+            if cov <= 0 { return }
+            cov *= clipCoverage(cx, cy)
+            if cov <= 0 { return }
+            if let img = image {
+                let u = (tr.minX * Double(img.width)) + (q.x - r.minX) * texScaleX
+                let v = (tr.minY * Double(img.height)) + (q.y - r.minY) * texScaleY
+                let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
+                let lod = log2(max(perPixel, 1e-12))
+                let c = img.sample(u, v, lod: lod, minFilter: op.minFilter, magFilter: op.magFilter, bias: bias, clamp: clampRect)
+                    * (Float(cov) * op.opacity)
+                pix[i] = c + pix[i] * (1 - c.w)
+            } else {
+                let c = op.color * (Float(cov) * op.opacity)
+                pix[i] = c + pix[i] * (1 - c.w)
+            }
+        }
+        // Fast path: an affine map without clips. Pixels whose centres lie
+        // at least half a pixel inside the shape (and inside the inscribed
+        // part of rounded corners) have full coverage and a constant texel
+        // footprint, so a row's interior is a span drawn without per-pixel
+        // coverage or perspective work.
+        let f = shape.h.m, iv = shape.inv.m
+        let affine = f.2 == 0 && f.5 == 0 && f.8 > 0 && iv.2 == 0 && iv.5 == 0 && iv.8 != 0
+            && clips.isEmpty && op.kind != .border
+        var inside = CGRect.null
+        var sxA = 0.0, syA = 0.0
+        if affine {
+            sxA = (f.0 * f.0 + f.1 * f.1).squareRoot() / f.8
+            syA = (f.3 * f.3 + f.4 * f.4).squareRoot() / f.8
+            if sxA > 1e-12, syA > 1e-12 {
+                let k = 0.2929 * shape.radius
+                inside = r.insetBy(dx: 0.5 / sxA + k + 1e-9, dy: 0.5 / syA + k + 1e-9)
+            }
+        }
+        let fastLod: Double = {
+            guard image != nil, sxA > 0, syA > 0 else { return 0 }
+            return log2(max(max(texScaleX / sxA, texScaleY / syA), 1e-12))
+        }()
+        let fastSrc = op.color * op.opacity
+        let W = iv.8
+        let ax = iv.0 / W, ay = iv.1 / W
+        canvas.pixels.withUnsafeMutableBufferPointer { pix in
+            for py in region.y0..<region.y1 {
+                let cy = Double(py) + 0.5
+                let rowBase = canvas.index(region.x0, py) - region.x0
+                var ia = region.x1, ib = region.x1
+                if !inside.isNull, !inside.isEmpty {
+                    let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                    var lo = -Double.infinity, hi = Double.infinity
+                    func limit(_ a: Double, _ b: Double, _ mn: Double, _ mx: Double) {
+                        if a > 0 { lo = max(lo, (mn - b) / a); hi = min(hi, (mx - b) / a) }
+                        else if a < 0 { lo = max(lo, (mx - b) / a); hi = min(hi, (mn - b) / a) }
+                        else if b < mn || b > mx { lo = .infinity }
+                    }
+                    limit(ax, bx, inside.minX, inside.maxX)
+                    limit(ay, by, inside.minY, inside.maxY)
+                    if lo <= hi {
+                        let a0 = max(Double(region.x0), (lo - 0.5).rounded(.up))
+                        let b0 = min(Double(region.x1 - 1), (hi - 0.5).rounded(.down))
+                        if a0 <= b0 { ia = Int(a0); ib = Int(b0) + 1 }
+                    }
                 }
-                if cov <= 0 { continue }
-                cov *= clipCoverage(cx, cy)
-                if cov <= 0 { continue }
-                if let img = image {
-                    let u = (tr.minX * Double(img.width)) + (q.x - r.minX) * texScaleX
-                    let v = (tr.minY * Double(img.height)) + (q.y - r.minY) * texScaleY
-                    let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
-                    let lod = log2(max(perPixel, 1e-12))
-                    let c = img.sample(u, v, lod: lod, minFilter: op.minFilter, magFilter: op.magFilter, bias: bias, clamp: clampRect)
-                    canvas.blend(i, c, Float(cov) * op.opacity)
-                } else {
-                    canvas.blend(i, op.color, Float(cov) * op.opacity)
+                let firstEnd = min(ia, region.x1)
+                for px in region.x0..<firstEnd { general(pix, px, cy, rowBase + px) }
+                if ia < ib {
+                    if let img = image {
+                        let tw = Double(img.width), th = Double(img.height)
+                        let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                        for px in ia..<ib {
+                            let cx = Double(px) + 0.5
+                            let qx = ax * cx + bx, qy = ay * cx + by
+                            let u = tr.minX * tw + (qx - r.minX) * texScaleX
+                            let v = tr.minY * th + (qy - r.minY) * texScaleY
+                            let c = img.sample(u, v, lod: fastLod, minFilter: op.minFilter, magFilter: op.magFilter,
+                                               bias: bias, clamp: clampRect) * op.opacity
+                            let j = rowBase + px
+                            pix[j] = c + pix[j] * (1 - c.w)
+                        }
+                    } else if fastSrc.w >= 1 {
+                        for px in ia..<ib { pix[rowBase + px] = fastSrc }
+                    } else {
+                        let keep = 1 - fastSrc.w
+                        for px in ia..<ib { let j = rowBase + px; pix[j] = fastSrc + pix[j] * keep }
+                    }
                 }
+                if ib < region.x1 { for px in max(ib, region.x0)..<region.x1 { general(pix, px, cy, rowBase + px) } }
             }
         }
     }
