@@ -198,13 +198,15 @@ struct Compositor {
             syA = (f.3 * f.3 + f.4 * f.4).squareRoot() / f.8
             if sxA > 1e-12, syA > 1e-12 {
                 let k = 0.2929 * shape.radius
-                inside = r.insetBy(dx: 0.5 / sxA + k + 1e-9, dy: 0.5 / syA + k + 1e-9)
+                // A centre half a pixel inside every edge has full coverage.
+                inside = r.insetBy(dx: 0.5 / sxA + k, dy: 0.5 / syA + k)
             }
         }
         let fastLod: Double = {
             guard image != nil, sxA > 0, syA > 0 else { return 0 }
             return log2(max(max(texScaleX / sxA, texScaleY / syA), 1e-12))
         }()
+        let fastFilter: UInt8 = fastLod > 0 ? op.minFilter : op.magFilter
         let fastSrc = op.color * op.opacity
         let W = iv.8
         let ax = iv.0 / W, ay = iv.1 / W
@@ -232,7 +234,48 @@ struct Compositor {
                 let firstEnd = min(ia, region.x1)
                 for px in region.x0..<firstEnd { general(pix, px, cy, rowBase + px) }
                 if ia < ib {
-                    if let img = image {
+                    if let img = image, fastFilter != 2 {
+                        // Nearest or bilinear straight from level 0.
+                        let tw = Double(img.width), th = Double(img.height)
+                        let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                        let k = op.opacity
+                        img.levels[0].texels.withUnsafeBufferPointer { tex in
+                            let w = img.width
+                            let lox = clampRect.0 + 0.5, hix = max(clampRect.2 - 0.5, lox)
+                            let loy = clampRect.1 + 0.5, hiy = max(clampRect.3 - 0.5, loy)
+                            let du = ax * texScaleX, dv = ay * texScaleY
+                            var u = tr.minX * tw + (ax * (Double(ia) + 0.5) + bx - r.minX) * texScaleX
+                            var v = tr.minY * th + (ay * (Double(ia) + 0.5) + by - r.minY) * texScaleY
+                            var j = rowBase + ia
+                            if fastFilter == 0 {
+                                let nx0 = clampRect.0, nx1 = clampRect.2 - 1e-9, ny0 = clampRect.1, ny1 = clampRect.3 - 1e-9
+                                for px in ia..<ib {
+                                    // The same arithmetic as the general path (ties at texel edges agree).
+                                    let cx = Double(px) + 0.5
+                                    let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
+                                    let uu = tr.minX * tw + (qx - r.minX) * texScaleX
+                                    let vv = tr.minY * th + (qy - r.minY) * texScaleY
+                                    let tx = Int(min(max(uu, nx0), nx1)), ty = Int(min(max(vv, ny0), ny1))
+                                    let c = tex[ty * w + tx] * k
+                                    pix[j] = c + pix[j] * (1 - c.w)
+                                    j += 1
+                                }
+                            } else {
+                                for _ in ia..<ib {
+                                    let fx = min(max(u, lox), hix) - 0.5, fy = min(max(v, loy), hiy) - 0.5
+                                    let x0 = Int(fx), y0 = Int(fy)
+                                    let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
+                                    let x1 = tx > 0 ? x0 + 1 : x0, y1 = ty > 0 ? y0 + 1 : y0
+                                    let a = tex[y0 * w + x0], b = tex[y0 * w + x1]
+                                    let c0 = tex[y1 * w + x0], d = tex[y1 * w + x1]
+                                    let top = a + (b - a) * tx, bottom = c0 + (d - c0) * tx
+                                    let c = (top + (bottom - top) * ty) * k
+                                    pix[j] = c + pix[j] * (1 - c.w)
+                                    u += du; v += dv; j += 1
+                                }
+                            }
+                        }
+                    } else if let img = image {
                         let tw = Double(img.width), th = Double(img.height)
                         let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
                         for px in ia..<ib {
