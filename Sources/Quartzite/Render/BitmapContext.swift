@@ -58,16 +58,16 @@ extension DrawingContext {
             // Clearing replaces pixels by transparent black, weighted by coverage.
             pb.lock(readOnly: false)
             defer { try? pb.unlock(readOnly: false) }
-            guard let canvas = pb.readCanvas(region), let shape = ShapeMap(op) else { return false }
+            guard let canvas = pb.canvas(region, read: true), let shape = ShapeMap(op) else { return false }
             for y in region.y0..<region.y1 {
+                let row = canvas.row(y)
                 for x in region.x0..<region.x1 {
                     guard let q = shape.local(Double(x) + 0.5, Double(y) + 0.5) else { continue }
-                    let c = ShapeMap.coverage(shape.rect, 0, 0xF, q.x, q.y, q.sx, q.sy)
-                    let i = canvas.index(x, y)
-                    canvas.pixels[i] = canvas.pixels[i] * Float(1 - c)
+                    let c = unit8(ShapeMap.coverage(shape.rect, 0, 0xF, q.x, q.y, q.sx, q.sy))
+                    if c > 0 { row[x] = scalePixel(row[x], 255 - c) }
                 }
             }
-            return pb.writeCanvas(canvas)
+            return pb.finish(canvas)
         }
         return composite([op], into: pb, region: region, clear: false, textures: TextureCache())
     }

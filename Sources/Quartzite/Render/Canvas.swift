@@ -1,9 +1,10 @@
 import CQuartzite
 
-// The compositor's working surfaces: premultiplied RGBA in Float, covering an
-// integer pixel rectangle of the target. The target region is read into one,
-// operations blend into it (and into offscreen ones for groups, masks and
-// shadows), and it is written back as 8-bit pixels.
+// The compositor's working surfaces: premultiplied BGRA8 (the kernels'
+// layout, B | G<<8 | R<<16 | A<<24) covering an integer pixel rectangle of
+// the target. A BGRA target is drawn in place; other formats are decoded
+// into an offscreen canvas and encoded back. Groups, masks, shadows and
+// rasterized subtrees draw into offscreen canvases.
 
 struct PixelBox: Equatable {
     var x0: Int, y0: Int, x1: Int, y1: Int
@@ -38,85 +39,87 @@ struct PixelBox: Equatable {
     }
 
     func offset(_ dx: Int, _ dy: Int) -> PixelBox { PixelBox(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
-    func inset(_ d: Int) -> PixelBox {
-        let r = PixelBox(x0: x0 + d, y0: y0 + d, x1: x1 - d, y1: y1 - d)
-        return r.isEmpty ? .empty : r
-    }
 
     var cgRect: CGRect { CGRect(x: Double(x0), y: Double(y0), width: Double(width), height: Double(height)) }
 }
 
 final class Canvas {
     let rect: PixelBox
-    var pixels: [SIMD4<Float>]
+    /// Pixel (rect.x0, rect.y0).
+    let base: UnsafeMutablePointer<UInt32>
+    let rowPixels: Int
+    private let bitmap: Bitmap?
 
-    init(_ rect: PixelBox) {
+    /// A transparent offscreen canvas; nil when it cannot be allocated.
+    init?(_ rect: PixelBox) {
+        guard let b = Bitmap(width: rect.width, height: rect.height) else { return nil }
         self.rect = rect
-        pixels = Array(repeating: SIMD4<Float>(0, 0, 0, 0), count: rect.width * rect.height)
+        bitmap = b
+        base = b.surface.base
+        rowPixels = b.surface.rowPixels
     }
 
-    @inline(__always) func index(_ x: Int, _ y: Int) -> Int { (y - rect.y0) * rect.width + (x - rect.x0) }
+    /// A view of pixels the caller keeps alive (a locked BGRA pixel buffer).
+    init(view base: UnsafeMutablePointer<UInt32>, rowPixels: Int, rect: PixelBox) {
+        self.rect = rect
+        self.base = base
+        self.rowPixels = rowPixels
+        bitmap = nil
+    }
 
-    /// Source-over of a premultiplied colour scaled by `k`.
-    @inline(__always) func blend(_ i: Int, _ src: SIMD4<Float>, _ k: Float) {
-        let s = src * k
-        pixels[i] = s + pixels[i] * (1 - s.w)
+    /// Row `y` addressed by absolute x (valid for rect.x0 ..< rect.x1).
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
+        base + (y - rect.y0) * rowPixels - rect.x0
+    }
+
+    @inline(__always) func alpha(_ x: Int, _ y: Int) -> UInt32 { row(y)[x] >> 24 }
+
+    func clear() {
+        for y in rect.y0..<rect.y1 { (row(y) + rect.x0).update(repeating: 0, count: rect.width) }
     }
 }
 
 extension PixelBuffer {
-    /// Reads `r` (inside the buffer) into a canvas through the format's decoder.
-    func readCanvas(_ r: PixelBox) -> Canvas? {
-        guard let decode = decoder() else { return nil }
-        let c = Canvas(r)
-        let row = UnsafeMutablePointer<UInt32>.allocate(capacity: max(width, 1))
-        defer { row.deallocate() }
-        let inv: Float = 1 / 255
+    /// A canvas for `r` (inside the buffer): the buffer's own rows for 32BGRA,
+    /// else a decoded copy (`read`: with the current pixels). The buffer must
+    /// be locked while the canvas is used.
+    func canvas(_ r: PixelBox, read: Bool) -> Canvas? {
+        if format.layout == .bgra32, let base = baseAddress {
+            let rowPixels = bytesPerRow / 4
+            guard rowPixels * 4 == bytesPerRow else { return nil }
+            let p = base.assumingMemoryBound(to: UInt32.self) + r.y0 * rowPixels + r.x0
+            return Canvas(view: p, rowPixels: rowPixels, rect: r)
+        }
+        guard let decode = decoder(), encoder() != nil, let c = Canvas(r) else { return nil }
+        guard read else { return c }
+        let tmp = UnsafeMutablePointer<UInt32>.allocate(capacity: max(width, 1))
+        defer { tmp.deallocate() }
         for y in r.y0..<r.y1 {
-            decode(y, UnsafeMutableRawPointer(row))
-            var i = c.index(r.x0, y)
-            for x in r.x0..<r.x1 {
-                let p = row[x]
-                c.pixels[i] = SIMD4(Float((p >> 16) & 0xFF), Float((p >> 8) & 0xFF), Float(p & 0xFF), Float(p >> 24)) * inv
-                i += 1
-            }
+            decode(y, UnsafeMutableRawPointer(tmp))
+            (c.row(y) + r.x0).update(from: tmp + r.x0, count: r.width)
         }
         return c
     }
 
-    /// Writes a canvas back through the format's encoder (rows are read first,
-    /// so pixels outside the canvas keep their values).
-    func writeCanvas(_ c: Canvas) -> Bool {
-        let r = c.rect
-        if format.layout == .bgra32 {
-            // The native format: pack straight into the rows.
-            c.pixels.withUnsafeBufferPointer { pix in
-                for y in r.y0..<r.y1 {
-                    let row = self.row(0, y).assumingMemoryBound(to: UInt32.self)
-                    var i = (y - r.y0) * r.width
-                    for x in r.x0..<r.x1 { row[x] = packBGRA(pix[i]); i += 1 }
-                }
-            }
-            pixelsChanged()
-            return true
-        }
+    /// Stores a canvas from `canvas(_:read:)` back (a no-op for in-place
+    /// canvases), and bumps the buffer's seed.
+    func finish(_ c: Canvas) -> Bool {
+        defer { pixelsChanged() }
+        if format.layout == .bgra32 { return true }
         guard let decode = decoder(), let encode = encoder() else { return false }
-        let row = UnsafeMutablePointer<UInt32>.allocate(capacity: max(width, 1))
-        defer { row.deallocate() }
+        let r = c.rect
+        let tmp = UnsafeMutablePointer<UInt32>.allocate(capacity: max(width, 1))
+        defer { tmp.deallocate() }
         for y in r.y0..<r.y1 {
-            decode(y, UnsafeMutableRawPointer(row))
-            var i = c.index(r.x0, y)
-            for x in r.x0..<r.x1 {
-                row[x] = packBGRA(c.pixels[i])
-                i += 1
-            }
-            encode(UnsafeRawPointer(row), y)
+            decode(y, UnsafeMutableRawPointer(tmp))
+            (tmp + r.x0).update(from: c.row(y) + r.x0, count: r.width)
+            encode(UnsafeRawPointer(tmp), y)
         }
-        pixelsChanged()
         return true
     }
 }
 
+/// A premultiplied Float colour (0...1) as a BGRA8 pixel.
 @inline(__always) func packBGRA(_ v: SIMD4<Float>) -> UInt32 {
     let a = min(max(v.w, 0), 1)
     // Premultiplied: a channel never exceeds alpha.
@@ -124,3 +127,6 @@ extension PixelBuffer {
     let ri = UInt32(r * 255 + 0.5), gi = UInt32(g * 255 + 0.5), bi = UInt32(b * 255 + 0.5), ai = UInt32(a * 255 + 0.5)
     return bi | gi << 8 | ri << 16 | ai << 24
 }
+
+/// A coverage or opacity (0...1) as 0...255.
+@inline(__always) func unit8(_ x: Double) -> UInt32 { x >= 1 ? 255 : (x > 0 ? UInt32(x * 255 + 0.5) : 0) }

@@ -67,11 +67,11 @@ struct ShapeMap {
 struct Compositor {
     private var canvases: [Canvas]
     private var clips: [ShapeMap] = []
-    /// Saved clip stacks (a shadow's silhouette is drawn unclipped).
+    /// Saved clip stacks (a shadow's silhouette and a mask are drawn unclipped).
     private var savedClips: [[ShapeMap]] = []
-    /// Per open group: whether a mask part started, and the group canvas.
+    /// Per open group: its operation, canvas and mask canvas (once begun).
     private var groups: [(op: DrawOp, canvas: Canvas, mask: Canvas?)] = []
-    private var shadows: [(op: DrawOp, canvas: Canvas, margin: Int)] = []
+    private var shadows: [(op: DrawOp, canvas: Canvas)] = []
     let textures: TextureCache
 
     init(root: Canvas, textures: TextureCache) {
@@ -80,6 +80,11 @@ struct Compositor {
     }
 
     private var top: Canvas { canvases[canvases.count - 1] }
+
+    /// An offscreen canvas (an empty one when `r` cannot be allocated).
+    private func offscreen(_ r: PixelBox) -> Canvas {
+        Canvas(r) ?? Canvas(.empty)!
+    }
 
     mutating func run(_ ops: [DrawOp]) {
         for op in ops { execute(op) }
@@ -97,12 +102,12 @@ struct Compositor {
             }
         case .popClip: if !clips.isEmpty { clips.removeLast() }
         case .beginGroup:
-            let c = Canvas(PixelBox(covering: op.bounds).intersection(top.rect))
+            let c = offscreen(PixelBox(covering: op.bounds).intersection(top.rect))
             groups.append((op, c, nil))
             canvases.append(c)
         case .beginMask:
             guard var g = groups.popLast() else { return }
-            let m = Canvas(g.canvas.rect)
+            let m = offscreen(g.canvas.rect)
             g.mask = m
             groups.append(g)
             canvases.append(m)
@@ -120,9 +125,9 @@ struct Compositor {
             let margin = blurExtent(sigma: op.shadowRadius) + 1
             let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
             let region = PixelBox(covering: op.bounds).intersection(top.rect)
-            let c = Canvas(region.isEmpty ? .empty : PixelBox(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
-                                                               x1: region.x1 - dx + margin, y1: region.y1 - dy + margin))
-            shadows.append((op, c, margin))
+            let c = offscreen(region.isEmpty ? .empty : PixelBox(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
+                                                                 x1: region.x1 - dx + margin, y1: region.y1 - dy + margin))
+            shadows.append((op, c))
             canvases.append(c)
             savedClips.append(clips)
             clips = []
@@ -140,27 +145,37 @@ struct Compositor {
         let canvas = top
         let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
         guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
-        var image: SampledImage?
-        var clampRect = (0.0, 0.0, 0.0, 0.0)
-        var texScaleX = 0.0, texScaleY = 0.0
-        if op.kind == .image {
-            guard let pb = op.texture, let img = textures.image(pb, seed: op.textureSeed) else { return }
-            if op.minFilter == 2 { img.buildMips() }
-            image = img
-            let tr = op.textureRect.standardized
-            let tw = Double(img.width), th = Double(img.height)
-            clampRect = (max(tr.minX * tw, 0), max(tr.minY * th, 0), min(tr.maxX * tw, tw), min(tr.maxY * th, th))
-            if clampRect.2 <= clampRect.0 || clampRect.3 <= clampRect.1 { return }
-            texScaleX = tr.width * tw / shape.rect.width
-            texScaleY = tr.height * th / shape.rect.height
-            guard texScaleX.isFinite, texScaleY.isFinite else { return }
-        }
         let r = shape.rect
+        var tex: Texture?
+        var u0 = 0.0, v0 = 0.0, texScaleX = 0.0, texScaleY = 0.0
+        if op.kind == .image {
+            guard let pb = op.texture, pb.width > 0, pb.height > 0 else { return }
+            let tr = op.textureRect.standardized
+            let tw = Double(pb.width), th = Double(pb.height)
+            let texels = CGRect(x: tr.minX * tw, y: tr.minY * th, width: tr.width * tw, height: tr.height * th)
+            let box = PixelBox(covering: texels).intersection(PixelBox(x0: 0, y0: 0, x1: pb.width, y1: pb.height))
+            guard !box.isEmpty, let t = textures.texture(pb, seed: op.textureSeed, box: box) else { return }
+            tex = t
+            u0 = texels.minX - Double(box.x0)
+            v0 = texels.minY - Double(box.y0)
+            texScaleX = texels.width / r.width
+            texScaleY = texels.height / r.height
+            guard texScaleX.isFinite, texScaleY.isFinite, u0.isFinite, v0.isFinite else { return }
+        }
         let inner = op.kind == .border ? r.insetBy(dx: op.borderWidth, dy: op.borderWidth) : .null
         let innerRadius = max(shape.radius - op.borderWidth, 0)
-        let tr = op.textureRect.standardized
         let bias = Double(op.filterBias)
-        @inline(__always) func general(_ pix: UnsafeMutableBufferPointer<SIMD4<Float>>, _ px: Int, _ cy: Double, _ i: Int) {
+        let color = packBGRA(op.color)
+        let opacity = Double(op.opacity)
+
+        @inline(__always) func sample(_ t: Texture, _ u: Double, _ v: Double, _ lod: Double) -> UInt32 {
+            switch lod > 0 ? op.minFilter : op.magFilter {
+            case 0: return t.sampleNearest(u: u, v: v)
+            case 2: return t.sampleTrilinear(u: u, v: v, lod: lod + bias)
+            default: return t.sampleBilinear(u: u, v: v)
+            }
+        }
+        @inline(__always) func general(_ row: UnsafeMutablePointer<UInt32>, _ px: Int, _ cy: Double) {
             let cx = Double(px) + 0.5
             guard let q = shape.local(cx, cy) else { return }
             var cov = ShapeMap.coverage(r, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
@@ -168,26 +183,24 @@ struct Compositor {
                 cov = max(cov - ShapeMap.coverage(inner, innerRadius, 0xF, q.x, q.y, q.sx, q.sy), 0)
             }
             if cov <= 0 { return }
-            cov *= clipCoverage(cx, cy)
-            if cov <= 0 { return }
-            if let img = image {
-                let u = (tr.minX * Double(img.width)) + (q.x - r.minX) * texScaleX
-                let v = (tr.minY * Double(img.height)) + (q.y - r.minY) * texScaleY
+            if !clips.isEmpty { cov *= clipCoverage(cx, cy) }
+            let k = unit8(cov * opacity)
+            if k == 0 { return }
+            var src = color
+            if let t = tex {
+                let u = u0 + (q.x - r.minX) * texScaleX
+                let v = v0 + (q.y - r.minY) * texScaleY
                 let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
-                let lod = log2(max(perPixel, 1e-12))
-                let c = img.sample(u, v, lod: lod, minFilter: op.minFilter, magFilter: op.magFilter, bias: bias, clamp: clampRect)
-                    * (Float(cov) * op.opacity)
-                pix[i] = c + pix[i] * (1 - c.w)
-            } else {
-                let c = op.color * (Float(cov) * op.opacity)
-                pix[i] = c + pix[i] * (1 - c.w)
+                src = sample(t, u, v, log2(max(perPixel, 1e-12)))
             }
+            if k < 255 { src = scalePixel(src, k) }
+            if src >> 24 == 255 { row[px] = src } else if src != 0 { row[px] = overPixel(src, row[px]) }
         }
+
         // Fast path: an affine map without clips. Pixels whose centres lie
         // at least half a pixel inside the shape (and inside the inscribed
         // part of rounded corners) have full coverage and a constant texel
-        // footprint, so a row's interior is a span drawn without per-pixel
-        // coverage or perspective work.
+        // footprint, so a row's interior is a span for the kernels.
         let f = shape.h.m, iv = shape.inv.m
         let affine = f.2 == 0 && f.5 == 0 && f.8 > 0 && iv.2 == 0 && iv.5 == 0 && iv.8 != 0
             && clips.isEmpty && op.kind != .border
@@ -197,106 +210,79 @@ struct Compositor {
             sxA = (f.0 * f.0 + f.1 * f.1).squareRoot() / f.8
             syA = (f.3 * f.3 + f.4 * f.4).squareRoot() / f.8
             if sxA > 1e-12, syA > 1e-12 {
-                let k = 0.2929 * shape.radius
                 // A centre half a pixel inside every edge has full coverage.
+                let k = 0.2929 * shape.radius
                 inside = r.insetBy(dx: 0.5 / sxA + k, dy: 0.5 / syA + k)
             }
         }
         let fastLod: Double = {
-            guard image != nil, sxA > 0, syA > 0 else { return 0 }
+            guard tex != nil, sxA > 0, syA > 0 else { return 0 }
             return log2(max(max(texScaleX / sxA, texScaleY / syA), 1e-12))
         }()
         let fastFilter: UInt8 = fastLod > 0 ? op.minFilter : op.magFilter
-        let fastSrc = op.color * op.opacity
+        let op8 = unit8(opacity)
+        let spanColor = op8 < 255 ? scalePixel(color, op8) : color
         let W = iv.8
         let ax = iv.0 / W, ay = iv.1 / W
-        canvas.pixels.withUnsafeMutableBufferPointer { pix in
-            for py in region.y0..<region.y1 {
-                let cy = Double(py) + 0.5
-                let rowBase = canvas.index(region.x0, py) - region.x0
-                var ia = region.x1, ib = region.x1
-                if !inside.isNull, !inside.isEmpty {
-                    let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
-                    var lo = -Double.infinity, hi = Double.infinity
-                    func limit(_ a: Double, _ b: Double, _ mn: Double, _ mx: Double) {
-                        if a > 0 { lo = max(lo, (mn - b) / a); hi = min(hi, (mx - b) / a) }
-                        else if a < 0 { lo = max(lo, (mx - b) / a); hi = min(hi, (mn - b) / a) }
-                        else if b < mn || b > mx { lo = .infinity }
-                    }
-                    limit(ax, bx, inside.minX, inside.maxX)
-                    limit(ay, by, inside.minY, inside.maxY)
-                    if lo <= hi {
-                        let a0 = max(Double(region.x0), (lo - 0.5).rounded(.up))
-                        let b0 = min(Double(region.x1 - 1), (hi - 0.5).rounded(.down))
-                        if a0 <= b0 { ia = Int(a0); ib = Int(b0) + 1 }
-                    }
+        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
+        defer { scratch.deallocate() }
+        for py in region.y0..<region.y1 {
+            let cy = Double(py) + 0.5
+            let row = canvas.row(py)
+            var ia = region.x1, ib = region.x1
+            if !inside.isNull, !inside.isEmpty {
+                let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                var lo = -Double.infinity, hi = Double.infinity
+                func limit(_ a: Double, _ b: Double, _ mn: Double, _ mx: Double) {
+                    if a > 0 { lo = max(lo, (mn - b) / a); hi = min(hi, (mx - b) / a) }
+                    else if a < 0 { lo = max(lo, (mx - b) / a); hi = min(hi, (mn - b) / a) }
+                    else if b < mn || b > mx { lo = .infinity }
                 }
-                let firstEnd = min(ia, region.x1)
-                for px in region.x0..<firstEnd { general(pix, px, cy, rowBase + px) }
-                if ia < ib {
-                    if let img = image, fastFilter != 2 {
-                        // Nearest or bilinear straight from level 0.
-                        let tw = Double(img.width), th = Double(img.height)
-                        let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
-                        let k = op.opacity
-                        img.levels[0].texels.withUnsafeBufferPointer { tex in
-                            let w = img.width
-                            let lox = clampRect.0 + 0.5, hix = max(clampRect.2 - 0.5, lox)
-                            let loy = clampRect.1 + 0.5, hiy = max(clampRect.3 - 0.5, loy)
-                            let du = ax * texScaleX, dv = ay * texScaleY
-                            var u = tr.minX * tw + (ax * (Double(ia) + 0.5) + bx - r.minX) * texScaleX
-                            var v = tr.minY * th + (ay * (Double(ia) + 0.5) + by - r.minY) * texScaleY
-                            var j = rowBase + ia
-                            if fastFilter == 0 {
-                                let nx0 = clampRect.0, nx1 = clampRect.2 - 1e-9, ny0 = clampRect.1, ny1 = clampRect.3 - 1e-9
-                                for px in ia..<ib {
-                                    // The same arithmetic as the general path (ties at texel edges agree).
-                                    let cx = Double(px) + 0.5
-                                    let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
-                                    let uu = tr.minX * tw + (qx - r.minX) * texScaleX
-                                    let vv = tr.minY * th + (qy - r.minY) * texScaleY
-                                    let tx = Int(min(max(uu, nx0), nx1)), ty = Int(min(max(vv, ny0), ny1))
-                                    let c = tex[ty * w + tx] * k
-                                    pix[j] = c + pix[j] * (1 - c.w)
-                                    j += 1
-                                }
-                            } else {
-                                for _ in ia..<ib {
-                                    let fx = min(max(u, lox), hix) - 0.5, fy = min(max(v, loy), hiy) - 0.5
-                                    let x0 = Int(fx), y0 = Int(fy)
-                                    let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
-                                    let x1 = tx > 0 ? x0 + 1 : x0, y1 = ty > 0 ? y0 + 1 : y0
-                                    let a = tex[y0 * w + x0], b = tex[y0 * w + x1]
-                                    let c0 = tex[y1 * w + x0], d = tex[y1 * w + x1]
-                                    let top = a + (b - a) * tx, bottom = c0 + (d - c0) * tx
-                                    let c = (top + (bottom - top) * ty) * k
-                                    pix[j] = c + pix[j] * (1 - c.w)
-                                    u += du; v += dv; j += 1
-                                }
-                            }
-                        }
-                    } else if let img = image {
-                        let tw = Double(img.width), th = Double(img.height)
-                        let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
-                        for px in ia..<ib {
-                            let cx = Double(px) + 0.5
-                            let qx = ax * cx + bx, qy = ay * cx + by
-                            let u = tr.minX * tw + (qx - r.minX) * texScaleX
-                            let v = tr.minY * th + (qy - r.minY) * texScaleY
-                            let c = img.sample(u, v, lod: fastLod, minFilter: op.minFilter, magFilter: op.magFilter,
-                                               bias: bias, clamp: clampRect) * op.opacity
-                            let j = rowBase + px
-                            pix[j] = c + pix[j] * (1 - c.w)
-                        }
-                    } else if fastSrc.w >= 1 {
-                        for px in ia..<ib { pix[rowBase + px] = fastSrc }
-                    } else {
-                        let keep = 1 - fastSrc.w
-                        for px in ia..<ib { let j = rowBase + px; pix[j] = fastSrc + pix[j] * keep }
-                    }
+                limit(ax, bx, inside.minX, inside.maxX)
+                limit(ay, by, inside.minY, inside.maxY)
+                if lo <= hi {
+                    let a0 = max(Double(region.x0), (lo - 0.5).rounded(.up))
+                    let b0 = min(Double(region.x1 - 1), (hi - 0.5).rounded(.down))
+                    if a0 <= b0 { ia = Int(a0); ib = Int(b0) + 1 }
                 }
-                if ib < region.x1 { for px in max(ib, region.x0)..<region.x1 { general(pix, px, cy, rowBase + px) } }
             }
+            for px in region.x0..<min(ia, region.x1) { general(row, px, cy) }
+            if ia < ib {
+                let n = ib - ia
+                if let t = tex {
+                    let cx = Double(ia) + 0.5
+                    let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
+                    let us = u0 + (qx - r.minX) * texScaleX, vs = v0 + (qy - r.minY) * texScaleY
+                    let du = ax * texScaleX, dv = ay * texScaleY
+                    let ui = us - 0.5, vi = vs - 0.5
+                    if fastFilter != 2, du == 1, dv == 0, ui == ui.rounded(), vi == vi.rounded(),
+                       ui >= 0, vi >= 0, Int(ui) + n <= t.width, Int(vi) < t.height {
+                        // Texels one to one: blend straight from the texture's row.
+                        blendSpanOver(dst: row + ia, src: t.base.surface.row(Int(vi)) + Int(ui), count: n, opacity: UInt8(op8))
+                    } else {
+                        switch fastFilter {
+                        case 0:
+                            // Nearest in Double, as the general path computes it, so that
+                            // samples exactly on texel edges agree (the kernels' 16.16 row
+                            // stepper truncates and can land one texel early there).
+                            let s = t.base.surface
+                            for i in 0..<n {
+                                let cx = Double(ia + i) + 0.5
+                                let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
+                                let x = Int(min(max((u0 + (qx - r.minX) * texScaleX).rounded(.down), 0), Double(s.width - 1)))
+                                let y = Int(min(max((v0 + (qy - r.minY) * texScaleY).rounded(.down), 0), Double(s.height - 1)))
+                                scratch[i] = s[x, y]
+                            }
+                        case 2: t.sampleRowTrilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv, lod: fastLod + bias)
+                        default: t.sampleRowBilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv)
+                        }
+                        blendSpanOver(dst: row + ia, src: scratch, count: n, opacity: UInt8(op8))
+                    }
+                } else {
+                    fillSpanOver(dst: row + ia, color: spanColor, count: n)
+                }
+            }
+            if ib < region.x1 { for px in max(ib, region.x0)..<region.x1 { general(row, px, cy) } }
         }
     }
 
@@ -328,6 +314,9 @@ struct Compositor {
         }
         let w = region.width
         var acc = [Double](repeating: 0, count: w + 2)
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: w)
+        defer { coverage.deallocate() }
+        let color = scalePixel(packBGRA(op.color), unit8(Double(op.opacity)))
         var xs: [(Double, Int)] = []
         let sub = 4
         for py in region.y0..<region.y1 {
@@ -347,17 +336,18 @@ struct Compositor {
                         // Find where winding returns to zero.
                         var w2 = wind, k = j + 1
                         while k < xs.count { w2 += xs[k].1; if w2 == 0 { break }; k += 1 }
-                        let a = max(xs[j].0 - Double(region.x0), 0), b = min((k < xs.count ? xs[k].0 : xs[xs.count - 1].0) - Double(region.x0), Double(w))
+                        let a = max(xs[j].0 - Double(region.x0), 0)
+                        let b = min((k < xs.count ? xs[k].0 : xs[xs.count - 1].0) - Double(region.x0), Double(w))
                         if b > a { addSpan(&acc, a, b, 1.0 / Double(sub)) }
                     }
                 }
             }
-            var i = canvas.index(region.x0, py)
             for x in 0..<w {
-                let cov = min(acc[x], 1) * clipCoverage(Double(region.x0 + x) + 0.5, Double(py) + 0.5)
-                if cov > 0 { canvas.blend(i, op.color, Float(cov) * op.opacity) }
-                i += 1
+                var c = min(acc[x], 1)
+                if c > 0, !clips.isEmpty { c *= clipCoverage(Double(region.x0 + x) + 0.5, Double(py) + 0.5) }
+                coverage[x] = UInt8(unit8(c))
             }
+            fillSpanOverMasked(dst: canvas.row(py) + region.x0, color: color, coverage: coverage, count: w)
         }
     }
 
@@ -375,42 +365,46 @@ struct Compositor {
         let dst = top
         let r = g.rect.intersection(dst.rect)
         guard !r.isEmpty else { return }
+        let op8 = UInt8(unit8(Double(opacity)))
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: r.width)
+        defer { coverage.deallocate() }
         for y in r.y0..<r.y1 {
-            var si = g.index(r.x0, y), di = dst.index(r.x0, y)
-            for _ in r.x0..<r.x1 {
-                let m = mask.map { $0.pixels[si].w } ?? 1
-                let k = opacity * m
-                if k > 0 && g.pixels[si].w > 0 { dst.blend(di, g.pixels[si], k) }
-                si += 1; di += 1
+            if let m = mask {
+                let mr = m.row(y)
+                for x in r.x0..<r.x1 { coverage[x - r.x0] = UInt8(mr[x] >> 24) }
+                blendSpanOverMasked(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: coverage, count: r.width, opacity: op8)
+            } else {
+                blendSpanOver(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, count: r.width, opacity: op8)
             }
         }
     }
 
     private func compositeShadow(_ op: DrawOp, _ c: Canvas) {
-        guard !c.rect.isEmpty else { return }
+        guard !c.rect.isEmpty, let mask = MaskBitmap(width: c.rect.width, height: c.rect.height) else { return }
         // The silhouette's alpha, blurred by the kernels' Gaussian (shadowRadius
         // in the operation is already the standard deviation in pixels).
-        guard let mask = MaskBitmap(width: c.rect.width, height: c.rect.height) else { return }
         for y in 0..<c.rect.height {
-            let row = mask.mask.row(y)
-            for x in 0..<c.rect.width { row[x] = UInt8(min(max(c.pixels[y * c.rect.width + x].w, 0), 1) * 255 + 0.5) }
+            let m = mask.mask.row(y), src = c.row(c.rect.y0 + y) + c.rect.x0
+            for x in 0..<c.rect.width { m[x] = UInt8(src[x] >> 24) }
         }
         gaussianBlur(mask: mask.mask, sigma: op.shadowRadius)
         let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
         let dst = top
         let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
         guard !r.isEmpty else { return }
+        let color = scalePixel(packBGRA(op.color), unit8(Double(op.opacity)))
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: r.width)
+        defer { coverage.deallocate() }
         for y in r.y0..<r.y1 {
-            var di = dst.index(r.x0, y)
-            let row = mask.mask.row(y - dy - c.rect.y0)
-            var si = r.x0 - dx - c.rect.x0
-            for x in r.x0..<r.x1 {
-                let a = Float(row[si]) * (1 / 255)
-                if a > 0 {
-                    let clip = clips.isEmpty ? 1 : Float(clipCoverage(Double(x) + 0.5, Double(y) + 0.5))
-                    dst.blend(di, op.color, a * op.opacity * clip)
+            let m = mask.mask.row(y - dy - c.rect.y0) + (r.x0 - dx - c.rect.x0)
+            if clips.isEmpty {
+                fillSpanOverMasked(dst: dst.row(y) + r.x0, color: color, coverage: m, count: r.width)
+            } else {
+                for i in 0..<r.width {
+                    let k = clipCoverage(Double(r.x0 + i) + 0.5, Double(y) + 0.5)
+                    coverage[i] = UInt8((Double(m[i]) * k + 0.5).rounded(.down))
                 }
-                di += 1; si += 1
+                fillSpanOverMasked(dst: dst.row(y) + r.x0, color: color, coverage: coverage, count: r.width)
             }
         }
     }

@@ -51,15 +51,12 @@ extension DrawListBuilder {
         } else {
             guard let pb = try? PixelBuffer.create(width: extent.width, height: extent.height,
                                                    pixelFormat: UInt32(kCVPixelFormatType_32BGRA), attributes: nil) else { return false }
-            let canvas = Canvas(extent)
-            var comp = Compositor(root: canvas, textures: cache.textures)
-            comp.run(sub.ops)
             pb.lock(readOnly: false)
-            if let base = pb.baseAddress {
-                for y in 0..<extent.height {
-                    let row = (base + y * pb.bytesPerRow).assumingMemoryBound(to: UInt32.self)
-                    for x in 0..<extent.width { row[x] = packBGRA(canvas.pixels[y * extent.width + x]) }
-                }
+            if let base = pb.baseAddress, pb.bytesPerRow % 4 == 0 {
+                // Draw straight into the bitmap's rows (its pixel (0, 0) is extent's corner).
+                let canvas = Canvas(view: base.assumingMemoryBound(to: UInt32.self), rowPixels: pb.bytesPerRow / 4, rect: extent)
+                var comp = Compositor(root: canvas, textures: cache.textures)
+                comp.run(sub.ops)
             }
             try? pb.unlock(readOnly: false)
             pb.pixelsChanged()

@@ -10,17 +10,11 @@ func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelBox, clea
     guard !r.isEmpty else { return true }
     target.lock(readOnly: false)
     defer { try? target.unlock(readOnly: false) }
-    let canvas: Canvas
-    if clear {
-        guard target.decoder() != nil, target.encoder() != nil else { return false }
-        canvas = Canvas(r)
-    } else {
-        guard let c = target.readCanvas(r) else { return false }
-        canvas = c
-    }
+    guard let canvas = target.canvas(r, read: !clear) else { return false }
+    if clear { canvas.clear() }
     var comp = Compositor(root: canvas, textures: textures)
     comp.run(ops)
-    return target.writeCanvas(canvas)
+    return target.finish(canvas)
 }
 
 extension PixelBuffer {
