@@ -729,7 +729,8 @@ typedef struct QZDrawOperation {
     uint32_t kind;                  /**< QZDrawOperationKind */
     uint32_t blendMode;             /**< QZBlendModeSourceOver */
     CATransform3D transform;        /**< layer coordinates -> target pixels */
-    CGRect rect;                    /**< the quad, in layer coordinates */
+    CGRect rect;                    /**< the quad, in layer coordinates (BEGIN_SHADOW: the silhouette's
+                                         unclipped extent plus the blur's reach, in pixels, before the offset) */
     CGFloat cornerRadius;           /**< rounded corners of rect (fill, border, clip) */
     CGFloat borderWidth;            /**< border: the band's width, inwards */
     float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow) */

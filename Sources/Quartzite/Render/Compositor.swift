@@ -124,9 +124,14 @@ struct Compositor {
         case .beginShadow:
             let margin = blurExtent(sigma: op.shadowRadius) + 1
             let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
+            let whole = PixelBox(covering: op.rect.offsetBy(dx: Double(dx), dy: Double(dy)))
             let region = PixelBox(covering: op.bounds).intersection(top.rect)
-            let c = offscreen(region.isEmpty ? .empty : PixelBox(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
-                                                                 x1: region.x1 - dx + margin, y1: region.y1 - dy + margin))
+            // The silhouette pixels whose blur reaches the region: the region
+            // moved back by the offset and widened by the blur's reach, within
+            // the operation's extent (the silhouette plus that reach).
+            let c = offscreen(region.isEmpty ? .empty
+                : PixelBox(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
+                           x1: region.x1 - dx + margin, y1: region.y1 - dy + margin).intersection(whole.offset(-dx, -dy)))
             shadows.append((op, c))
             canvases.append(c)
             savedClips.append(clips)

@@ -248,6 +248,9 @@ struct DrawListBuilder {
         clipStack.removeLast()
         let silhouette = unionBounds(before)
         let margin = Double(blurExtent(sigma: radius) + 1)
+        // rect: the whole extent (the silhouette plus the blur's reach, not
+        // clipped), which the compositor needs to blur the silhouette fully.
+        ops[s].rect = silhouette.isNull ? .null : silhouette.insetBy(dx: -margin, dy: -margin)
         ops[s].bounds = silhouette.isNull ? .null
             : silhouette.offsetBy(dx: dx, dy: dy).insetBy(dx: -margin, dy: -margin).intersection(clip)
         end(.endShadow, from: s)
