@@ -104,6 +104,21 @@ extension Homography: Equatable {
     /// part in front of the eye (w > epsilon). Null when nothing is in front.
     func bounds(of r: CGRect) -> CGRect {
         guard !r.isNull, r.width.isFinite, r.height.isFinite, isFinite else { return .null }
+        let a = applyHomogeneous(CGPoint(x: r.minX, y: r.minY)), b = applyHomogeneous(CGPoint(x: r.maxX, y: r.minY))
+        let c = applyHomogeneous(CGPoint(x: r.maxX, y: r.maxY)), d = applyHomogeneous(CGPoint(x: r.minX, y: r.maxY))
+        let eps = 1e-6
+        if a.2 > eps && b.2 > eps && c.2 > eps && d.2 > eps {
+            // Every corner in front of the eye (the common case): no clipping.
+            let ax = a.0 / a.2, ay = a.1 / a.2, bx = b.0 / b.2, by = b.1 / b.2
+            let cx = c.0 / c.2, cy = c.1 / c.2, dx = d.0 / d.2, dy = d.1 / d.2
+            let lim = 1e7
+            let x0 = Swift.max(Swift.min(Swift.min(ax, bx), Swift.min(cx, dx)), -lim)
+            let x1 = Swift.min(Swift.max(Swift.max(ax, bx), Swift.max(cx, dx)), lim)
+            let y0 = Swift.max(Swift.min(Swift.min(ay, by), Swift.min(cy, dy)), -lim)
+            let y1 = Swift.min(Swift.max(Swift.max(ay, by), Swift.max(cy, dy)), lim)
+            guard x0 <= x1, y0 <= y1 else { return .null }
+            return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        }
         let corners = [CGPoint(x: r.minX, y: r.minY), CGPoint(x: r.maxX, y: r.minY),
                        CGPoint(x: r.maxX, y: r.maxY), CGPoint(x: r.minX, y: r.maxY)]
         return bounds(ofPolygon: corners)

@@ -121,12 +121,15 @@ struct DrawListBuilder {
         if !layer.sublayers.isEmpty {
             let space = layer.sublayerSpace
             let childFlip = layer.flags.contains(.geometryFlipped) ? -flip : flip
-            let order = layer.sublayers.enumerated().sorted { a, c in
+            // Siblings by zPosition, then index (sorting only when zPositions differ).
+            let z0 = layer.sublayers[0].zPosition
+            let flat = layer.sublayers.allSatisfy { $0.zPosition == z0 }
+            let order: [Layer] = flat ? layer.sublayers : layer.sublayers.enumerated().sorted { a, c in
                 let za = a.element.zPosition.isNaN ? 0 : a.element.zPosition
                 let zc = c.element.zPosition.isNaN ? 0 : c.element.zPosition
                 return za != zc ? za < zc : a.offset < c.offset
-            }
-            for (_, sub) in order {
+            }.map { $0.element }
+            for sub in order {
                 let place = space.map { sub.placement.concatenating($0) } ?? sub.placement
                 let ch = Homography(place).then(h)
                 if opacity < 1 {
