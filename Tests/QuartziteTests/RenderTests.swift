@@ -131,6 +131,49 @@ struct RenderTests {
         #expect(differ == 0)
     }
 
+    @Test func changedContentPixelsAndPropertiesAreNotMistakenForIdleFrames() {
+        let root = TL(0, 0, 64, 64, color: (1, 1, 1, 1))
+        let pic = TL(8, 8, 16, 16)
+        let img = makeBuffer(4, 4)
+        CALayerSetContents(pic.ref, img)
+        root.add(pic)
+        let other = TL(40, 40, 10, 10, color: (0, 0, 1, 1))
+        root.add(other)
+        let pb = makeBuffer(64, 64)
+        defer { CVPixelBufferRelease(pb); CVPixelBufferRelease(img) }
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)) }
+        CARendererSetLayer(r, root.ref)
+        func frame(_ t: Double) -> CGRect {
+            CARendererBeginFrameAtTime(r, t, nil)
+            let u = CARendererUpdateBounds(r)
+            CARendererRender(r)
+            CARendererEndFrame(r)
+            return u
+        }
+        _ = frame(0)
+        #expect(frame(1).isNull)
+        // New pixels in the contents (written under a lock, which bumps the seed).
+        #expect(CVPixelBufferLockBaseAddress(img, 0) == 0)
+        CVPixelBufferGetBaseAddress(img)!.storeBytes(of: UInt32(0xFF00_FF00), as: UInt32.self)
+        #expect(CVPixelBufferUnlockBaseAddress(img, 0) == 0)
+        #expect(frame(2).isEqual(to: CGRect(x: 8, y: 8, width: 16, height: 16)))
+        #expect(pixel(pb, 9, 9) == (0, 255, 0, 255))
+        #expect(frame(3).isNull)
+        // A colour, a sublayer order and a hidden flag each redraw.
+        other.background((1, 0, 0, 1))
+        #expect(frame(4).isEqual(to: CGRect(x: 40, y: 40, width: 10, height: 10)))
+        CALayerSetHidden(other.ref, true)
+        #expect(frame(5).isEqual(to: CGRect(x: 40, y: 40, width: 10, height: 10)))
+        CALayerSetHidden(other.ref, false)
+        CALayerSetFrame(other.ref, CGRect(x: 12, y: 12, width: 10, height: 10))
+        _ = frame(6)
+        CALayerInsertSublayerAtIndex(root.ref, other.ref, 0)   // now below the picture
+        // Both operations whose paint order changed: the union of the two frames.
+        #expect(frame(7).isEqual(to: CGRect(x: 8, y: 8, width: 16, height: 16)))
+        #expect(frame(8).isNull)
+    }
+
     @Test func nextFrameTimeFollowsAnimations() {
         let clock = TestClock(10)
         let root = TL(0, 0, 50, 50, color: (1, 1, 1, 1))

@@ -47,9 +47,12 @@ struct DrawOp {
     var bounds = CGRect.null
     var shadowOffset = CGSize(width: 0, height: 0)
     var shadowRadius = 0.0
-    var path: Path?
-    /// Device-space polygons of a path operation (filled with the nonzero rule).
-    var polygons: [[CGPoint]] = []
+    /// A path operation's path and its target-space polygons (one reference,
+    /// so that the many operations without a path stay cheap to copy).
+    var geometry: PathGeometry?
+    var path: Path? { geometry?.path }
+    /// Target-space polygons of a path operation (filled with the nonzero rule).
+    var polygons: [[CGPoint]] { geometry?.polygons ?? [] }
     /// The model layer the operation comes from (damage tracking key).
     var layerID: UInt = 0
     /// Nesting depth of groups, shadows and clips around the operation.
@@ -63,9 +66,10 @@ struct DrawOp {
             && textureSeed == o.textureSeed && textureRect.isEqual(to: o.textureRect) && minFilter == o.minFilter
             && magFilter == o.magFilter && filterBias == o.filterBias && edgeMask == o.edgeMask
             && bounds.isEqual(to: o.bounds) && shadowOffset.width == o.shadowOffset.width
-            && shadowOffset.height == o.shadowOffset.height && shadowRadius == o.shadowRadius && path === o.path
-            && polygons.count == o.polygons.count && depth == o.depth
-            && zip(polygons, o.polygons).allSatisfy { a, b in a.count == b.count && zip(a, b).allSatisfy { $0.x == $1.x && $0.y == $1.y } }
+            && shadowOffset.height == o.shadowOffset.height && shadowRadius == o.shadowRadius && depth == o.depth
+            && (geometry === o.geometry || (geometry != nil && o.geometry != nil && path === o.path
+                && polygons.count == o.polygons.count
+                && zip(polygons, o.polygons).allSatisfy { a, b in a.count == b.count && zip(a, b).allSatisfy { $0.x == $1.x && $0.y == $1.y } }))
     }
 }
 
@@ -154,6 +158,12 @@ extension Homography: Equatable {
     func pretranslated(_ dx: Double, _ dy: Double) -> Homography {
         Homography(m: (1, 0, 0, 0, 1, 0, dx, dy, 1)).then(self)
     }
+}
+
+final class PathGeometry {
+    let path: Path
+    let polygons: [[CGPoint]]
+    init(path: Path, polygons: [[CGPoint]]) { self.path = path; self.polygons = polygons }
 }
 
 /// A frame's operations (QZDrawListRef): immutable once made.

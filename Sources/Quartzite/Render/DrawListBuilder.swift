@@ -28,8 +28,9 @@ struct DrawListBuilder {
     /// shadow is a faint wash and its offscreen margin would grow without bound.
     static let maxShadowSigma = 64.0
 
-    init(targetBounds: CGRect, now: Double?, scale: Double) {
+    init(targetBounds: CGRect, now: Double?, scale: Double, capacity: Int = 0) {
         clipStack = [targetBounds]
+        ops.reserveCapacity(capacity)
         self.now = now
         self.scale = scale.isFinite && scale > 0 ? scale : 1
     }
@@ -239,9 +240,10 @@ struct DrawListBuilder {
         let before = ops.count
         if let path = v.shadowPath as? Path {
             var op = DrawOp(.path)
-            op.transform = h; op.path = path; op.color = SIMD4(0, 0, 0, 1); op.layerID = layerID(layer)
-            op.polygons = path.data.flattened(tolerance: 0.25).map { $0.points.map { h.apply($0) } }
-                .filter { $0.count >= 3 && $0.allSatisfy { $0.isFinite } }
+            op.transform = h; op.color = SIMD4(0, 0, 0, 1); op.layerID = layerID(layer)
+            op.geometry = PathGeometry(path: path, polygons: path.data.flattened(tolerance: 0.25)
+                .map { $0.points.map { h.apply($0) } }
+                .filter { $0.count >= 3 && $0.allSatisfy { $0.isFinite } })
             var bb = CGRect.null
             for poly in op.polygons { for p in poly { bb = bb.union(CGRect(x: p.x, y: p.y, width: 0, height: 0)) } }
             add(op, bounds: bb)

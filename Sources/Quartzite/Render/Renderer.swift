@@ -32,7 +32,13 @@ public final class Renderer: QZObject, Handle {
     var updateRect = PixelBox.empty
     var rendered = false
     /// The last frame's operations (damage tracking compares against them).
-    var lastOps: [DrawOp]?
+    var lastOps: [DrawOp]? {
+        didSet { if lastOps == nil { lastFingerprint = nil; frameFingerprint = nil } }
+    }
+    /// Fingerprints of the tree (Renderer+Fingerprint.swift): the last completed
+    /// frame's and the current frame's (nil: not known, or animating).
+    var lastFingerprint: UInt64?
+    var frameFingerprint: UInt64?
     let textures = TextureCache()
     let rasterCache = RasterCache()
     /// Statistics: pixels redrawn by the last Render, frames drawn.
@@ -56,7 +62,7 @@ public final class Renderer: QZObject, Handle {
         // draw the model directly instead of copying it.
         let p = subtreeAnimates(layer) ? layer.presentationCopy(now: t) : layer
         let root = Homography(p.placement).pretranslatedAfter(-bounds.minX, -bounds.minY)
-        var b = DrawListBuilder(targetBounds: targetRect.cgRect, now: t, scale: 1)
+        var b = DrawListBuilder(targetBounds: targetRect.cgRect, now: t, scale: 1, capacity: lastOps?.count ?? 0)
         b.rasterCache = rasterCache
         b.emit(p, root)
         rasterCache.sweep()
@@ -79,7 +85,15 @@ public final class Renderer: QZObject, Handle {
     func beginFrame(at t: Double) {
         frameTime = t
         rendered = false
+        let print = layer.flatMap { fingerprint($0) }
+        if let print, print == lastFingerprint, let last = lastOps {
+            // Nothing changed and nothing animates: the last frame again.
+            frameOps = last
+            updateRect = .empty
+            return
+        }
         frameOps = buildOps(at: t)
+        frameFingerprint = print
         updateRect = damage(old: lastOps, new: frameOps).intersection(targetRect)
     }
 
@@ -94,6 +108,7 @@ public final class Renderer: QZObject, Handle {
 
     func endFrame() {
         lastOps = frameOps
+        lastFingerprint = frameFingerprint
         frameTime = nil
         updateRect = .empty
     }
