@@ -11,10 +11,21 @@ func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelBox, clea
     target.lock(readOnly: false)
     defer { try? target.unlock(readOnly: false) }
     guard let canvas = target.canvas(r, read: !clear) else { return false }
-    if clear { canvas.clear() }
+    if clear && !coversOpaquely(ops.first, r) { canvas.clear() }
     var comp = Compositor(root: canvas, textures: textures)
     comp.run(ops)
     return target.finish(canvas)
+}
+
+/// Whether `op` paints every pixel of `r` opaquely (an opaque, unclipped,
+/// axis-aligned fill containing it), so clearing first would be wasted.
+func coversOpaquely(_ op: DrawOp?, _ r: PixelBox) -> Bool {
+    guard let op, op.kind == .fill, op.depth == 0, op.opacity >= 1, op.color.w >= 1, op.cornerRadius == 0 else { return false }
+    let m = op.transform.m
+    guard m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.4 > 0 else { return false }
+    let x0 = op.rect.minX * m.0 + m.6, x1 = op.rect.maxX * m.0 + m.6
+    let y0 = op.rect.minY * m.4 + m.7, y1 = op.rect.maxY * m.4 + m.7
+    return x0 <= Double(r.x0) && x1 >= Double(r.x1) && y0 <= Double(r.y0) && y1 >= Double(r.y1)
 }
 
 extension PixelBuffer {
