@@ -229,13 +229,26 @@ struct Compositor {
         let spanColor = op8 < 255 ? scalePixel(color, op8) : color
         let W = iv.8
         let ax = iv.0 / W, ay = iv.1 / W
+        // Without rotation or shear the interior columns are the same on every row.
+        var axisSpan: (Int, Int)?
+        if affine, iv.1 == 0, iv.3 == 0, !inside.isNull, !inside.isEmpty, ax != 0 {
+            let bx = iv.6 / W
+            let l = ((ax > 0 ? inside.minX : inside.maxX) - bx) / ax, h = ((ax > 0 ? inside.maxX : inside.minX) - bx) / ax
+            let a0 = max(Double(region.x0), (l - 0.5).rounded(.up))
+            let b0 = min(Double(region.x1 - 1), (h - 0.5).rounded(.down))
+            axisSpan = a0 <= b0 ? (Int(a0), Int(b0) + 1) : (region.x1, region.x1)
+        }
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
         defer { scratch.deallocate() }
         for py in region.y0..<region.y1 {
             let cy = Double(py) + 0.5
             let row = canvas.row(py)
             var ia = region.x1, ib = region.x1
-            if !inside.isNull, !inside.isEmpty {
+            if let span = axisSpan {
+                // Axis-aligned: the same columns on every row inside the y range.
+                let by = (cy * iv.4 + iv.7) / W
+                if by >= inside.minY && by <= inside.maxY { ia = span.0; ib = span.1 }
+            } else if !inside.isNull, !inside.isEmpty {
                 let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
                 var lo = -Double.infinity, hi = Double.infinity
                 func limit(_ a: Double, _ b: Double, _ mn: Double, _ mx: Double) {
@@ -260,8 +273,8 @@ struct Compositor {
                     let us = u0 + (qx - r.minX) * texScaleX, vs = v0 + (qy - r.minY) * texScaleY
                     let du = ax * texScaleX, dv = ay * texScaleY
                     let ui = us - 0.5, vi = vs - 0.5
-                    if fastFilter != 2, du == 1, dv == 0, ui == ui.rounded(), vi == vi.rounded(),
-                       ui >= 0, vi >= 0, Int(ui) + n <= t.width, Int(vi) < t.height {
+                    if fastFilter != 2, du == 1, dv == 0, ui >= 0, vi >= 0, ui < 1e9, vi < 1e9,
+                       ui == Double(Int(ui)), vi == Double(Int(vi)), Int(ui) + n <= t.width, Int(vi) < t.height {
                         // Texels one to one: blend straight from the texture's row.
                         blendSpanOver(dst: row + ia, src: t.base.surface.row(Int(vi)) + Int(ui), count: n, opacity: UInt8(op8))
                     } else {
