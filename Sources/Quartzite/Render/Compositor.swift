@@ -229,14 +229,23 @@ struct Compositor {
         let spanColor = op8 < 255 ? scalePixel(color, op8) : color
         let W = iv.8
         let ax = iv.0 / W, ay = iv.1 / W
-        // Without rotation or shear the interior columns are the same on every row.
-        var axisSpan: (Int, Int)?
-        if affine, iv.1 == 0, iv.3 == 0, !inside.isNull, !inside.isEmpty, ax != 0 {
+        // Without rotation or shear the interior columns are the same on every
+        // row of a band: rows between the corners' centres span the whole
+        // width, rows beside the corners span between them.
+        struct AxisSpans { var wide: (Int, Int); var narrow: (Int, Int); var yWide: (Double, Double); var yNarrow: (Double, Double) }
+        var axis: AxisSpans?
+        if affine, iv.1 == 0, iv.3 == 0, ax != 0, sxA > 1e-12, syA > 1e-12 {
+            let mx = 0.5 / sxA, my = 0.5 / syA, rad = shape.radius
             let bx = iv.6 / W
-            let l = ((ax > 0 ? inside.minX : inside.maxX) - bx) / ax, h = ((ax > 0 ? inside.maxX : inside.minX) - bx) / ax
-            let a0 = max(Double(region.x0), (l - 0.5).rounded(.up))
-            let b0 = min(Double(region.x1 - 1), (h - 0.5).rounded(.down))
-            axisSpan = a0 <= b0 ? (Int(a0), Int(b0) + 1) : (region.x1, region.x1)
+            func columns(_ x0: Double, _ x1: Double) -> (Int, Int) {
+                guard x0 <= x1 else { return (region.x1, region.x1) }
+                let l = ((ax > 0 ? x0 : x1) - bx) / ax, h = ((ax > 0 ? x1 : x0) - bx) / ax
+                let a0 = max(Double(region.x0), (l - 0.5).rounded(.up))
+                let b0 = min(Double(region.x1 - 1), (h - 0.5).rounded(.down))
+                return a0 <= b0 ? (Int(a0), Int(b0) + 1) : (region.x1, region.x1)
+            }
+            axis = AxisSpans(wide: columns(r.minX + mx, r.maxX - mx), narrow: columns(r.minX + mx + rad, r.maxX - mx - rad),
+                             yWide: (r.minY + my + rad, r.maxY - my - rad), yNarrow: (r.minY + my, r.maxY - my))
         }
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
         defer { scratch.deallocate() }
@@ -244,10 +253,10 @@ struct Compositor {
             let cy = Double(py) + 0.5
             let row = canvas.row(py)
             var ia = region.x1, ib = region.x1
-            if let span = axisSpan {
-                // Axis-aligned: the same columns on every row inside the y range.
+            if let a = axis {
                 let by = (cy * iv.4 + iv.7) / W
-                if by >= inside.minY && by <= inside.maxY { ia = span.0; ib = span.1 }
+                if by >= a.yWide.0 && by <= a.yWide.1 { ia = a.wide.0; ib = a.wide.1 }
+                else if by >= a.yNarrow.0 && by <= a.yNarrow.1 { ia = a.narrow.0; ib = a.narrow.1 }
             } else if !inside.isNull, !inside.isEmpty {
                 let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
                 var lo = -Double.infinity, hi = Double.infinity
