@@ -245,6 +245,7 @@ struct RenderTests {
         CARelease(UnsafeRawPointer(a)); CARelease(UnsafeRawPointer(from))
         clock.set(5)
         var bytes = [UInt8](repeating: 0, count: 40 * 20 * 4)
+        QZClearLastError()   // errors are per thread: start from none
         bytes.withUnsafeMutableBytes { raw in
             let ctx = CGBitmapContextCreate(raw.baseAddress, 40, 20, 8, 160, nil, UInt32(kCGImageAlphaPremultipliedLast))!
             CGContextScaleCTM(ctx, 2, 2)
