@@ -697,3 +697,95 @@ private func near(_ r: CGRect, _ x: Double, _ y: Double, _ w: Double, _ h: Doubl
                                contentsScale: 1).isEmpty)
     }
 }
+
+// MARK: - Whole operations
+
+@Suite struct RenderKernelCompositeTests {
+    /// A translucent premultiplied pattern.
+    let pattern: (Int, Int) -> UInt32 = { x, y in
+        let a = UInt32(80 + (x * 13 + y * 7) % 176)
+        return px(UInt32(x * 9 % 256) * a / 255, UInt32(y * 11 % 256) * a / 255, 100 * a / 255, a)
+    }
+
+    func background(_ w: Int, _ h: Int) -> Bitmap {
+        let b = Bitmap(width: w, height: h)!
+        for y in 0..<h { for x in 0..<w { b.surface[x, y] = px(UInt32(x * 3 % 256), UInt32(y * 5 % 256), 40, 255) } }
+        return b
+    }
+
+    @Test func identityMapOnWholePixelsIsCompositeOver() {
+        let t = makeTexture(20, 12, pattern)
+        let a = background(40, 30), b = background(40, 30)
+        // The quad (5, 7)-(25, 19); texel = pixel - (5, 7): at pixel centres the bilinear sample is the texel itself.
+        let corners = [CGPoint(x: 5, y: 7), CGPoint(x: 25, y: 7), CGPoint(x: 25, y: 19), CGPoint(x: 5, y: 19)]
+        let touched = compositeImageQuad(dst: a.surface, texture: t, map: TexelMap(a: 1, b: 0, c: -5, d: 0, e: 1, f: -7),
+                                         corners: corners, opacity: 200)
+        compositeOver(dst: b.surface, x: 5, y: 7, src: t.base.surface, opacity: 200)
+        #expect((0..<30).allSatisfy { y in (0..<40).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
+        #expect(touched == PixelRect(x: 5, y: 7, width: 20, height: 12))
+    }
+
+    @Test(arguments: [TexelMap(a: 0.5, b: 0, c: -2, d: 0, e: 0.5, f: -2),                         // 2x magnification
+                      TexelMap(a: 0.4, b: -0.3, c: 3, d: 0.3, e: 0.4, f: -6),                       // rotated and scaled
+                      TexelMap(a: 0.5, b: 0, c: -2, d: 0, e: 0.5, f: -2, g: 0.01, h: 0.005, i: 1)]) // perspective
+    func mappedQuadsMatchPerPixelSamples(map: TexelMap) {
+        let t = makeTexture(16, 16, pattern)
+        let a = background(48, 40), ref = background(48, 40)
+        let corners = [CGPoint(x: 4.3, y: 4.6), CGPoint(x: 40.2, y: 6.1), CGPoint(x: 37.5, y: 35.2), CGPoint(x: 6.4, y: 33.9)]
+        compositeImageQuad(dst: a.surface, texture: t, map: map, corners: corners, edgeMask: 0xF, filter: .linear, opacity: 230)
+        // The reference: the quad's coverage mask and single bilinear samples, blended pixel by pixel.
+        let m = MaskBitmap(width: 48, height: 40)!
+        rasterizeQuadCoverage(into: m, corners: corners, edgeMask: 0xF)
+        var worst = 0
+        for y in 0..<40 { for x in 0..<48 {
+            let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+            let w = map.g * cx + map.h * cy + map.i
+            let s = t.sampleBilinear(u: (map.a * cx + map.b * cy + map.c) / w, v: (map.d * cx + map.e * cy + map.f) / w)
+            let f = div255(UInt32(m.mask[x, y]) * 230)
+            if f > 0 && s != 0 { ref.surface[x, y] = overPixel(scalePixel(s, f), ref.surface[x, y]) }
+            worst = max(worst, maxChannelDiff(a.surface[x, y], ref.surface[x, y]))
+        } }
+        #expect(worst <= 2, "largest channel difference \(worst)")
+    }
+
+    @Test func trilinearQuadsUseTheMapsFootprint() {
+        // A checkerboard minified 4x: level 2 is uniform grey (128).
+        let t = makeTexture(64, 64) { x, y in (x + y) % 2 == 0 ? px(255, 255, 255, 255) : px(0, 0, 0, 255) }
+        let d = Bitmap(width: 16, height: 16)!
+        compositeImageQuad(dst: d.surface, texture: t, map: TexelMap(a: 4, b: 0, c: 0, d: 0, e: 4, f: 0),
+                           corners: [CGPoint(x: 0, y: 0), CGPoint(x: 16, y: 0), CGPoint(x: 16, y: 16), CGPoint(x: 0, y: 16)],
+                           filter: .trilinear)
+        #expect((2..<14).allSatisfy { y in (2..<14).allSatisfy { maxChannelDiff(d.surface[$0, y], px(128, 128, 128, 255)) <= 1 } })
+    }
+
+    @Test func fillsMatchTheirMasks() {
+        let corners = [CGPoint(x: 3.5, y: 2.2), CGPoint(x: 20.1, y: 5.5), CGPoint(x: 17.3, y: 18.8), CGPoint(x: 1.2, y: 14.4)]
+        let color = px(30, 60, 90, 160)
+        let a = background(24, 24), b = background(24, 24)
+        fillQuad(dst: a.surface, corners: corners, edgeMask: 0b0101, color: color)
+        let m = MaskBitmap(width: 24, height: 24)!
+        rasterizeQuadCoverage(into: m, corners: corners, edgeMask: 0b0101)
+        fillMaskOver(dst: b.surface, x: 0, y: 0, mask: m.mask, color: color)
+        #expect((0..<24).allSatisfy { y in (0..<24).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
+        // Rounded rectangle, clipped: outside the clip nothing changes.
+        let c = background(30, 20), e = background(30, 20)
+        let clip = PixelRect(x: 0, y: 0, width: 15, height: 20)
+        fillRoundedRect(dst: c.surface, clip: clip, rect: CGRect(x: 2.5, y: 3.25, width: 22, height: 13), cornerRadius: 4, color: color)
+        let rm = MaskBitmap(width: 30, height: 20)!
+        rasterizeRoundedRectCoverage(into: rm, rect: CGRect(x: 2.5, y: 3.25, width: 22, height: 13), cornerRadius: 4)
+        for y in 0..<20 { for x in 15..<30 { rm.mask[x, y] = 0 } }
+        fillMaskOver(dst: e.surface, x: 0, y: 0, mask: rm.mask, color: color)
+        #expect((0..<20).allSatisfy { y in (0..<30).allSatisfy { c.surface[$0, y] == e.surface[$0, y] } })
+    }
+
+    @Test func badInputDrawsNothing() {
+        let t = makeTexture(4, 4, pattern)
+        let a = background(10, 10), b = background(10, 10)
+        let corners = [CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 10)]
+        #expect(compositeImageQuad(dst: a.surface, texture: t, map: TexelMap(a: .nan, b: 0, c: 0, d: 0, e: 1, f: 0), corners: corners).isEmpty)
+        #expect(compositeImageQuad(dst: a.surface, texture: t, map: .identity, corners: [corners[0], corners[0], corners[0], corners[0]]).isEmpty)
+        #expect(fillQuad(dst: a.surface, corners: Array(corners.prefix(3)), color: px(1, 1, 1, 255)).isEmpty)
+        #expect(fillRoundedRect(dst: a.surface, rect: CGRect(x: .infinity, y: 0, width: 4, height: 4), cornerRadius: 1, color: px(1, 1, 1, 255)).isEmpty)
+        #expect((0..<10).allSatisfy { y in (0..<10).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
+    }
+}

@@ -1,0 +1,125 @@
+import CQuartzite
+
+// Whole drawing operations on BGRA8 surfaces, built from the span kernels:
+// what a compositor that draws straight into the target calls once per
+// layer part (contents, background, border area, shadow). Each works row by
+// row: the coverage of the row, the source pixels of the row, one blend.
+
+/// A projective map from target pixel coordinates to texel coordinates:
+/// (u', v', w') = (a x + b y + c, d x + e y + f, g x + h y + i), u = u'/w',
+/// v = v'/w'. Affine when g = h = 0.
+struct TexelMap {
+    var a, b, c, d, e, f, g, h, i: Double
+
+    static let identity = TexelMap(a: 1, b: 0, c: 0, d: 0, e: 1, f: 0, g: 0, h: 0, i: 1)
+
+    /// The affine map u = a x + b y + c, v = d x + e y + f.
+    init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double) {
+        self.init(a: a, b: b, c: c, d: d, e: e, f: f, g: 0, h: 0, i: 1)
+    }
+
+    init(a: Double, b: Double, c: Double, d: Double, e: Double, f: Double, g: Double, h: Double, i: Double) {
+        self.a = a; self.b = b; self.c = c; self.d = d; self.e = e; self.f = f; self.g = g; self.h = h; self.i = i
+    }
+
+    var isAffine: Bool { g == 0 && h == 0 && i != 0 }
+    var isFinite: Bool { [a, b, c, d, e, f, g, h, i].allSatisfy { $0.isFinite } }
+}
+
+/// Blends `texture`, mapped by `map` (pixel centres to texels), over `dst`
+/// inside the convex quad `corners` (pixels; edges antialiased per
+/// `edgeMask`, see `quadEdgeBits`), scaled by `opacity`, limited to `clip`.
+/// Affine maps use the fixed-point row samplers; projective maps divide per
+/// pixel (perspective-correct) and pixels behind the eye are skipped.
+/// Trilinear levels come from the map's derivatives plus `lodBias`.
+/// Returns the pixels it may have changed.
+///
+/// **Edge cases:** a non-finite map, a degenerate quad or an empty texture draw nothing.
+@discardableResult
+func compositeImageQuad(dst: Surface, clip: PixelRect? = nil, texture: Texture, map: TexelMap, corners: [CGPoint],
+                        edgeMask: UInt32 = 0xF, filter: TextureFilter = .linear, lodBias: Double = 0,
+                        opacity: UInt8 = 255) -> PixelRect {
+    guard opacity > 0, map.isFinite, texture.width > 0, texture.height > 0,
+          let quad = QuadEdges(corners: corners, edgeMask: edgeMask) else { return .empty }
+    var area = quad.bounds.intersection(dst.bounds)
+    if let clip { area = area.intersection(clip) }
+    if area.isEmpty { return .empty }
+    var affineLod = -Double.infinity
+    if map.isAffine && filter == .trilinear {
+        let k = 1 / map.i
+        affineLod = Texture.levelOfDetail(dudx: map.a * k, dvdx: map.d * k, dudy: map.b * k, dvdy: map.e * k) + lodBias
+    }
+    let width = area.width
+    let cover = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
+    let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
+    defer { cover.deallocate(); pixels.deallocate() }
+    var touched = PixelRect.empty
+    for y in area.y..<area.maxY {
+        let (xs, xe) = quad.coverRow(y, cover - area.x, area.x, area.maxX)
+        if xe <= xs { continue }
+        let n = xe - xs
+        let px = Double(xs) + 0.5, py = Double(y) + 0.5
+        let out = pixels
+        if map.isAffine {
+            let k = 1 / map.i
+            let u0 = (map.a * px + map.b * py + map.c) * k, v0 = (map.d * px + map.e * py + map.f) * k
+            let du = map.a * k, dv = map.d * k
+            switch filter {
+            case .nearest: texture.sampleRowNearest(dst: out, count: n, u0: u0, v0: v0, du: du, dv: dv)
+            case .linear: texture.sampleRowBilinear(dst: out, count: n, u0: u0, v0: v0, du: du, dv: dv)
+            case .trilinear: texture.sampleRowTrilinear(dst: out, count: n, u0: u0, v0: v0, du: du, dv: dv, lod: affineLod)
+            }
+        } else {
+            let start = SIMD3(map.a * px + map.b * py + map.c, map.d * px + map.e * py + map.f, map.g * px + map.h * py + map.i)
+            texture.sampleRowProjective(dst: out, count: n, start: start, step: SIMD3(map.a, map.d, map.g), filter: filter,
+                                        lodBias: lodBias, stepY: SIMD3(map.b, map.e, map.h))
+        }
+        blendSpanOverMasked(dst: dst.row(y) + xs, src: out, coverage: cover + (xs - area.x), count: n, opacity: opacity)
+        touched = touched.union(PixelRect(x: xs, y: y, width: n, height: 1))
+    }
+    return touched
+}
+
+/// Blends a premultiplied colour over `dst` inside the convex quad `corners`
+/// (edges antialiased per `edgeMask`), limited to `clip`. Returns the pixels
+/// it may have changed.
+@discardableResult
+func fillQuad(dst: Surface, clip: PixelRect? = nil, corners: [CGPoint], edgeMask: UInt32 = 0xF, color: UInt32) -> PixelRect {
+    guard color != 0, let quad = QuadEdges(corners: corners, edgeMask: edgeMask) else { return .empty }
+    var area = quad.bounds.intersection(dst.bounds)
+    if let clip { area = area.intersection(clip) }
+    if area.isEmpty { return .empty }
+    let cover = UnsafeMutablePointer<UInt8>.allocate(capacity: area.width)
+    defer { cover.deallocate() }
+    var touched = PixelRect.empty
+    for y in area.y..<area.maxY {
+        let (xs, xe) = quad.coverRow(y, cover - area.x, area.x, area.maxX)
+        if xe <= xs { continue }
+        fillSpanOverMasked(dst: dst.row(y) + xs, color: color, coverage: cover + (xs - area.x), count: xe - xs)
+        touched = touched.union(PixelRect(x: xs, y: y, width: xe - xs, height: 1))
+    }
+    return touched
+}
+
+/// Blends a premultiplied colour over `dst` inside an axis-aligned rounded
+/// rectangle (pixels, fractional; radius clamped as in
+/// `rasterizeRoundedRectCoverage`), limited to `clip`. Returns the pixels it
+/// may have changed.
+@discardableResult
+func fillRoundedRect(dst: Surface, clip: PixelRect? = nil, rect: CGRect, cornerRadius: Double, color: UInt32,
+                     antialias: Bool = true) -> PixelRect {
+    let r = rect.standardized
+    guard color != 0, !r.hasNaN, r.origin.isFinite, r.size.width.isFinite, r.size.height.isFinite else { return .empty }
+    let x0 = Texture.clampedIndex(r.origin.x), y0 = Texture.clampedIndex(r.origin.y)
+    let x1 = Texture.clampedIndex((r.origin.x + r.size.width).rounded(.up))
+    let y1 = Texture.clampedIndex((r.origin.y + r.size.height).rounded(.up))
+    var area = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(dst.bounds)
+    if let clip { area = area.intersection(clip) }
+    if area.isEmpty { return .empty }
+    guard let mask = MaskBitmap(width: area.width, height: area.height) else { return .empty }
+    let local = CGRect(x: r.origin.x - Double(area.x), y: r.origin.y - Double(area.y), width: r.size.width, height: r.size.height)
+    let touched = rasterizeRoundedRectCoverage(into: mask, rect: local, cornerRadius: cornerRadius, antialias: antialias)
+    if touched.isEmpty { return .empty }
+    fillMaskOver(dst: dst, x: area.x, y: area.y, mask: mask.mask, color: color)
+    return PixelRect(x: touched.x + area.x, y: touched.y + area.y, width: touched.width, height: touched.height)
+}
