@@ -778,6 +778,27 @@ private func near(_ r: CGRect, _ x: Double, _ y: Double, _ w: Double, _ h: Doubl
         #expect((0..<20).allSatisfy { y in (0..<30).allSatisfy { c.surface[$0, y] == e.surface[$0, y] } })
     }
 
+    @Test(arguments: [(CGRect(x: 20.3, y: 15.6, width: 150.2, height: 80.5), 12.0, 3.0),
+                      (CGRect(x: 30, y: 40, width: 60, height: 90), 0.0, 6.0),
+                      (CGRect(x: 25.5, y: 30.25, width: 20, height: 12), 30.0, 2.5),     // small: no shrinking
+                      (CGRect(x: 12.75, y: 18, width: 170, height: 70), 35.0, 1.5)])   // direct-kernel sigma
+    func roundedShadowsMatchAFullBlur(rect: CGRect, radius: Double, sigma: Double) {
+        let color = px(0, 0, 0, 128)
+        let a = background(220, 140), b = background(220, 140)
+        let clip = PixelRect(x: 0, y: 0, width: 200, height: 130)
+        fillRoundedRectShadow(dst: a.surface, clip: clip, rect: rect, cornerRadius: radius, sigma: sigma, color: color)
+        // The reference: the full rectangle's coverage, blurred whole, through fillMaskOver.
+        let m = MaskBitmap(width: 220, height: 140)!
+        rasterizeRoundedRectCoverage(into: m, rect: rect, cornerRadius: radius)
+        gaussianBlur(mask: m, sigma: sigma)
+        for y in 0..<140 { for x in 200..<220 { m.mask[x, y] = 0 } }
+        for x in 0..<220 { for y in 130..<140 { m.mask[x, y] = 0 } }
+        fillMaskOver(dst: b.surface, x: 0, y: 0, mask: m.mask, color: color)
+        var worst = 0
+        for y in 0..<140 { for x in 0..<220 { worst = max(worst, maxChannelDiff(a.surface[x, y], b.surface[x, y])) } }
+        #expect(worst <= 1, "largest channel difference \(worst)")
+    }
+
     @Test func badInputDrawsNothing() {
         let t = makeTexture(4, 4, pattern)
         let a = background(10, 10), b = background(10, 10)

@@ -123,3 +123,66 @@ func fillRoundedRect(dst: Surface, clip: PixelRect? = nil, rect: CGRect, cornerR
     fillMaskOver(dst: dst, x: area.x, y: area.y, mask: mask.mask, color: color)
     return PixelRect(x: touched.x + area.x, y: touched.y + area.y, width: touched.width, height: touched.height)
 }
+
+/// Blends the shadow of a rounded rectangle: `color` through the coverage of
+/// `rect` (pixels, fractional; radius clamped as in
+/// `rasterizeRoundedRectCoverage`) blurred by a Gaussian of `sigma` pixels,
+/// limited to `clip`. Equal (within 1) to rasterizing the full rectangle,
+/// `gaussianBlur` and `fillMaskOver`, but it blurs only a small template: a
+/// copy of the rectangle shrunk by a whole number of pixels to just over
+/// twice the corner and blur reach, whose middle row and column are then
+/// stretched (the blur of a straight edge does not change along it), so a
+/// large shadow costs little more than a fill. Returns the pixels it may have
+/// changed. sigma <= 0 (or NaN) draws the sharp rectangle.
+@discardableResult
+func fillRoundedRectShadow(dst: Surface, clip: PixelRect? = nil, rect: CGRect, cornerRadius: Double, sigma: Double,
+                           color: UInt32) -> PixelRect {
+    let r = rect.standardized
+    guard color != 0, !r.hasNaN, r.origin.isFinite, r.size.width.isFinite, r.size.height.isFinite,
+          r.size.width > 0, r.size.height > 0 else { return .empty }
+    guard sigma.isFinite, sigma > 0 else {
+        return fillRoundedRect(dst: dst, clip: clip, rect: rect, cornerRadius: cornerRadius, color: color)
+    }
+    let radius = Swift.min(cornerRadius.isNaN ? 0 : Swift.max(0, cornerRadius), Swift.min(r.size.width, r.size.height) / 2)
+    let e = blurExtent(sigma: Swift.min(sigma, 1024)) + 1
+    // The whole shadow's pixels: the rectangle's pixels grown by the blur's reach.
+    let fx0 = r.origin.x.rounded(.down), fy0 = r.origin.y.rounded(.down)
+    guard abs(fx0) < 1e9, abs(fy0) < 1e9, r.size.width < 1e9, r.size.height < 1e9 else { return .empty }
+    let fracX = r.origin.x - fx0, fracY = r.origin.y - fy0
+    let region = PixelRect(x: Int(fx0) - e, y: Int(fy0) - e, width: Int((fracX + r.size.width).rounded(.up)) + 2 * e,
+                           height: Int((fracY + r.size.height).rounded(.up)) + 2 * e)
+    var area = region.intersection(dst.bounds)
+    if let clip { area = area.intersection(clip) }
+    if area.isEmpty { return .empty }
+    // The template: shrink each side by whole pixels down to about 2 (radius + reach) + 3.
+    let core = 2 * (Int(radius.rounded(.up)) + e) + 3
+    let shrinkX = Swift.max(0, Int((r.size.width - Double(core)).rounded(.down)))
+    let shrinkY = Swift.max(0, Int((r.size.height - Double(core)).rounded(.down)))
+    let tw = region.width - shrinkX, th = region.height - shrinkY
+    guard let template = MaskBitmap(width: tw, height: th) else { return .empty }
+    rasterizeRoundedRectCoverage(into: template, rect: CGRect(x: Double(e) + fracX, y: Double(e) + fracY,
+                                                             width: r.size.width - Double(shrinkX),
+                                                             height: r.size.height - Double(shrinkY)),
+                                 cornerRadius: radius)
+    gaussianBlur(mask: template, sigma: Swift.min(sigma, 1024))
+    // Region column i -> template column: the left half as it is, the right
+    // half shifted by the shrink, the stretched middle from column tw / 2.
+    let midX = tw / 2, midY = th / 2
+    @inline(__always) func templateIndex(_ i: Int, _ mid: Int, _ shrink: Int) -> Int {
+        i < mid ? i : (i >= mid + shrink ? i - shrink : mid)
+    }
+    let line = UnsafeMutablePointer<UInt8>.allocate(capacity: area.width)
+    defer { line.deallocate() }
+    for y in area.y..<area.maxY {
+        let trow = template.mask.row(templateIndex(y - region.y, midY, shrinkY))
+        var i = area.x - region.x
+        var k = 0
+        // Left part, middle run, right part.
+        while k < area.width && i < midX { line[k] = trow[i]; k += 1; i += 1 }
+        let middle = Swift.min(area.width - k, Swift.max(0, midX + shrinkX - i))
+        if middle > 0 { (line + k).update(repeating: trow[midX], count: middle); k += middle; i += middle }
+        while k < area.width { line[k] = trow[i - shrinkX]; k += 1; i += 1 }
+        fillSpanOverMasked(dst: dst.row(y) + area.x, color: color, coverage: line, count: area.width)
+    }
+    return area
+}
