@@ -143,6 +143,33 @@ private func referenceOver(_ s: UInt32, _ d: UInt32, _ f: UInt32) -> UInt32 {
         #expect(dst.surface[1, 0] == 0 && dst.surface[3, 0] == 0 && dst.surface[2, 1] == 0)
     }
 
+    @Test func maskedBlitsAndSurfaceHelpers() {
+        // compositeOverMasked: the source scaled by mask * opacity, placed and clipped like compositeOver.
+        let src = Bitmap(width: 3, height: 2)!, mask = MaskBitmap(width: 3, height: 2)!
+        for y in 0..<2 { for x in 0..<3 { src.surface[x, y] = px(200, 100, 50, 200); mask.mask[x, y] = UInt8(x * 100 + y * 20) } }
+        let dst = Bitmap(width: 4, height: 4)!
+        dst.surface.fill(px(0, 0, 255, 255))
+        compositeOverMasked(dst: dst.surface, x: 1, y: 2, src: src.surface, mask: mask.mask, opacity: 128)
+        for y in 0..<2 { for x in 0..<3 {
+            let f = UInt32((Double(UInt32(x * 100 + y * 20) * 128) / 255).rounded())
+            #expect(dst.surface[x + 1, y + 2] == referenceOver(px(200, 100, 50, 200), px(0, 0, 255, 255), f))
+        } }
+        #expect(dst.surface[0, 2] == px(0, 0, 255, 255) && dst.surface[1, 1] == px(0, 0, 255, 255))
+        // Sub-surfaces share pixels; copy replaces without blending and clips.
+        let sub = dst.surface.subSurface(PixelRect(x: 2, y: 1, width: 5, height: 5))
+        #expect(sub.width == 2 && sub.height == 3)
+        sub.fill(px(1, 2, 3, 4))
+        #expect(dst.surface[3, 3] == px(1, 2, 3, 4) && dst.surface[1, 1] == px(0, 0, 255, 255))
+        dst.surface.copy(from: src.surface, x: 2, y: -1)
+        #expect(dst.surface[2, 0] == px(200, 100, 50, 200) && dst.surface[3, 0] == px(200, 100, 50, 200))
+        #expect(dst.surface[2, 1] == px(1, 2, 3, 4))
+        // Rectangles: intersection and union.
+        let a = PixelRect(x: 0, y: 0, width: 4, height: 4), b = PixelRect(x: 2, y: 3, width: 5, height: 5)
+        #expect(a.intersection(b) == PixelRect(x: 2, y: 3, width: 2, height: 1))
+        #expect(a.union(b) == PixelRect(x: 0, y: 0, width: 7, height: 8))
+        #expect(a.intersection(PixelRect(x: 9, y: 9, width: 1, height: 1)).isEmpty && PixelRect.empty.union(b) == b)
+    }
+
     @Test func bitmapsHaveAlignedRows() {
         let b = Bitmap(width: 5, height: 3)!
         #expect(b.surface.rowPixels == 16)
