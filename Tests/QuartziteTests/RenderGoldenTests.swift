@@ -145,6 +145,48 @@ struct RenderGoldenTests {
         render("contents", root)
     }
 
+    @Test func contentsFormats() {
+        // The same picture as 32BGRA, 32RGBA, 24RGB and 64ARGB contents (all
+        // decode to the same colours), and a video-range Y'CbCr 4:2:0 ('420v')
+        // buffer, red on the left and blue on the right (ITU-R 601 values).
+        let root = scene(208, 56)
+        let img = makeTestImage(32, 32)
+        let formats: [UInt32] = [UInt32(kCVPixelFormatType_32BGRA), UInt32(kCVPixelFormatType_32RGBA),
+                                 UInt32(kCVPixelFormatType_24RGB), UInt32(kCVPixelFormatType_64ARGB)]
+        for (i, f) in formats.enumerated() {
+            var conv: QZCVPixelBufferRef?
+            #expect(QZPixelBufferCreateConverted(img, OSType(f), &conv) == 0)
+            let l = TL(8 + Double(i) * 40, 12, 32, 32)
+            if let conv { setContents(l, conv); CVPixelBufferRelease(conv) }
+            root.add(l)
+        }
+        CVPixelBufferRelease(img)
+        var yuv: QZCVPixelBufferRef?
+        #expect(CVPixelBufferCreate(nil, 32, 32, OSType(kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange), nil, &yuv) == 0)
+        if let yuv {
+            let y = CVPixelBufferGetBaseAddressOfPlane(yuv, 0)!, yb = CVPixelBufferGetBytesPerRowOfPlane(yuv, 0)
+            let c = CVPixelBufferGetBaseAddressOfPlane(yuv, 1)!, cb = CVPixelBufferGetBytesPerRowOfPlane(yuv, 1)
+            for row in 0..<32 { for col in 0..<32 { y.storeBytes(of: col < 16 ? 81 : 41, toByteOffset: row * yb + col, as: UInt8.self) } }
+            for row in 0..<16 {
+                for col in 0..<16 {
+                    c.storeBytes(of: col < 8 ? 90 : 240, toByteOffset: row * cb + 2 * col, as: UInt8.self)
+                    c.storeBytes(of: col < 8 ? 240 : 110, toByteOffset: row * cb + 2 * col + 1, as: UInt8.self)
+                }
+            }
+            let l = TL(168, 12, 32, 32)
+            setContents(l, yuv)
+            root.add(l)
+            CVPixelBufferRelease(yuv)
+        }
+        let pb = renderScene(root, 208, 56)
+        checkGolden("contents_formats", pb)
+        // Independently: the Y'CbCr layer's left half is red, its right half blue.
+        let left = pixel(pb, 172, 28), right = pixel(pb, 196, 28)
+        #expect(left.0 > 240 && left.1 < 16 && left.2 < 16, "\(left)")
+        #expect(right.0 < 16 && right.1 < 16 && right.2 > 240, "\(right)")
+        CVPixelBufferRelease(pb)
+    }
+
     @Test func contentsRect() {
         let root = scene()
         let img = makeTestImage()
@@ -294,8 +336,9 @@ struct RenderGoldenTests {
         render("should_rasterize", root)
     }
 
-    @Test(arguments: ["fade", "moveIn", "push", "reveal"])
-    func transition(_ type: String) {
+    @Test(arguments: [("fade", "fromRight"), ("moveIn", "fromRight"), ("push", "fromRight"), ("reveal", "fromRight"),
+                      ("push", "fromLeft"), ("push", "fromTop"), ("push", "fromBottom"), ("moveIn", "fromTop")])
+    func transition(_ type: String, _ subtype: String) {
         // Media time 0 when the transition is added; rendered half-way.
         let clock = UnsafeMutablePointer<Double>.allocate(capacity: 1)
         defer { clock.deallocate(); QZSetMediaTimeSource(nil, nil) }
@@ -308,13 +351,13 @@ struct RenderGoldenTests {
         let tr = CATransitionCreate()!
         CAAnimationSetDuration(tr, 1)
         let v = CAValueCreateString(type); CAAnimationSetValueForKey(tr, "type", v); CARelease(UnsafeRawPointer(v))
-        let s = CAValueCreateString("fromRight"); CAAnimationSetValueForKey(tr, "subtype", s); CARelease(UnsafeRawPointer(s))
+        let s = CAValueCreateString(subtype); CAAnimationSetValueForKey(tr, "subtype", s); CARelease(UnsafeRawPointer(s))
         CALayerAddAnimation(box.ref, tr, nil)
         CARelease(UnsafeRawPointer(tr))
         // The new state: blue, with the white square moved.
         box.background(blue)
         CALayerSetPosition(CALayerGetSublayerAtIndex(box.ref, 0), CGPoint(x: 70, y: 40))
-        render("transition_\(type)", root, at: 10.5)
+        render(subtype == "fromRight" ? "transition_\(type)" : "transition_\(type)_\(subtype)", root, at: 10.5)
     }
 
     // MARK: - Composite scenes

@@ -736,7 +736,7 @@ typedef struct QZDrawOperation {
     float opacity;                  /**< multiplies the operation (groups: the whole group) */
     /** image: the contents (borrowed, valid while the list lives); its pixels
      *  are premultiplied after conversion to BGRA. */
-    struct QZOpaqueCVBuffer *texture;
+    CVPixelBufferRef texture;
     CGRect textureRect;             /**< image: the part shown, unit coordinates (0...1, y down) */
     uint32_t minificationFilter;    /**< 0 nearest, 1 linear, 2 trilinear (mipmaps) */
     uint32_t magnificationFilter;   /**< 0 nearest, 1 linear */
@@ -745,7 +745,7 @@ typedef struct QZDrawOperation {
     CGRect bounds;                  /**< target pixels the operation can touch (groups: their extent) */
     CGSize shadowOffset;            /**< shadow: offset in pixels */
     CGFloat shadowRadius;           /**< shadow: blur standard deviation in pixels */
-    const struct QZOpaqueCGPath *path; /**< path: borrowed, layer coordinates */
+    CGPathRef path;                 /**< path: borrowed, layer coordinates */
     uint64_t layerID;               /**< identifies the model layer (stable across frames) */
     uint32_t depth;                 /**< nesting depth inside clips, groups and shadows */
     uint32_t reserved;

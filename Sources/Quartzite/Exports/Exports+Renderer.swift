@@ -191,7 +191,8 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         c.borderWidth = op.borderWidth
         c.color = (op.color.x, op.color.y, op.color.z, op.color.w)
         c.opacity = op.opacity
-        c.texture = op.texture.map { borrowedHandle($0) }
+        // Stored as bits: Swift sees these CF-named pointer fields as Unmanaged.
+        c.texture = op.texture.map { .fromOpaque(UnsafeRawPointer(borrowedHandle($0))) }
         c.textureRect = op.textureRect
         c.minificationFilter = UInt32(op.minFilter)
         c.magnificationFilter = UInt32(op.magFilter)
@@ -200,7 +201,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         c.bounds = op.bounds
         c.shadowOffset = op.shadowOffset
         c.shadowRadius = op.shadowRadius
-        c.path = op.path.map { borrowedHandle($0) }
+        c.path = op.path.map { .fromOpaque(UnsafeRawPointer(borrowedHandle($0))) }
         c.layerID = UInt64(op.layerID)
         c.depth = op.depth
         out.pointee = c

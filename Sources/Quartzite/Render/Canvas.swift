@@ -87,8 +87,20 @@ extension PixelBuffer {
     /// Writes a canvas back through the format's encoder (rows are read first,
     /// so pixels outside the canvas keep their values).
     func writeCanvas(_ c: Canvas) -> Bool {
-        guard let decode = decoder(), let encode = encoder() else { return false }
         let r = c.rect
+        if format.layout == .bgra32 {
+            // The native format: pack straight into the rows.
+            c.pixels.withUnsafeBufferPointer { pix in
+                for y in r.y0..<r.y1 {
+                    let row = self.row(0, y).assumingMemoryBound(to: UInt32.self)
+                    var i = (y - r.y0) * r.width
+                    for x in r.x0..<r.x1 { row[x] = packBGRA(pix[i]); i += 1 }
+                }
+            }
+            pixelsChanged()
+            return true
+        }
+        guard let decode = decoder(), let encode = encoder() else { return false }
         let row = UnsafeMutablePointer<UInt32>.allocate(capacity: max(width, 1))
         defer { row.deallocate() }
         for y in r.y0..<r.y1 {

@@ -160,30 +160,142 @@ struct Compositor {
         let innerRadius = max(shape.radius - op.borderWidth, 0)
         let tr = op.textureRect.standardized
         let bias = Double(op.filterBias)
-        for py in region.y0..<region.y1 {
-            var i = canvas.index(region.x0, py)
-            let cy = Double(py) + 0.5
-            for px in region.x0..<region.x1 {
-                defer { i += 1 }
-                let cx = Double(px) + 0.5
-                guard let q = shape.local(cx, cy) else { continue }
-                var cov = ShapeMap.coverage(r, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
-                if op.kind == .border, !inner.isNull, !inner.isEmpty {
-                    cov = max(cov - ShapeMap.coverage(inner, innerRadius, 0xF, q.x, q.y, q.sx, q.sy), 0)
+        @inline(__always) func general(_ pix: UnsafeMutableBufferPointer<SIMD4<Float>>, _ px: Int, _ cy: Double, _ i: Int) {
+            let cx = Double(px) + 0.5
+            guard let q = shape.local(cx, cy) else { return }
+            var cov = ShapeMap.coverage(r, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
+            if op.kind == .border, !inner.isNull, !inner.isEmpty {
+                cov = max(cov - ShapeMap.coverage(inner, innerRadius, 0xF, q.x, q.y, q.sx, q.sy), 0)
+            }
+            if cov <= 0 { return }
+            cov *= clipCoverage(cx, cy)
+            if cov <= 0 { return }
+            if let img = image {
+                let u = (tr.minX * Double(img.width)) + (q.x - r.minX) * texScaleX
+                let v = (tr.minY * Double(img.height)) + (q.y - r.minY) * texScaleY
+                let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
+                let lod = log2(max(perPixel, 1e-12))
+                let c = img.sample(u, v, lod: lod, minFilter: op.minFilter, magFilter: op.magFilter, bias: bias, clamp: clampRect)
+                    * (Float(cov) * op.opacity)
+                pix[i] = c + pix[i] * (1 - c.w)
+            } else {
+                let c = op.color * (Float(cov) * op.opacity)
+                pix[i] = c + pix[i] * (1 - c.w)
+            }
+        }
+        // Fast path: an affine map without clips. Pixels whose centres lie
+        // at least half a pixel inside the shape (and inside the inscribed
+        // part of rounded corners) have full coverage and a constant texel
+        // footprint, so a row's interior is a span drawn without per-pixel
+        // coverage or perspective work.
+        let f = shape.h.m, iv = shape.inv.m
+        let affine = f.2 == 0 && f.5 == 0 && f.8 > 0 && iv.2 == 0 && iv.5 == 0 && iv.8 != 0
+            && clips.isEmpty && op.kind != .border
+        var inside = CGRect.null
+        var sxA = 0.0, syA = 0.0
+        if affine {
+            sxA = (f.0 * f.0 + f.1 * f.1).squareRoot() / f.8
+            syA = (f.3 * f.3 + f.4 * f.4).squareRoot() / f.8
+            if sxA > 1e-12, syA > 1e-12 {
+                let k = 0.2929 * shape.radius
+                // A centre half a pixel inside every edge has full coverage.
+                inside = r.insetBy(dx: 0.5 / sxA + k, dy: 0.5 / syA + k)
+            }
+        }
+        let fastLod: Double = {
+            guard image != nil, sxA > 0, syA > 0 else { return 0 }
+            return log2(max(max(texScaleX / sxA, texScaleY / syA), 1e-12))
+        }()
+        let fastFilter: UInt8 = fastLod > 0 ? op.minFilter : op.magFilter
+        let fastSrc = op.color * op.opacity
+        let W = iv.8
+        let ax = iv.0 / W, ay = iv.1 / W
+        canvas.pixels.withUnsafeMutableBufferPointer { pix in
+            for py in region.y0..<region.y1 {
+                let cy = Double(py) + 0.5
+                let rowBase = canvas.index(region.x0, py) - region.x0
+                var ia = region.x1, ib = region.x1
+                if !inside.isNull, !inside.isEmpty {
+                    let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                    var lo = -Double.infinity, hi = Double.infinity
+                    func limit(_ a: Double, _ b: Double, _ mn: Double, _ mx: Double) {
+                        if a > 0 { lo = max(lo, (mn - b) / a); hi = min(hi, (mx - b) / a) }
+                        else if a < 0 { lo = max(lo, (mx - b) / a); hi = min(hi, (mn - b) / a) }
+                        else if b < mn || b > mx { lo = .infinity }
+                    }
+                    limit(ax, bx, inside.minX, inside.maxX)
+                    limit(ay, by, inside.minY, inside.maxY)
+                    if lo <= hi {
+                        let a0 = max(Double(region.x0), (lo - 0.5).rounded(.up))
+                        let b0 = min(Double(region.x1 - 1), (hi - 0.5).rounded(.down))
+                        if a0 <= b0 { ia = Int(a0); ib = Int(b0) + 1 }
+                    }
                 }
-                if cov <= 0 { continue }
-                cov *= clipCoverage(cx, cy)
-                if cov <= 0 { continue }
-                if let img = image {
-                    let u = (tr.minX * Double(img.width)) + (q.x - r.minX) * texScaleX
-                    let v = (tr.minY * Double(img.height)) + (q.y - r.minY) * texScaleY
-                    let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
-                    let lod = log2(max(perPixel, 1e-12))
-                    let c = img.sample(u, v, lod: lod, minFilter: op.minFilter, magFilter: op.magFilter, bias: bias, clamp: clampRect)
-                    canvas.blend(i, c, Float(cov) * op.opacity)
-                } else {
-                    canvas.blend(i, op.color, Float(cov) * op.opacity)
+                let firstEnd = min(ia, region.x1)
+                for px in region.x0..<firstEnd { general(pix, px, cy, rowBase + px) }
+                if ia < ib {
+                    if let img = image, fastFilter != 2 {
+                        // Nearest or bilinear straight from level 0.
+                        let tw = Double(img.width), th = Double(img.height)
+                        let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                        let k = op.opacity
+                        img.levels[0].texels.withUnsafeBufferPointer { tex in
+                            let w = img.width
+                            let lox = clampRect.0 + 0.5, hix = max(clampRect.2 - 0.5, lox)
+                            let loy = clampRect.1 + 0.5, hiy = max(clampRect.3 - 0.5, loy)
+                            let du = ax * texScaleX, dv = ay * texScaleY
+                            var u = tr.minX * tw + (ax * (Double(ia) + 0.5) + bx - r.minX) * texScaleX
+                            var v = tr.minY * th + (ay * (Double(ia) + 0.5) + by - r.minY) * texScaleY
+                            var j = rowBase + ia
+                            if fastFilter == 0 {
+                                let nx0 = clampRect.0, nx1 = clampRect.2 - 1e-9, ny0 = clampRect.1, ny1 = clampRect.3 - 1e-9
+                                for px in ia..<ib {
+                                    // The same arithmetic as the general path (ties at texel edges agree).
+                                    let cx = Double(px) + 0.5
+                                    let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
+                                    let uu = tr.minX * tw + (qx - r.minX) * texScaleX
+                                    let vv = tr.minY * th + (qy - r.minY) * texScaleY
+                                    let tx = Int(min(max(uu, nx0), nx1)), ty = Int(min(max(vv, ny0), ny1))
+                                    let c = tex[ty * w + tx] * k
+                                    pix[j] = c + pix[j] * (1 - c.w)
+                                    j += 1
+                                }
+                            } else {
+                                for _ in ia..<ib {
+                                    let fx = min(max(u, lox), hix) - 0.5, fy = min(max(v, loy), hiy) - 0.5
+                                    let x0 = Int(fx), y0 = Int(fy)
+                                    let tx = Float(fx - Double(x0)), ty = Float(fy - Double(y0))
+                                    let x1 = tx > 0 ? x0 + 1 : x0, y1 = ty > 0 ? y0 + 1 : y0
+                                    let a = tex[y0 * w + x0], b = tex[y0 * w + x1]
+                                    let c0 = tex[y1 * w + x0], d = tex[y1 * w + x1]
+                                    let top = a + (b - a) * tx, bottom = c0 + (d - c0) * tx
+                                    let c = (top + (bottom - top) * ty) * k
+                                    pix[j] = c + pix[j] * (1 - c.w)
+                                    u += du; v += dv; j += 1
+                                }
+                            }
+                        }
+                    } else if let img = image {
+                        let tw = Double(img.width), th = Double(img.height)
+                        let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                        for px in ia..<ib {
+                            let cx = Double(px) + 0.5
+                            let qx = ax * cx + bx, qy = ay * cx + by
+                            let u = tr.minX * tw + (qx - r.minX) * texScaleX
+                            let v = tr.minY * th + (qy - r.minY) * texScaleY
+                            let c = img.sample(u, v, lod: fastLod, minFilter: op.minFilter, magFilter: op.magFilter,
+                                               bias: bias, clamp: clampRect) * op.opacity
+                            let j = rowBase + px
+                            pix[j] = c + pix[j] * (1 - c.w)
+                        }
+                    } else if fastSrc.w >= 1 {
+                        for px in ia..<ib { pix[rowBase + px] = fastSrc }
+                    } else {
+                        let keep = 1 - fastSrc.w
+                        for px in ia..<ib { let j = rowBase + px; pix[j] = fastSrc + pix[j] * keep }
+                    }
                 }
+                if ib < region.x1 { for px in max(ib, region.x0)..<region.x1 { general(pix, px, cy, rowBase + px) } }
             }
         }
     }

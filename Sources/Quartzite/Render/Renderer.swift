@@ -58,13 +58,28 @@ public final class Renderer: QZObject, Handle {
     /// The operations of the tree at time `t` (presentation values).
     func buildOps(at t: Double) -> [DrawOp] {
         guard let layer else { return [] }
-        let p = layer.presentationCopy(now: t)
+        // Without animations the presentation tree equals the model tree:
+        // draw the model directly instead of copying it.
+        let p = subtreeAnimates(layer) ? layer.presentationCopy(now: t) : layer
         let root = Homography(p.placement).pretranslatedAfter(-bounds.minX, -bounds.minY)
         var b = DrawListBuilder(targetBounds: targetRect.cgRect, now: t, scale: 1)
         b.rasterCache = rasterCache
         b.emit(p, root)
         rasterCache.sweep()
         return b.ops
+    }
+
+    /// Whether any layer of the subtree (masks included) has animations.
+    func subtreeAnimates(_ root: Layer) -> Bool {
+        var stack = [root]
+        var steps = 0
+        while let l = stack.popLast() {
+            steps += 1
+            if l.animationList != nil || steps > 10_000_000 { return true }
+            stack.append(contentsOf: l.sublayers)
+            if let m = l.visuals?.mask { stack.append(m) }
+        }
+        return false
     }
 
     func beginFrame(at t: Double) {

@@ -14,7 +14,9 @@ Two layers:
   :class:`KeyframeAnimation`, :class:`AnimationGroup`, :class:`Transition`,
   :class:`TimingFunction`, :func:`process_animation_events`), Core Video
   (:class:`PixelBuffer` with zero-copy NumPy views, :class:`PixelBufferPool`,
-  pixel format descriptions), the media clock and the error handler.
+  pixel format descriptions), rendering (:class:`Renderer` with frames as
+  NumPy arrays, :class:`DrawList`, :func:`render_in_context`), the media
+  clock and the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -35,6 +37,7 @@ from .errors import (
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
 from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
+from .renderer import DrawList, Renderer, render_in_context
 from .timing import current_media_time, set_media_time_source
 from .values import Value, ValueType, from_value, to_value
 from .video import (
@@ -54,5 +57,5 @@ __all__ = [
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
     "last_error", "pixel_format_description", "process_animation_events",
     "register_pixel_format", "set_error_handler", "set_media_time_source",
-    "to_value",
+    "to_value", "DrawList", "Renderer", "render_in_context",
 ]
