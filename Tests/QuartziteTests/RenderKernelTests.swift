@@ -297,6 +297,32 @@ private func near(_ p: UInt32, _ ref: [Double], _ tol: Double) -> Bool {
         }
     }
 
+    @Test func scaledRowSamplerSharesSourceRows() {
+        let f: (Int, Int) -> UInt32 = { x, y in
+            let a = UInt32((x * 7 + y * 5) % 190 + 65)
+            let b = UInt32(x * 5 % 256) * a / 255, g = UInt32(y * 9 % 256) * a / 255
+            let r = UInt32((x + y) * 3 % 256) * a / 255
+            return px(b, g, r, a)
+        }
+        let t = makeTexture(40, 30, f)
+        // Magnified 1.7x with edges clamped on both sides; rows visited downwards, upwards and at random.
+        let u0 = -0.8, du = 1 / 1.7, count = 77
+        let sampler = ScaledRowSampler(texture: t, count: count, u0: u0, du: du)
+        var rng = Rng(s: 5)
+        var vs: [Double] = (0..<60).map { (k: Int) -> Double in -1 + Double(k) / 1.7 }
+        vs += (0..<20).map { (k: Int) -> Double in 33 - Double(k) * 0.9 }
+        for _ in 0..<20 { vs.append(rng.unit() * 34 - 2) }
+        for v in vs {
+            let row = sampler.row(v: v)
+            for i in 0..<count {
+                let ref = referenceBilinear(40, 30, f, u0 + Double(i) * du, v)
+                #expect(near(row[i], ref, 3), "v \(v) pixel \(i)")
+                let c = channels(row[i])
+                #expect(c[0] <= c[3] && c[1] <= c[3] && c[2] <= c[3])
+            }
+        }
+    }
+
     @Test func mipChainIsABoxFilter() {
         // 4x2 with alpha 255 and blue = 0, 40, 80, 120 on row 0 and 4, 44, 84, 124 on row 1.
         let t = makeTexture(4, 2) { x, y in px(UInt32(40 * x + 4 * y), 0, 0, 255) }

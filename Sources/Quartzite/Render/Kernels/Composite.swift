@@ -50,6 +50,13 @@ func compositeImageQuad(dst: Surface, clip: PixelRect? = nil, texture: Texture, 
         affineLod = Texture.levelOfDetail(dudx: map.a * k, dvdx: map.d * k, dudy: map.b * k, dvdy: map.e * k) + lodBias
     }
     let width = area.width
+    // Axis-aligned scaling with the linear filter: every row samples the same
+    // u's, so source rows are resampled once and shared between rows.
+    var scaled: ScaledRowSampler?
+    if map.isAffine && map.b == 0 && map.d == 0 && filter == .linear {
+        let k = 1 / map.i
+        scaled = ScaledRowSampler(texture: texture, count: width, u0: (map.a * (Double(area.x) + 0.5) + map.c) * k, du: map.a * k)
+    }
     let cover = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
     let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
     defer { cover.deallocate(); pixels.deallocate() }
@@ -59,19 +66,21 @@ func compositeImageQuad(dst: Surface, clip: PixelRect? = nil, texture: Texture, 
         if xe <= xs { continue }
         let n = xe - xs
         let px = Double(xs) + 0.5, py = Double(y) + 0.5
-        let out = pixels
-        if map.isAffine {
+        var out = UnsafePointer(pixels)
+        if let scaled {
+            out = scaled.row(v: (map.e * py + map.f) / map.i) + (xs - area.x)
+        } else if map.isAffine {
             let k = 1 / map.i
             let u0 = (map.a * px + map.b * py + map.c) * k, v0 = (map.d * px + map.e * py + map.f) * k
             let du = map.a * k, dv = map.d * k
             switch filter {
-            case .nearest: texture.sampleRowNearest(dst: out, count: n, u0: u0, v0: v0, du: du, dv: dv)
-            case .linear: texture.sampleRowBilinear(dst: out, count: n, u0: u0, v0: v0, du: du, dv: dv)
-            case .trilinear: texture.sampleRowTrilinear(dst: out, count: n, u0: u0, v0: v0, du: du, dv: dv, lod: affineLod)
+            case .nearest: texture.sampleRowNearest(dst: pixels, count: n, u0: u0, v0: v0, du: du, dv: dv)
+            case .linear: texture.sampleRowBilinear(dst: pixels, count: n, u0: u0, v0: v0, du: du, dv: dv)
+            case .trilinear: texture.sampleRowTrilinear(dst: pixels, count: n, u0: u0, v0: v0, du: du, dv: dv, lod: affineLod)
             }
         } else {
             let start = SIMD3(map.a * px + map.b * py + map.c, map.d * px + map.e * py + map.f, map.g * px + map.h * py + map.i)
-            texture.sampleRowProjective(dst: out, count: n, start: start, step: SIMD3(map.a, map.d, map.g), filter: filter,
+            texture.sampleRowProjective(dst: pixels, count: n, start: start, step: SIMD3(map.a, map.d, map.g), filter: filter,
                                         lodBias: lodBias, stepY: SIMD3(map.b, map.e, map.h))
         }
         blendSpanOverMasked(dst: dst.row(y) + xs, src: out, coverage: cover + (xs - area.x), count: n, opacity: opacity)
