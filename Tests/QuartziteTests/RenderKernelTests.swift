@@ -143,6 +143,33 @@ private func referenceOver(_ s: UInt32, _ d: UInt32, _ f: UInt32) -> UInt32 {
         #expect(dst.surface[1, 0] == 0 && dst.surface[3, 0] == 0 && dst.surface[2, 1] == 0)
     }
 
+    @Test func maskedBlitsAndSurfaceHelpers() {
+        // compositeOverMasked: the source scaled by mask * opacity, placed and clipped like compositeOver.
+        let src = Bitmap(width: 3, height: 2)!, mask = MaskBitmap(width: 3, height: 2)!
+        for y in 0..<2 { for x in 0..<3 { src.surface[x, y] = px(200, 100, 50, 200); mask.mask[x, y] = UInt8(x * 100 + y * 20) } }
+        let dst = Bitmap(width: 4, height: 4)!
+        dst.surface.fill(px(0, 0, 255, 255))
+        compositeOverMasked(dst: dst.surface, x: 1, y: 2, src: src.surface, mask: mask.mask, opacity: 128)
+        for y in 0..<2 { for x in 0..<3 {
+            let f = UInt32((Double(UInt32(x * 100 + y * 20) * 128) / 255).rounded())
+            #expect(dst.surface[x + 1, y + 2] == referenceOver(px(200, 100, 50, 200), px(0, 0, 255, 255), f))
+        } }
+        #expect(dst.surface[0, 2] == px(0, 0, 255, 255) && dst.surface[1, 1] == px(0, 0, 255, 255))
+        // Sub-surfaces share pixels; copy replaces without blending and clips.
+        let sub = dst.surface.subSurface(PixelRect(x: 2, y: 1, width: 5, height: 5))
+        #expect(sub.width == 2 && sub.height == 3)
+        sub.fill(px(1, 2, 3, 4))
+        #expect(dst.surface[3, 3] == px(1, 2, 3, 4) && dst.surface[1, 1] == px(0, 0, 255, 255))
+        dst.surface.copy(from: src.surface, x: 2, y: -1)
+        #expect(dst.surface[2, 0] == px(200, 100, 50, 200) && dst.surface[3, 0] == px(200, 100, 50, 200))
+        #expect(dst.surface[2, 1] == px(1, 2, 3, 4))
+        // Rectangles: intersection and union.
+        let a = PixelRect(x: 0, y: 0, width: 4, height: 4), b = PixelRect(x: 2, y: 3, width: 5, height: 5)
+        #expect(a.intersection(b) == PixelRect(x: 2, y: 3, width: 2, height: 1))
+        #expect(a.union(b) == PixelRect(x: 0, y: 0, width: 7, height: 8))
+        #expect(a.intersection(PixelRect(x: 9, y: 9, width: 1, height: 1)).isEmpty && PixelRect.empty.union(b) == b)
+    }
+
     @Test func bitmapsHaveAlignedRows() {
         let b = Bitmap(width: 5, height: 3)!
         #expect(b.surface.rowPixels == 16)
@@ -264,6 +291,32 @@ private func near(_ p: UInt32, _ ref: [Double], _ tol: Double) -> Bool {
                 let ref = referenceBilinear(64, 48, f, u0 + Double(i) * du, v0 + Double(i) * dv)
                 #expect(near(row[i], ref, 3), "row (\(u0), \(v0), \(du), \(dv)) pixel \(i): \(channels(row[i])) vs \(ref)")
                 // Premultiplied stays valid: no colour channel above alpha.
+                let c = channels(row[i])
+                #expect(c[0] <= c[3] && c[1] <= c[3] && c[2] <= c[3])
+            }
+        }
+    }
+
+    @Test func scaledRowSamplerSharesSourceRows() {
+        let f: (Int, Int) -> UInt32 = { x, y in
+            let a = UInt32((x * 7 + y * 5) % 190 + 65)
+            let b = UInt32(x * 5 % 256) * a / 255, g = UInt32(y * 9 % 256) * a / 255
+            let r = UInt32((x + y) * 3 % 256) * a / 255
+            return px(b, g, r, a)
+        }
+        let t = makeTexture(40, 30, f)
+        // Magnified 1.7x with edges clamped on both sides; rows visited downwards, upwards and at random.
+        let u0 = -0.8, du = 1 / 1.7, count = 77
+        let sampler = ScaledRowSampler(texture: t, count: count, u0: u0, du: du)
+        var rng = Rng(s: 5)
+        var vs: [Double] = (0..<60).map { (k: Int) -> Double in -1 + Double(k) / 1.7 }
+        vs += (0..<20).map { (k: Int) -> Double in 33 - Double(k) * 0.9 }
+        for _ in 0..<20 { vs.append(rng.unit() * 34 - 2) }
+        for v in vs {
+            let row = sampler.row(v: v)
+            for i in 0..<count {
+                let ref = referenceBilinear(40, 30, f, u0 + Double(i) * du, v)
+                #expect(near(row[i], ref, 3), "v \(v) pixel \(i)")
                 let c = channels(row[i])
                 #expect(c[0] <= c[3] && c[1] <= c[3] && c[2] <= c[3])
             }
@@ -695,5 +748,118 @@ private func near(_ r: CGRect, _ x: Double, _ y: Double, _ w: Double, _ h: Doubl
         #expect(ninePartSlices(contentsRect: CGRect(x: .nan, y: 0, width: 1, height: 1), contentsCenter: CGRect(x: 0, y: 0, width: 1, height: 1),
                                imagePixelSize: CGSize(width: 4, height: 4), destRect: CGRect(x: 0, y: 0, width: 4, height: 4),
                                contentsScale: 1).isEmpty)
+    }
+}
+
+// MARK: - Whole operations
+
+@Suite struct RenderKernelCompositeTests {
+    /// A translucent premultiplied pattern.
+    let pattern: (Int, Int) -> UInt32 = { x, y in
+        let a = UInt32(80 + (x * 13 + y * 7) % 176)
+        return px(UInt32(x * 9 % 256) * a / 255, UInt32(y * 11 % 256) * a / 255, 100 * a / 255, a)
+    }
+
+    func background(_ w: Int, _ h: Int) -> Bitmap {
+        let b = Bitmap(width: w, height: h)!
+        for y in 0..<h { for x in 0..<w { b.surface[x, y] = px(UInt32(x * 3 % 256), UInt32(y * 5 % 256), 40, 255) } }
+        return b
+    }
+
+    @Test func identityMapOnWholePixelsIsCompositeOver() {
+        let t = makeTexture(20, 12, pattern)
+        let a = background(40, 30), b = background(40, 30)
+        // The quad (5, 7)-(25, 19); texel = pixel - (5, 7): at pixel centres the bilinear sample is the texel itself.
+        let corners = [CGPoint(x: 5, y: 7), CGPoint(x: 25, y: 7), CGPoint(x: 25, y: 19), CGPoint(x: 5, y: 19)]
+        let touched = compositeImageQuad(dst: a.surface, texture: t, map: TexelMap(a: 1, b: 0, c: -5, d: 0, e: 1, f: -7),
+                                         corners: corners, opacity: 200)
+        compositeOver(dst: b.surface, x: 5, y: 7, src: t.base.surface, opacity: 200)
+        #expect((0..<30).allSatisfy { y in (0..<40).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
+        #expect(touched == PixelRect(x: 5, y: 7, width: 20, height: 12))
+    }
+
+    @Test(arguments: [TexelMap(a: 0.5, b: 0, c: -2, d: 0, e: 0.5, f: -2),                         // 2x magnification
+                      TexelMap(a: 0.4, b: -0.3, c: 3, d: 0.3, e: 0.4, f: -6),                       // rotated and scaled
+                      TexelMap(a: 0.5, b: 0, c: -2, d: 0, e: 0.5, f: -2, g: 0.01, h: 0.005, i: 1)]) // perspective
+    func mappedQuadsMatchPerPixelSamples(map: TexelMap) {
+        let t = makeTexture(16, 16, pattern)
+        let a = background(48, 40), ref = background(48, 40)
+        let corners = [CGPoint(x: 4.3, y: 4.6), CGPoint(x: 40.2, y: 6.1), CGPoint(x: 37.5, y: 35.2), CGPoint(x: 6.4, y: 33.9)]
+        compositeImageQuad(dst: a.surface, texture: t, map: map, corners: corners, edgeMask: 0xF, filter: .linear, opacity: 230)
+        // The reference: the quad's coverage mask and single bilinear samples, blended pixel by pixel.
+        let m = MaskBitmap(width: 48, height: 40)!
+        rasterizeQuadCoverage(into: m, corners: corners, edgeMask: 0xF)
+        var worst = 0
+        for y in 0..<40 { for x in 0..<48 {
+            let cx = Double(x) + 0.5, cy = Double(y) + 0.5
+            let w = map.g * cx + map.h * cy + map.i
+            let s = t.sampleBilinear(u: (map.a * cx + map.b * cy + map.c) / w, v: (map.d * cx + map.e * cy + map.f) / w)
+            let f = div255(UInt32(m.mask[x, y]) * 230)
+            if f > 0 && s != 0 { ref.surface[x, y] = overPixel(scalePixel(s, f), ref.surface[x, y]) }
+            worst = max(worst, maxChannelDiff(a.surface[x, y], ref.surface[x, y]))
+        } }
+        #expect(worst <= 2, "largest channel difference \(worst)")
+    }
+
+    @Test func trilinearQuadsUseTheMapsFootprint() {
+        // A checkerboard minified 4x: level 2 is uniform grey (128).
+        let t = makeTexture(64, 64) { x, y in (x + y) % 2 == 0 ? px(255, 255, 255, 255) : px(0, 0, 0, 255) }
+        let d = Bitmap(width: 16, height: 16)!
+        compositeImageQuad(dst: d.surface, texture: t, map: TexelMap(a: 4, b: 0, c: 0, d: 0, e: 4, f: 0),
+                           corners: [CGPoint(x: 0, y: 0), CGPoint(x: 16, y: 0), CGPoint(x: 16, y: 16), CGPoint(x: 0, y: 16)],
+                           filter: .trilinear)
+        #expect((2..<14).allSatisfy { y in (2..<14).allSatisfy { maxChannelDiff(d.surface[$0, y], px(128, 128, 128, 255)) <= 1 } })
+    }
+
+    @Test func fillsMatchTheirMasks() {
+        let corners = [CGPoint(x: 3.5, y: 2.2), CGPoint(x: 20.1, y: 5.5), CGPoint(x: 17.3, y: 18.8), CGPoint(x: 1.2, y: 14.4)]
+        let color = px(30, 60, 90, 160)
+        let a = background(24, 24), b = background(24, 24)
+        fillQuad(dst: a.surface, corners: corners, edgeMask: 0b0101, color: color)
+        let m = MaskBitmap(width: 24, height: 24)!
+        rasterizeQuadCoverage(into: m, corners: corners, edgeMask: 0b0101)
+        fillMaskOver(dst: b.surface, x: 0, y: 0, mask: m.mask, color: color)
+        #expect((0..<24).allSatisfy { y in (0..<24).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
+        // Rounded rectangle, clipped: outside the clip nothing changes.
+        let c = background(30, 20), e = background(30, 20)
+        let clip = PixelRect(x: 0, y: 0, width: 15, height: 20)
+        fillRoundedRect(dst: c.surface, clip: clip, rect: CGRect(x: 2.5, y: 3.25, width: 22, height: 13), cornerRadius: 4, color: color)
+        let rm = MaskBitmap(width: 30, height: 20)!
+        rasterizeRoundedRectCoverage(into: rm, rect: CGRect(x: 2.5, y: 3.25, width: 22, height: 13), cornerRadius: 4)
+        for y in 0..<20 { for x in 15..<30 { rm.mask[x, y] = 0 } }
+        fillMaskOver(dst: e.surface, x: 0, y: 0, mask: rm.mask, color: color)
+        #expect((0..<20).allSatisfy { y in (0..<30).allSatisfy { c.surface[$0, y] == e.surface[$0, y] } })
+    }
+
+    @Test(arguments: [(CGRect(x: 20.3, y: 15.6, width: 150.2, height: 80.5), 12.0, 3.0),
+                      (CGRect(x: 30, y: 40, width: 60, height: 90), 0.0, 6.0),
+                      (CGRect(x: 25.5, y: 30.25, width: 20, height: 12), 30.0, 2.5),     // small: no shrinking
+                      (CGRect(x: 12.75, y: 18, width: 170, height: 70), 35.0, 1.5)])   // direct-kernel sigma
+    func roundedShadowsMatchAFullBlur(rect: CGRect, radius: Double, sigma: Double) {
+        let color = px(0, 0, 0, 128)
+        let a = background(220, 140), b = background(220, 140)
+        let clip = PixelRect(x: 0, y: 0, width: 200, height: 130)
+        fillRoundedRectShadow(dst: a.surface, clip: clip, rect: rect, cornerRadius: radius, sigma: sigma, color: color)
+        // The reference: the full rectangle's coverage, blurred whole, through fillMaskOver.
+        let m = MaskBitmap(width: 220, height: 140)!
+        rasterizeRoundedRectCoverage(into: m, rect: rect, cornerRadius: radius)
+        gaussianBlur(mask: m, sigma: sigma)
+        for y in 0..<140 { for x in 200..<220 { m.mask[x, y] = 0 } }
+        for x in 0..<220 { for y in 130..<140 { m.mask[x, y] = 0 } }
+        fillMaskOver(dst: b.surface, x: 0, y: 0, mask: m.mask, color: color)
+        var worst = 0
+        for y in 0..<140 { for x in 0..<220 { worst = max(worst, maxChannelDiff(a.surface[x, y], b.surface[x, y])) } }
+        #expect(worst <= 1, "largest channel difference \(worst)")
+    }
+
+    @Test func badInputDrawsNothing() {
+        let t = makeTexture(4, 4, pattern)
+        let a = background(10, 10), b = background(10, 10)
+        let corners = [CGPoint(x: 0, y: 0), CGPoint(x: 10, y: 0), CGPoint(x: 10, y: 10), CGPoint(x: 0, y: 10)]
+        #expect(compositeImageQuad(dst: a.surface, texture: t, map: TexelMap(a: .nan, b: 0, c: 0, d: 0, e: 1, f: 0), corners: corners).isEmpty)
+        #expect(compositeImageQuad(dst: a.surface, texture: t, map: .identity, corners: [corners[0], corners[0], corners[0], corners[0]]).isEmpty)
+        #expect(fillQuad(dst: a.surface, corners: Array(corners.prefix(3)), color: px(1, 1, 1, 255)).isEmpty)
+        #expect(fillRoundedRect(dst: a.surface, rect: CGRect(x: .infinity, y: 0, width: 4, height: 4), cornerRadius: 1, color: px(1, 1, 1, 255)).isEmpty)
+        #expect((0..<10).allSatisfy { y in (0..<10).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
     }
 }

@@ -73,7 +73,9 @@ func gaussianKernel(sigma: Double) -> [Float] {
 }
 
 /// Blurs `mask` in place by a Gaussian of `sigma` pixels (see the top of
-/// this file); sigma <= 0, NaN or infinite does nothing, sigma is capped at 1024.
+/// this file); sigma <= 0, NaN or infinite does nothing, sigma is capped at
+/// 1024, and a mask whose padded working planes would exceed 1 GiB each is
+/// left unblurred.
 func gaussianBlur(mask: AlphaMask, sigma: Double) {
     guard sigma.isFinite, sigma > 0, mask.width > 0, mask.height > 0 else { return }
     let sigma = Swift.min(sigma, 1024)
@@ -87,6 +89,9 @@ func gaussianBlur(mask: AlphaMask, sigma: Double) {
     // ones (the mask sits in an infinite plane of zeros).
     let e = direct ? 0 : blurBoxPasses * (r + 1)
     let pw = w + 2 * e, ph = h + 2 * e
+    // Two Float planes of w x ph: refuse sizes beyond 2 x 1 GiB (the mask is left as it is).
+    let (cells, overflow) = w.multipliedReportingOverflow(by: ph)
+    guard !overflow, cells <= kernelMaxAllocationBytes / 4 else { return }
     let plane = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
     let scratch = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
     let sums = UnsafeMutablePointer<Float>.allocate(capacity: w)

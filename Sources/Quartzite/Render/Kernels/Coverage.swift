@@ -90,6 +90,115 @@ func rasterizeRoundedRectCoverage(into mask: MaskBitmap, rect: CGRect, cornerRad
 let quadEdgeBits: [UInt32] = [UInt32(kCALayerBottomEdge.rawValue), UInt32(kCALayerRightEdge.rawValue),
                               UInt32(kCALayerTopEdge.rawValue), UInt32(kCALayerLeftEdge.rawValue)]
 
+/// The edges of a convex quad as signed-distance functions, ready to give
+/// the coverage of one pixel row at a time (see `rasterizeQuadCoverage`).
+struct QuadEdges {
+    private var nx: [Double] = [], ny: [Double] = [], nc: [Double] = []
+    private var aa: [Bool] = []
+    /// The pixels that may be covered (the corners' bounding box, one pixel larger).
+    let bounds: PixelRect
+
+    /// nil for fewer or more than 4 corners, a non-finite corner, or a quad without area.
+    init?(corners: [CGPoint], edgeMask: UInt32) {
+        guard corners.count == 4, corners.allSatisfy({ $0.isFinite }) else { return nil }
+        // Twice the signed area, computed on corners scaled to at most 1 (huge coordinates do not overflow).
+        let big = corners.reduce(1.0) { Swift.max($0, abs($1.x), abs($1.y)) }
+        var area2 = 0.0
+        for i in 0..<4 {
+            let a = corners[i], b = corners[(i + 1) & 3]
+            area2 += (a.x / big) * (b.y / big) - (b.x / big) * (a.y / big)
+        }
+        guard abs(area2) * big * big > 1e-9 else { return nil }
+        let sign: Double = area2 > 0 ? 1 : -1
+        // Edge functions d(p) = nx px + ny py + c, the signed distance (positive inside).
+        for i in 0..<4 {
+            let a = corners[i], b = corners[(i + 1) & 3]
+            let ex = b.x - a.x, ey = b.y - a.y
+            let m = Swift.max(abs(ex), abs(ey))
+            if !(m > 1e-12) || !m.isFinite { continue }
+            let len = m * ((ex / m) * (ex / m) + (ey / m) * (ey / m)).squareRoot()
+            // With positive (y-down, clockwise-on-screen) area the inside is to the right of a->b.
+            let x = -ey / len * sign, y = ex / len * sign
+            nx.append(x); ny.append(y); nc.append(-(x * a.x + y * a.y))
+            aa.append(edgeMask & quadEdgeBits[i] != 0)
+        }
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in corners {
+            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
+            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+        }
+        let x0 = Texture.clampedIndex(minX) - 1, y0 = Texture.clampedIndex(minY) - 1
+        bounds = PixelRect(x: x0, y: y0, width: Texture.clampedIndex(maxX) + 2 - x0, height: Texture.clampedIndex(maxY) + 2 - y0)
+    }
+
+    /// Writes the coverage of pixels [xs, xe) of row y into `row[xs ..< xe]`
+    /// for the part of [x0, x1) that the quad may touch, and returns the
+    /// span of non-zero coverage inside it (empty when the row misses the
+    /// quad; pixels of [xs, xe) outside the returned span may also have been
+    /// written, with 0). Interior pixels get 255 without evaluating the edges.
+    func coverRow(_ y: Int, _ row: UnsafeMutablePointer<UInt8>, _ x0: Int, _ x1: Int) -> (xs: Int, xe: Int) {
+        let n = nx.count
+        let py = Double(y) + 0.5
+        // Per edge, d(x) = nx (x + 0.5) + rowC. The pixels where every edge
+        // gives full coverage form one interval [fullLo, fullHi); find it
+        // conservatively, then evaluate the rest pixel by pixel.
+        var fullLo = Double(x0), fullHi = Double(x1)
+        var lo = Double(x0), hi = Double(x1)
+        var rowC = (0.0, 0.0, 0.0, 0.0)
+        withUnsafeMutableBytes(of: &rowC) { raw in
+            let rc = raw.bindMemory(to: Double.self)
+            for e in 0..<n {
+                rc[e] = ny[e] * py + nc[e]
+                let need = aa[e] ? 0.5 : 1e-9, some = aa[e] ? -0.5 : -1e-9
+                if abs(nx[e]) < 1e-12 {
+                    if rc[e] < need { fullHi = fullLo }
+                    if rc[e] <= some { hi = lo }
+                } else {
+                    // px where d(px) = k: px = (k - rowC) / nx; pixel x has px = x + 0.5.
+                    let tFull = (need - rc[e]) / nx[e] - 0.5, tSome = (some - rc[e]) / nx[e] - 0.5
+                    if nx[e] > 0 {
+                        fullLo = Swift.max(fullLo, tFull.rounded(.up) + 1)
+                        lo = Swift.max(lo, tSome.rounded(.down) - 1)
+                    } else {
+                        fullHi = Swift.min(fullHi, tFull.rounded(.down))
+                        hi = Swift.min(hi, tSome.rounded(.up) + 2)
+                    }
+                }
+            }
+        }
+        let ax0 = Double(x0), ax1 = Double(x1)
+        let xs = Int(Swift.min(Swift.max(lo, ax0), ax1)), xe = Int(Swift.max(Swift.min(hi, ax1), ax0))
+        if xe <= xs { return (xs, xs) }
+        let fs = Int(Swift.min(Swift.max(fullLo, Double(xs)), Double(xe)))
+        let fe = Int(Swift.max(Swift.min(fullHi, Double(xe)), Double(fs)))
+        withUnsafeBytes(of: rowC) { raw in
+            let rc = raw.bindMemory(to: Double.self)
+            @inline(__always) func evaluate(_ x: Int) {
+                let px = Double(x) + 0.5
+                var c = 1.0
+                for e in 0..<n {
+                    let d = nx[e] * px + rc[e]
+                    if aa[e] {
+                        c *= clamp01(d + 0.5)
+                    } else if d < 0 {
+                        c = 0
+                    }
+                    if c == 0 { break }
+                }
+                row[x] = byte(c)
+            }
+            for x in xs..<fs { evaluate(x) }
+            if fe > fs { (row + fs).update(repeating: 255, count: fe - fs) }
+            for x in fe..<xe { evaluate(x) }
+        }
+        // Trim the pixels the conservative bounds let in but the quad misses.
+        var a = xs, b = xe
+        while a < b && row[a] == 0 { a += 1 }
+        while b > a && row[b - 1] == 0 { b -= 1 }
+        return a < b ? (a, b) : (xs, xs)
+    }
+}
+
 /// Fills `mask` with the coverage of the convex quad `corners` (4 points in
 /// pixels, either winding; see `quadEdgeBits` for their order). Edges whose
 /// bit is in `edgeMask` are antialiased (coverage from the distance of the
@@ -99,97 +208,14 @@ let quadEdgeBits: [UInt32] = [UInt32(kCALayerBottomEdge.rawValue), UInt32(kCALay
 @discardableResult
 func rasterizeQuadCoverage(into mask: AlphaMask, corners: [CGPoint], edgeMask: UInt32 = 0xF) -> PixelRect {
     mask.fill(0)
-    guard corners.count == 4, corners.allSatisfy({ $0.isFinite }) else { return .empty }
-    // Twice the signed area, computed on corners scaled to at most 1 (huge coordinates do not overflow).
-    let big = corners.reduce(1.0) { Swift.max($0, abs($1.x), abs($1.y)) }
-    var area2 = 0.0
-    for i in 0..<4 {
-        let a = corners[i], b = corners[(i + 1) & 3]
-        area2 += (a.x / big) * (b.y / big) - (b.x / big) * (a.y / big)
-    }
-    guard abs(area2) * big * big > 1e-9 else { return .empty }
-    let sign: Double = area2 > 0 ? 1 : -1
-    // Edge functions d(p) = nx px + ny py + c, the signed distance (positive inside).
-    var nx: [Double] = [], ny: [Double] = [], nc: [Double] = [], aa: [Bool] = []
-    for i in 0..<4 {
-        let a = corners[i], b = corners[(i + 1) & 3]
-        let ex = b.x - a.x, ey = b.y - a.y
-        let m = Swift.max(abs(ex), abs(ey))
-        if !(m > 1e-12) || !m.isFinite { continue }
-        let len = m * ((ex / m) * (ex / m) + (ey / m) * (ey / m)).squareRoot()
-        // With positive (y-down, clockwise-on-screen) area the inside is to the right of a->b.
-        let x = -ey / len * sign, y = ex / len * sign
-        nx.append(x); ny.append(y); nc.append(-(x * a.x + y * a.y))
-        aa.append(edgeMask & quadEdgeBits[i] != 0)
-    }
-    var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-    for p in corners {
-        minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
-        minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
-    }
-    let box = PixelRect(x: Texture.clampedIndex(minX) - 1, y: Texture.clampedIndex(minY) - 1, width: 0, height: 0)
-    let area = PixelRect(x: box.x, y: box.y, width: Texture.clampedIndex(maxX) + 2 - box.x,
-                         height: Texture.clampedIndex(maxY) + 2 - box.y).intersection(mask.bounds)
+    guard let quad = QuadEdges(corners: corners, edgeMask: edgeMask) else { return .empty }
+    let area = quad.bounds.intersection(mask.bounds)
     if area.isEmpty { return .empty }
-    let n = nx.count
     var touched = PixelRect.empty
     for y in area.y..<area.maxY {
-        let py = Double(y) + 0.5
-        // Per edge, d(x) = nx (x + 0.5) + rowC. The pixels where every
-        // edge gives full coverage form one interval [fullLo, fullHi); find it
-        // conservatively, then evaluate the rest pixel by pixel.
-        var fullLo = Double(area.x), fullHi = Double(area.maxX)
-        var lo = Double(area.x), hi = Double(area.maxX)
-        var rowC = [Double](repeating: 0, count: n)
-        for e in 0..<n {
-            rowC[e] = ny[e] * py + nc[e]
-            let need = aa[e] ? 0.5 : 1e-9, some = aa[e] ? -0.5 : -1e-9
-            if abs(nx[e]) < 1e-12 {
-                if rowC[e] < need { fullHi = fullLo }
-                if rowC[e] <= some { hi = lo }
-            } else {
-                // px where d(px) = k: px = (k - rowC) / nx; pixel x has px = x + 0.5.
-                let tFull = (need - rowC[e]) / nx[e] - 0.5, tSome = (some - rowC[e]) / nx[e] - 0.5
-                if nx[e] > 0 {
-                    fullLo = Swift.max(fullLo, tFull.rounded(.up) + 1)
-                    lo = Swift.max(lo, tSome.rounded(.down) - 1)
-                } else {
-                    fullHi = Swift.min(fullHi, tFull.rounded(.down) - 1 + 1)
-                    hi = Swift.min(hi, tSome.rounded(.up) + 2)
-                }
-            }
-        }
-        let ax0 = Double(area.x), ax1 = Double(area.maxX)
-        let xs = Int(Swift.min(Swift.max(lo, ax0), ax1)), xe = Int(Swift.max(Swift.min(hi, ax1), ax0))
-        if xe <= xs { continue }
-        let fs = Int(Swift.min(Swift.max(fullLo, Double(xs)), Double(xe)))
-        let fe = Int(Swift.max(Swift.min(fullHi, Double(xe)), Double(fs)))
         let row = mask.row(y)
-        var any = false
-        @inline(__always) func evaluate(_ x: Int) {
-            let px = Double(x) + 0.5
-            var c = 1.0
-            for e in 0..<n {
-                let d = nx[e] * px + rowC[e]
-                if aa[e] {
-                    c *= clamp01(d + 0.5)
-                } else if d < 0 {
-                    c = 0
-                }
-                if c == 0 { break }
-            }
-            let b = byte(c)
-            row[x] = b
-            if b != 0 { any = true }
-        }
-        for x in xs..<fs { evaluate(x) }
-        if fe > fs {
-            // Interior: every edge at least half a pixel (or any amount, when sharp) inside.
-            (row + fs).update(repeating: 255, count: fe - fs)
-            any = true
-        }
-        for x in fe..<xe { evaluate(x) }
-        if any { touched = touched.union(PixelRect(x: xs, y: y, width: xe - xs, height: 1)) }
+        let (xs, xe) = quad.coverRow(y, row, area.x, area.maxX)
+        if xe > xs { touched = touched.union(PixelRect(x: xs, y: y, width: xe - xs, height: 1)) }
     }
     return touched
 }

@@ -321,43 +321,52 @@ final class Texture {
                     k += 1
                 }
             }
-            var fx = fx0
-            var i = 0
-            // Eight pixels' steps from the first, for the weights.
-            let steps = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7) &* UInt64(bitPattern: Int64(dfx))
-            while i + 8 <= count {
-                let xFirst = fx >> 16, xLast = (fx &+ 7 &* dfx) >> 16
-                if xFirst >= 0 && xLast >= 0 && xFirst < lastX && xLast < lastX {
-                    // Inside the image: each pixel reads the adjacent pair col[x], col[x + 1] with one load.
-                    let c = UnsafeRawPointer(col - lo)
-                    @inline(__always) func pair(_ k: Int) -> UInt64 {
-                        c.loadUnaligned(fromByteOffset: ((fx &+ k &* dfx) >> 16) &* 4, as: UInt64.self)
-                    }
-                    let v = SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7))
-                    let w = ((SIMD8<UInt64>(repeating: UInt64(bitPattern: Int64(fx))) &+ steps) &>> 8) & 255
-                    storePixels8(lerpPairs8(v, w), dst + i)
-                    fx &+= 8 &* dfx
-                    i += 8
-                    continue
+            horizontalPass(UnsafePointer(col), lo, lastX, dst, count, fx0, dfx, ga)
+        }
+    }
+
+    /// Bilinear along one (already vertically blended) row: dst[i] blends
+    /// col[x - lo] and col[x + 1 - lo] (clamped to 0 ... lastX) at x = (fx0 + i dfx) >> 16.
+    /// `scratch` holds 24 values.
+    static func horizontalPass(_ col: UnsafePointer<UInt32>, _ lo: Int, _ lastX: Int, _ dst: UnsafeMutablePointer<UInt32>,
+                               _ count: Int, _ fx0: Int, _ dfx: Int, _ scratch: UnsafeMutablePointer<UInt32>) {
+        let ga = scratch, gb = scratch + 8, gw = scratch + 16
+        var fx = fx0
+        var i = 0
+        // Eight pixels' steps from the first, for the weights.
+        let steps = SIMD8<UInt64>(0, 1, 2, 3, 4, 5, 6, 7) &* UInt64(bitPattern: Int64(dfx))
+        while i + 8 <= count {
+            let xFirst = fx >> 16, xLast = (fx &+ 7 &* dfx) >> 16
+            if xFirst >= 0 && xLast >= 0 && xFirst < lastX && xLast < lastX {
+                // Inside the image: each pixel reads the adjacent pair col[x], col[x + 1] with one load.
+                let c = UnsafeRawPointer(col - lo)
+                @inline(__always) func pair(_ k: Int) -> UInt64 {
+                    c.loadUnaligned(fromByteOffset: ((fx &+ k &* dfx) >> 16) &* 4, as: UInt64.self)
                 }
-                for k in 0..<8 {
-                    let xi = fx >> 16
-                    let x0 = Swift.min(Swift.max(xi, 0), lastX) - lo, x1 = Swift.min(Swift.max(xi + 1, 0), lastX) - lo
-                    ga[k] = col[x0]
-                    gb[k] = col[x1]
-                    gw[k] = UInt32((fx >> 8) & 255)
-                    fx &+= dfx
-                }
-                storePixels8(lerpPixels8(loadPixels8(ga), loadPixels8(gb), loadPixels8(gw)), dst + i)
+                let v = SIMD8<UInt64>(pair(0), pair(1), pair(2), pair(3), pair(4), pair(5), pair(6), pair(7))
+                let w = ((SIMD8<UInt64>(repeating: UInt64(bitPattern: Int64(fx))) &+ steps) &>> 8) & 255
+                storePixels8(lerpPairs8(v, w), dst + i)
+                fx &+= 8 &* dfx
                 i += 8
+                continue
             }
-            while i < count {
+            for k in 0..<8 {
                 let xi = fx >> 16
                 let x0 = Swift.min(Swift.max(xi, 0), lastX) - lo, x1 = Swift.min(Swift.max(xi + 1, 0), lastX) - lo
-                dst[i] = lerpPixel256(col[x0], col[x1], UInt32((fx >> 8) & 255))
+                ga[k] = col[x0]
+                gb[k] = col[x1]
+                gw[k] = UInt32((fx >> 8) & 255)
                 fx &+= dfx
-                i += 1
             }
+            storePixels8(lerpPixels8(loadPixels8(ga), loadPixels8(gb), loadPixels8(gw)), dst + i)
+            i += 8
+        }
+        while i < count {
+            let xi = fx >> 16
+            let x0 = Swift.min(Swift.max(xi, 0), lastX) - lo, x1 = Swift.min(Swift.max(xi + 1, 0), lastX) - lo
+            dst[i] = lerpPixel256(col[x0], col[x1], UInt32((fx >> 8) & 255))
+            fx &+= dfx
+            i += 1
         }
     }
 
@@ -458,4 +467,73 @@ final class Texture {
 /// a * (255 - f) / 255 + b * f / 255 per channel (f <= 255).
 @inline(__always) func lerpPixel(_ a: UInt32, _ b: UInt32, _ f: UInt32) -> UInt32 {
     scalePixel(a, 255 &- f) &+ scalePixel(b, f)
+}
+
+/// Bilinear rows of an axis-aligned scaling of a texture's level 0: row
+/// samples at u = u0 + i du (the same for every row) and a v per row. Each
+/// source row is resampled horizontally once and kept while consecutive
+/// destination rows need it (two are kept), so a magnified image costs one
+/// horizontal pass per source row plus one vertical blend per destination
+/// row. Not thread-safe: one sampler per drawing thread.
+final class ScaledRowSampler {
+    private let surface: Surface
+    let count: Int
+    private let fx0: Int, dfx: Int
+    private let slots: UnsafeMutablePointer<UInt32>      // two resampled source rows of `count`
+    private let out: UnsafeMutablePointer<UInt32>
+    private let scratch: UnsafeMutablePointer<UInt32>
+    private var keys = (Int.min, Int.min)
+
+    init(texture: Texture, count: Int, u0: Double, du: Double) {
+        surface = texture.base.surface
+        self.count = Swift.max(count, 0)
+        fx0 = Texture.fixed(u0 - 0.5)
+        dfx = Texture.fixed(du)
+        slots = .allocate(capacity: 2 * Swift.max(self.count, 1))
+        out = .allocate(capacity: Swift.max(self.count, 1))
+        scratch = .allocate(capacity: 24)
+    }
+
+    deinit {
+        slots.deallocate()
+        out.deallocate()
+        scratch.deallocate()
+    }
+
+    /// The resampled source row y (clamped), computed into a slot not holding `keep`.
+    private func source(_ y: Int, keep: Int) -> UnsafeMutablePointer<UInt32> {
+        if keys.0 == y { return slots }
+        if keys.1 == y { return slots + count }
+        let useFirst = keys.0 != keep
+        let slot = useFirst ? slots : slots + count
+        Texture.horizontalPass(UnsafePointer(surface.row(y)), 0, surface.width - 1, slot, count, fx0, dfx, scratch)
+        if useFirst { keys.0 = y } else { keys.1 = y }
+        return slot
+    }
+
+    /// The `count` samples of the row at v (texel units); valid until the next call.
+    func row(v: Double) -> UnsafePointer<UInt32> {
+        if count == 0 || surface.width == 0 || surface.height == 0 {
+            out.update(repeating: 0, count: count)
+            return UnsafePointer(out)
+        }
+        let fy = Texture.fixed(v - 0.5)
+        let lastY = surface.height - 1
+        let y0 = Swift.min(Swift.max(fy >> 16, 0), lastY), y1 = Swift.min(Swift.max((fy >> 16) + 1, 0), lastY)
+        let wy = UInt32((fy >> 8) & 255)
+        let a = source(y0, keep: y1)
+        if wy == 0 || y0 == y1 { return UnsafePointer(a) }
+        let b = source(y1, keep: y0)
+        let w8 = Pixels8(repeating: wy)
+        var i = 0
+        while i + 8 <= count {
+            storePixels8(lerpPixels8(loadPixels8(a + i), loadPixels8(b + i), w8), out + i)
+            i += 8
+        }
+        while i < count {
+            out[i] = lerpPixel256(a[i], b[i], wy)
+            i += 1
+        }
+        return UnsafePointer(out)
+    }
 }
