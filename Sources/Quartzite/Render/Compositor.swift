@@ -87,7 +87,41 @@ struct Compositor {
     }
 
     mutating func run(_ ops: [DrawOp]) {
-        for op in ops { execute(op) }
+        var i = 0
+        while i < ops.count {
+            // The shadow of a lone opaque rounded rectangle (the most common
+            // case) comes from the kernels' template blur, without an
+            // offscreen silhouette.
+            if ops[i].kind == .beginShadow, i + 2 < ops.count, ops[i + 2].kind == .endShadow,
+               roundedRectShadow(ops[i], ops[i + 1]) {
+                i += 3
+                continue
+            }
+            execute(ops[i])
+            i += 1
+        }
+    }
+
+    /// Draws `shadow` whose only content is `fill` when that is an opaque,
+    /// axis-aligned rounded rectangle at uniform scale and nothing clips it;
+    /// false (nothing drawn) otherwise.
+    private func roundedRectShadow(_ shadow: DrawOp, _ fill: DrawOp) -> Bool {
+        guard clips.isEmpty, fill.kind == .fill, fill.color.w >= 1, fill.opacity >= 1, fill.edgeMask == 0xF else { return false }
+        let m = fill.transform.m
+        guard m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.0 == m.4 else { return false }
+        let canvas = top
+        let region = PixelBox(covering: shadow.bounds).intersection(canvas.rect)
+        guard !region.isEmpty else { return true }
+        let r = fill.rect.standardized
+        let device = CGRect(x: r.minX * m.0 + m.6 + shadow.shadowOffset.width - Double(canvas.rect.x0),
+                            y: r.minY * m.4 + m.7 + shadow.shadowOffset.height - Double(canvas.rect.y0),
+                            width: r.width * m.0, height: r.height * m.4)
+        let surface = Surface(base: canvas.base, width: canvas.rect.width, height: canvas.rect.height, rowPixels: canvas.rowPixels)
+        let clip = PixelRect(x: region.x0 - canvas.rect.x0, y: region.y0 - canvas.rect.y0, width: region.width, height: region.height)
+        let color = scalePixel(packBGRA(shadow.color), unit8(Double(shadow.opacity)))
+        _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
+                                  sigma: shadow.shadowRadius, color: color)
+        return true
     }
 
     mutating func execute(_ op: DrawOp) {
