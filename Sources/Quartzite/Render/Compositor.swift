@@ -281,6 +281,15 @@ struct Compositor {
             axis = AxisSpans(wide: columns(r.minX + mx, r.maxX - mx), narrow: columns(r.minX + mx + rad, r.maxX - mx - rad),
                              yWide: (r.minY + my + rad, r.maxY - my - rad), yNarrow: (r.minY + my, r.maxY - my))
         }
+        // Scaled (not one-to-one), unrotated bilinear images: the kernels'
+        // sampler resamples each source row once for all the rows it serves.
+        var scaled: (sampler: ScaledRowSampler, start: Int)?
+        if let a = axis, let t = tex, fastFilter == 1, a.wide.0 < a.wide.1, ax * texScaleX != 1 {
+            let cx = Double(a.wide.0) + 0.5
+            let qx = (cx * iv.0 + iv.6) / W
+            scaled = (ScaledRowSampler(texture: t, count: a.wide.1 - a.wide.0, u0: u0 + (qx - r.minX) * texScaleX,
+                                       du: ax * texScaleX), a.wide.0)
+        }
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
         defer { scratch.deallocate() }
         for py in region.y0..<region.y1 {
@@ -310,7 +319,11 @@ struct Compositor {
             for px in region.x0..<min(ia, region.x1) { general(row, px, cy) }
             if ia < ib {
                 let n = ib - ia
-                if let t = tex {
+                if let sc = scaled {
+                    let qy = (cy * iv.4 + iv.7) / W
+                    let src = sc.sampler.row(v: v0 + (qy - r.minY) * texScaleY) + (ia - sc.start)
+                    blendSpanOver(dst: row + ia, src: src, count: n, opacity: UInt8(op8))
+                } else if let t = tex {
                     let cx = Double(ia) + 0.5
                     let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
                     let us = u0 + (qx - r.minX) * texScaleX, vs = v0 + (qy - r.minY) * texScaleY
