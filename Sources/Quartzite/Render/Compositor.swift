@@ -290,6 +290,20 @@ struct Compositor {
             scaled = (ScaledRowSampler(texture: t, count: a.wide.1 - a.wide.0, u0: u0 + (qx - r.minX) * texScaleX,
                                        du: ax * texScaleX), a.wide.0)
         }
+        // One-to-one, unrotated images at whole-texel offsets: every interior
+        // row is a straight run of a texture row (texel column and row from
+        // the first row, stepping by one).
+        var direct: (u: Int, ustart: Int, v: Int)?
+        if let a = axis, let t = tex, fastFilter != 2, a.wide.0 < a.wide.1, ax * texScaleX == 1, iv.4 / W * texScaleY == 1 {
+            let cx = Double(a.wide.0) + 0.5, cy0 = Double(region.y0) + 0.5
+            let ui = u0 + ((cx * iv.0 + iv.6) / W - r.minX) * texScaleX - 0.5
+            let vi = v0 + ((cy0 * iv.4 + iv.7) / W - r.minY) * texScaleY - 0.5
+            if ui.magnitude < 1e9, vi.magnitude < 1e9, ui == Double(Int(ui)), vi == Double(Int(vi)),
+               Int(ui) >= 0, Int(ui) + (a.wide.1 - a.wide.0) <= t.width {
+                // (Rows whose texel row falls outside the texture take the row path below.)
+                direct = (Int(ui), a.wide.0, Int(vi))
+            }
+        }
         let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
         defer { scratch.deallocate() }
         for py in region.y0..<region.y1 {
@@ -319,7 +333,9 @@ struct Compositor {
             for px in region.x0..<min(ia, region.x1) { general(row, px, cy) }
             if ia < ib {
                 let n = ib - ia
-                if let sc = scaled {
+                if let d = direct, let t = tex, case let ty = d.v + (py - region.y0), ty >= 0, ty < t.height {
+                    blendSpanOver(dst: row + ia, src: t.base.surface.row(ty) + d.u + (ia - d.ustart), count: n, opacity: UInt8(op8))
+                } else if let sc = scaled {
                     let qy = (cy * iv.4 + iv.7) / W
                     let src = sc.sampler.row(v: v0 + (qy - r.minY) * texScaleY) + (ia - sc.start)
                     blendSpanOver(dst: row + ia, src: src, count: n, opacity: UInt8(op8))
