@@ -305,6 +305,21 @@ struct RenderGoldenTests {
         render("shadow", root, 160, 120)
     }
 
+    @Test func shadowClippedByMasksToBounds() {
+        // masksToBounds clips the layer's own shadow: with a translucent
+        // background it shows inside the bounds only (left: unclipped).
+        let root = scene()
+        for (i, clip) in [false, true].enumerated() {
+            let l = TL(16 + Double(i) * 60, 20, 40, 40, color: (1, 1, 1, 0.3))
+            CALayerSetMasksToBounds(l.ref, clip); CALayerSetCornerRadius(l.ref, 6)
+            CALayerSetShadowOpacity(l.ref, 1); CALayerSetShadowRadius(l.ref, 4)
+            CALayerSetShadowOffset(l.ref, CGSize(width: 8, height: 8))
+            l.add(TL(20, 20, 30, 30, color: (0.1, 0.3, 0.9, 1)))
+            root.add(l)
+        }
+        render("shadow_masks_to_bounds", root)
+    }
+
     @Test func shadowPath() {
         let root = scene()
         let a = TL(24, 16, 80, 60, color: white)

@@ -62,7 +62,11 @@ struct DrawListBuilder {
         let opacity = min(layer.opacity, 1)
         // The shadow first, under everything the layer draws.
         if shadow, let v, v.shadowOpacity > 0, let sc = v.shadowColor, sc.alpha > 0 {
+            // masksToBounds clips the layer's shadow too (as Core Animation does).
+            let clipped = layer.flags.contains(.masksToBounds)
+            if clipped { pushClip(layer, h) }
             emitShadow(layer, h, flip: flip, level: level, visuals: v, color: sc)
+            if clipped { popClip(layer) }
         }
         let transition = now.flatMap { (layer.modelLayer ?? layer).transitionState(now: $0) }
         let ownOps = ownOperationCount(layer)
@@ -107,15 +111,7 @@ struct DrawListBuilder {
             add(op, bounds: h.bounds(of: b))
         }
         let clips = layer.flags.contains(.masksToBounds)
-        if clips {
-            var op = DrawOp(.pushClip)
-            op.transform = h; op.rect = b; op.cornerRadius = radius; op.edgeMask = edges; op.layerID = id
-            op.bounds = h.bounds(of: b).intersection(clip)
-            op.depth = depth
-            ops.append(op)
-            clipStack.append(op.bounds.isNull ? CGRect.zero : op.bounds)
-            depth += 1
-        }
+        if clips { pushClip(layer, h) }
         if let v, let pb = v.contents as? PixelBuffer {
             emitContents(pb, layer: layer, visuals: v, h: h, bounds: b, opacity: opacity, edges: edges, id: id)
         }
@@ -146,13 +142,7 @@ struct DrawListBuilder {
                 }
             }
         }
-        if clips {
-            depth -= 1
-            clipStack.removeLast()
-            var op = DrawOp(.popClip)
-            op.depth = depth; op.layerID = id
-            ops.append(op)
-        }
+        if clips { popClip(layer) }
         if let v, v.borderWidth > 0, v.borderWidth.isFinite, let bc = v.borderColor, bc.alpha > 0 {
             var op = DrawOp(.border)
             op.transform = h; op.rect = b; op.cornerRadius = radius
@@ -160,6 +150,27 @@ struct DrawListBuilder {
             op.color = premultiplied(bc); op.opacity = opacity; op.edgeMask = edges; op.layerID = id
             add(op, bounds: h.bounds(of: b))
         }
+    }
+
+    /// Clips what follows to the layer's (rounded) bounds.
+    private mutating func pushClip(_ layer: Layer, _ h: Homography) {
+        let b = layer.bounds.standardized
+        var op = DrawOp(.pushClip)
+        op.transform = h; op.rect = b; op.cornerRadius = cornerRadius(layer)
+        op.edgeMask = (layer.visuals?.edgeAntialiasingMask ?? 0xF) & 0xF; op.layerID = layerID(layer)
+        op.bounds = h.bounds(of: b).intersection(clip)
+        op.depth = depth
+        ops.append(op)
+        clipStack.append(op.bounds.isNull ? CGRect.zero : op.bounds)
+        depth += 1
+    }
+
+    private mutating func popClip(_ layer: Layer) {
+        depth -= 1
+        clipStack.removeLast()
+        var op = DrawOp(.popClip)
+        op.depth = depth; op.layerID = layerID(layer)
+        ops.append(op)
     }
 
     // MARK: - Contents
