@@ -11,7 +11,17 @@ final class TextureCache {
     private var entries: [Key: Entry] = [:]
 
     /// The texture of `box` (texels) of `pb`.
+    /// The last texture handed out (consecutive operations often share one).
+    private var last: (buffer: PixelBuffer, seed: UInt32, box: PixelBox, texture: Texture)?
+
     func texture(_ pb: PixelBuffer, seed: UInt32, box: PixelBox) -> Texture? {
+        if let l = last, l.buffer === pb, l.seed == seed, l.box == box { return l.texture }
+        let t = lookup(pb, seed: seed, box: box)
+        if let t { last = (pb, seed, box, t) }
+        return t
+    }
+
+    private func lookup(_ pb: PixelBuffer, seed: UInt32, box: PixelBox) -> Texture? {
         let key = Key(buffer: ObjectIdentifier(pb), x0: box.x0, y0: box.y0, x1: box.x1, y1: box.y1)
         if var e = entries[key], e.seed == seed {
             if !e.used { e.used = true; entries[key] = e }
@@ -23,7 +33,7 @@ final class TextureCache {
             guard let decoded = Self.decode(pb) else { return nil }
             t = decoded
         } else {
-            guard let whole = texture(pb, seed: seed, box: full),
+            guard let whole = lookup(pb, seed: seed, box: full),
                   let part = Texture(copying: whole.base.surface.subSurface(
                     PixelRect(x: box.x0, y: box.y0, width: box.width, height: box.height))) else { return nil }
             t = part
@@ -44,6 +54,7 @@ final class TextureCache {
 
     /// Drops entries not used since the last sweep.
     func sweep() {
+        last = nil
         entries = entries.filter { $0.value.used }
         for k in entries.keys { entries[k]!.used = false }
     }

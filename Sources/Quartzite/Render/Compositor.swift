@@ -304,8 +304,15 @@ struct Compositor {
                 direct = (Int(ui), a.wide.0, Int(vi))
             }
         }
-        let scratch = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
-        defer { scratch.deallocate() }
+        // Sampled rows (allocated on first use: many operations never need one).
+        var scratchStorage: UnsafeMutablePointer<UInt32>?
+        defer { scratchStorage?.deallocate() }
+        func scratchRow() -> UnsafeMutablePointer<UInt32> {
+            if let p = scratchStorage { return p }
+            let p = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
+            scratchStorage = p
+            return p
+        }
         for py in region.y0..<region.y1 {
             let cy = Double(py) + 0.5
             let row = canvas.row(py)
@@ -350,6 +357,7 @@ struct Compositor {
                         // Texels one to one: blend straight from the texture's row.
                         blendSpanOver(dst: row + ia, src: t.base.surface.row(Int(vi)) + Int(ui), count: n, opacity: UInt8(op8))
                     } else {
+                        let scratch = scratchRow()
                         switch fastFilter {
                         case 0:
                             // Nearest in Double, as the general path computes it, so that
