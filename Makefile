@@ -19,8 +19,8 @@ test: build
 
 demo: build
 	@mkdir -p out
-	cc -std=c11 -O2 -Wall -Wextra -Iinclude examples/demo.c -o $(BUILD_DIR)/demo \
-	    -L$(BUILD_DIR)/lib -lquartzite -lm -Wl,-rpath,$(abspath $(BUILD_DIR))/lib
+	cc -std=c11 -O2 -Wall -Wextra -Iinclude examples/demo.c examples/apng_writer.c -o $(BUILD_DIR)/demo \
+	    -L$(BUILD_DIR)/lib -lquartzite -lz -lm -Wl,-rpath,$(abspath $(BUILD_DIR))/lib
 	$(BUILD_DIR)/demo out
 
 bench: build

@@ -68,6 +68,29 @@ qz_build_video_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
 
+# Compiles bench_render.c into $BENCH_OUT/bench_render against pixman
+# (Debian's libpixman-1-dev, installed with apt-get when missing: as root, or
+# through sudo). Returns 1 when pixman cannot be had.
+qz_build_render_bench() {
+    mkdir -p "$BENCH_OUT"
+    if ! pkg-config --exists pixman-1 2>/dev/null; then
+        echo "bench_render: pixman (libpixman-1-dev) is missing; installing it with apt-get" >&2
+        local sudo=""
+        [ "$(id -u)" = 0 ] || sudo="sudo"
+        if command -v apt-get >/dev/null 2>&1; then
+            $sudo apt-get install -y libpixman-1-dev >&2 || { $sudo apt-get update >&2 && $sudo apt-get install -y libpixman-1-dev >&2; } || true
+        fi
+        if ! pkg-config --exists pixman-1 2>/dev/null; then
+            echo "bench_render: pixman is still missing (install libpixman-1-dev)" >&2
+            return 1
+        fi
+    fi
+    # shellcheck disable=SC2086,SC2046
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" $(pkg-config --cflags pixman-1) "$BENCH_DIR/bench_render.c" \
+        -o "$BENCH_OUT/bench_render" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs pixman-1) -lm
+}
+
 # Prints the path of swift-demangle (PATH, next to swift, /opt/swift), or nothing.
 qz_swift_demangle() {
     local d

@@ -2,7 +2,7 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction]
+#                     [--no-transaction] [--no-render]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -11,6 +11,8 @@
 #   --no-animation  skip the presentation/animation benchmark (bench_animation)
 #   --no-video      skip the Core Video benchmark (bench_video)
 #   --no-transaction skip the transaction benchmark (bench_transaction)
+#   --no-render     skip the renderer benchmark against pixman (bench_render; it
+#                   installs Debian's libpixman-1-dev with apt-get when missing)
 #
 # Environment: QUARTZITE_BUILD (default <repo>/build), CC (default gcc),
 # BENCH_OUT (default benchmarks/results, git-ignored), BENCH_STRICT=1 to exit
@@ -22,7 +24,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -32,6 +34,7 @@ for arg in "$@"; do
     --no-animation) animation=0 ;;
     --no-video) video=0 ;;
     --no-transaction) transaction=0 ;;
+    --no-render) render=0 ;;
     -h | --help)
         sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
@@ -66,6 +69,10 @@ fi
 if [ "$transaction" = 1 ]; then
     qz_build_transaction_bench
 fi
+if [ "$render" = 1 ] && ! qz_build_render_bench; then
+    echo "run.sh: bench_render skipped (pixman is not available; see the message above)" >&2
+    render=0
+fi
 "$CC" -O2 -shared -fPIC "$BENCH_DIR/ref_getter.c" -o "$BENCH_OUT/libqzbenchref.so"
 
 c_args=()
@@ -74,6 +81,8 @@ layer_args=()
 anim_args=()
 video_args=()
 tx_args=()
+render_args=()
+kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
     py_args=(--reps 3 --iters 200000)
@@ -81,6 +90,8 @@ if [ "$quick" = 1 ]; then
     anim_args=(--reps 2 --frames 6)
     video_args=(--reps 3)
     tx_args=(--reps 3)
+    render_args=(--reps 2 --frames 2)
+    kernel_args=(--reps 3 --frames 2)
 fi
 
 status=0
@@ -132,6 +143,24 @@ if [ "$transaction" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_render.txt"
+if [ "$render" = 1 ]; then
+    echo "== C: bench_render (CARenderer vs pixman: the renderer issue's four scenes at 1920x1080)"
+    "$BENCH_OUT/bench_render" ${render_args[@]+"${render_args[@]}"} | tee "$BENCH_OUT/bench_render.txt" || {
+        echo "run.sh: bench_render FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+    echo "== Swift: bench_kernels (the renderer's pixel kernels vs pixman on the same buffers)"
+    if swift build -c release --package-path "$BENCH_DIR/kernels" >"$BENCH_OUT/bench_kernels_build.txt" 2>&1; then
+        "$BENCH_DIR/kernels/.build/release/bench_kernels" ${kernel_args[@]+"${kernel_args[@]}"} | tee -a "$BENCH_OUT/bench_render.txt" || status=1
+    else
+        echo "run.sh: bench_kernels did not build (see $BENCH_OUT/bench_kernels_build.txt)" >&2
+        status=1
+    fi
+    echo
+fi
+
 : >"$BENCH_OUT/bench_ctypes.txt"
 if [ "$python" = 1 ] && command -v python3 >/dev/null; then
     echo "== Python: bench_ctypes.py"
@@ -167,7 +196,8 @@ fi
 
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
-    "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_ctypes.txt" \
+    "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" \
+    "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"

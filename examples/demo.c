@@ -1,80 +1,238 @@
-/* Quartzite demo (foundation stage): a card flipping about the y axis under a
- * perspective sublayer transform, computed with Quartzite's transform math and
- * drawn as ASCII frames. It prints the frames and writes them, with the
- * projected corner coordinates, under the output directory given as argv[1].
- * The renderer will turn this into real pixels. */
+/* Quartzite demo: a short animated scene rendered frame by frame through
+ * CARenderer into a pixel buffer under a controlled media clock, written as
+ * PNG frames and an animated PNG under the output directory (argv[1], "out"
+ * by default).
+ *
+ * The scene: a photo card flipping about the y axis under a perspective
+ * sublayerTransform (3D flip, rounded corners, shadow, border); a ball
+ * following a curved path (keyframe animation along a CGPath); a tile that
+ * scales, spins and fades (an animation group); a progress bar and a badge
+ * moving from their old model values to new ones (implicit-style
+ * animations: the model changes, a from-value animation eases in); and a
+ * panel whose colour changes with a push transition half-way through. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
-
-static const double PI = 3.14159265358979323846;
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <quartzite/quartzite.h>
+#include "apng_writer.h"
 
-enum { COLS = 64, ROWS = 24, FRAMES = 8 };
+enum { WIDTH = 320, HEIGHT = 240, FPS = 24, FRAMES = 72 };
+static const double PI = 3.14159265358979323846;
 
-typedef struct { double x, y; } Vec2;
+static double media_now = 0;
+static CFTimeInterval clock_source(void *info) { return *(const double *)info; }
 
-/* Row vector times matrix, then the perspective divide. */
-static Vec2 project(CATransform3D t, double x, double y) {
-    double px = x * t.m11 + y * t.m21 + t.m41;
-    double py = x * t.m12 + y * t.m22 + t.m42;
-    double w = x * t.m14 + y * t.m24 + t.m44;
-    Vec2 v = { px / w, py / w };
-    return v;
+static CALayerRef make_layer(CALayerRef parent, double x, double y, double w, double h,
+                             double r, double g, double b, double a) {
+    CALayerRef l = CALayerCreate();
+    CALayerSetFrame(l, CGRectMake(x, y, w, h));
+    CGColorRef c = CGColorCreateSRGB(r, g, b, a);
+    CALayerSetBackgroundColor(l, c);
+    CGColorRelease(c);
+    if (parent) CALayerAddSublayer(parent, l);
+    return l;
 }
 
-/* Inside test for a convex quad (corners in order). */
-static int inside(const Vec2 q[4], double x, double y) {
-    int sign = 0;
-    for (int i = 0; i < 4; i++) {
-        Vec2 a = q[i], b = q[(i + 1) % 4];
-        double cross = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x);
-        int s = cross > 0 ? 1 : (cross < 0 ? -1 : 0);
-        if (s != 0) {
-            if (sign != 0 && s != sign) return 0;
-            sign = s;
+static void set_shadow(CALayerRef l, double opacity, double radius, double dx, double dy) {
+    CALayerSetShadowOpacity(l, (float)opacity);
+    CALayerSetShadowRadius(l, radius);
+    CALayerSetShadowOffset(l, CGSizeMake(dx, dy));
+}
+
+/* A 64x64 picture: a sky gradient, a sun and hills (premultiplied BGRA). */
+static CVPixelBufferRef make_picture(void) {
+    CVPixelBufferRef pb = NULL;
+    if (CVPixelBufferCreate(NULL, 64, 64, kCVPixelFormatType_32BGRA, NULL, &pb) != kCVReturnSuccess) return NULL;
+    uint8_t *base = CVPixelBufferGetBaseAddress(pb);
+    size_t bpr = CVPixelBufferGetBytesPerRow(pb);
+    for (int y = 0; y < 64; y++) {
+        for (int x = 0; x < 64; x++) {
+            double r = 0.35 + 0.4 * y / 64.0, g = 0.6 + 0.3 * y / 64.0, b = 0.95;
+            double dx = x - 44, dy = y - 18;
+            if (dx * dx + dy * dy < 90) { r = 1.0; g = 0.85; b = 0.3; }
+            if (y > 44 + 6 * sin(x / 9.0)) { r = 0.2; g = 0.55; b = 0.25; }
+            uint8_t *p = base + y * bpr + 4 * x;
+            p[0] = (uint8_t)(b * 255); p[1] = (uint8_t)(g * 255); p[2] = (uint8_t)(r * 255); p[3] = 255;
         }
     }
-    return 1;
+    return pb;
+}
+
+static void add_basic(CALayerRef l, const char *keyPath, CAValueRef from, CAValueRef to, double duration,
+                      bool autoreverses, float repeat, const char *timing) {
+    CAAnimationRef a = CABasicAnimationCreate(keyPath);
+    if (from) CABasicAnimationSetFromValue(a, from);
+    if (to) CABasicAnimationSetToValue(a, to);
+    CAAnimationSetDuration(a, duration);
+    CAAnimationSetAutoreverses(a, autoreverses);
+    CAAnimationSetRepeatCount(a, repeat);
+    if (timing) {
+        CAMediaTimingFunctionRef f = CAMediaTimingFunctionCreateWithName(timing);
+        CAAnimationSetTimingFunction(a, f);
+        CARelease(f);
+    }
+    CALayerAddAnimation(l, a, keyPath);
+    CARelease(a);
+    CARelease(from);
+    CARelease(to);
 }
 
 int main(int argc, char **argv) {
-    const char *dir = argc > 1 ? argv[1] : ".";
-    char path[512];
-    snprintf(path, sizeof path, "%s/demo-frames.txt", dir);
-    FILE *out = fopen(path, "w");
-    if (!out) { perror(path); return 1; }
+    const char *outdir = argc > 1 ? argv[1] : "out";
+    QZSetMediaTimeSource(clock_source, &media_now);
 
-    /* The card: 40x16 points centred on the origin; perspective m34 = -1/60 (a strong one, so text cells show it),
-     * then moved to the middle of a 64x24 "screen" (x scaled 2:1 for text cells). */
+    CALayerRef root = make_layer(NULL, 0, 0, WIDTH, HEIGHT, 0.10, 0.12, 0.18, 1);
+
+    /* 3D flip: a card under a perspective sublayer transform. */
+    CALayerRef stage = make_layer(root, 0, 0, WIDTH, HEIGHT, 0, 0, 0, 0);
     CATransform3D perspective = CATransform3DIdentity;
-    perspective.m34 = -1.0 / 60;
-    CATransform3D toScreen = CATransform3DConcat(CATransform3DMakeScale(1.0, 0.5, 1),
-                                                  CATransform3DMakeTranslation(COLS / 2.0, ROWS / 2.0, 0));
-    for (int frame = 0; frame <= FRAMES; frame++) {
-        double angle = PI * frame / FRAMES;                     /* 0 -> 180 degrees */
-        CATransform3D flip = CATransform3DMakeRotation(angle, 0, 1, 0);
-        CATransform3D full = CATransform3DConcat(CATransform3DConcat(flip, perspective), toScreen);
-        Vec2 q[4] = { project(full, -20, -16), project(full, 20, -16), project(full, 20, 16), project(full, -20, 16) };
-        /* The back face shows once the card has turned past 90 degrees. */
-        char fill = cos(angle) >= 0 ? '#' : '.';
-        fprintf(out, "frame %d  angle %5.1f deg  corners", frame, angle * 180 / PI);
-        printf("frame %d  angle %5.1f deg\n", frame, angle * 180 / PI);
-        for (int i = 0; i < 4; i++) fprintf(out, " (%.2f, %.2f)", q[i].x, q[i].y);
-        fprintf(out, "\n");
-        for (int row = 0; row < ROWS; row++) {
-            char line[COLS + 1];
-            for (int col = 0; col < COLS; col++) line[col] = inside(q, col + 0.5, row + 0.5) ? fill : ' ';
-            line[COLS] = '\0';
-            if (frame % 2 == 0) printf("|%s|\n", line);
-            fprintf(out, "|%s|\n", line);
-        }
-    }
-    fclose(out);
-    if (QZGetLastError() != QZErrorNone) {
-        fprintf(stderr, "demo: %s\n", QZGetLastErrorMessage());
+    perspective.m34 = -1.0 / 500;
+    CALayerSetSublayerTransform(stage, perspective);
+    CALayerRef card = make_layer(stage, 24, 40, 110, 140, 1, 1, 1, 1);
+    CALayerSetCornerRadius(card, 14);
+    CALayerSetBorderWidth(card, 3);
+    CGColorRef gold = CGColorCreateSRGB(0.95, 0.75, 0.2, 1);
+    CALayerSetBorderColor(card, gold);
+    set_shadow(card, 0.6, 10, 0, 6);
+    CVPixelBufferRef picture = make_picture();
+    CALayerRef photo = make_layer(card, 10, 10, 90, 90, 0, 0, 0, 0);
+    CALayerSetContents(photo, picture);
+    CALayerSetCornerRadius(photo, 8);
+    CALayerSetMasksToBounds(photo, true);
+    CALayerRef caption = make_layer(card, 10, 112, 70, 12, 0.3, 0.3, 0.35, 1);
+    CALayerSetCornerRadius(caption, 6);
+    add_basic(card, "transform.rotation.y", CAValueCreateNumber(0), CAValueCreateNumber(PI), 1.5, true, 1,
+              kCAMediaTimingFunctionEaseInEaseOut);
+
+    /* Keyframe animation along a path: a ball on a curve. */
+    CALayerRef ball = make_layer(root, 150, 20, 28, 28, 0.95, 0.3, 0.3, 1);
+    CALayerSetCornerRadius(ball, 14);
+    set_shadow(ball, 0.5, 6, 0, 5);
+    CGMutablePathRef path = CGPathCreateMutable();
+    CGPathMoveToPoint(path, NULL, 165, 40);
+    CGPathAddCurveToPoint(path, NULL, 330, 0, 310, 200, 220, 130);
+    CGPathAddCurveToPoint(path, NULL, 150, 80, 170, 220, 290, 200);
+    CAAnimationRef follow = CAKeyframeAnimationCreate("position");
+    CAKeyframeAnimationSetPath(follow, path);
+    CAKeyframeAnimationSetCalculationMode(follow, kCAAnimationPaced);
+    CAAnimationSetDuration(follow, 3);
+    CAAnimationSetFillMode(follow, kCAFillModeForwards);
+    CAAnimationSetRemovedOnCompletion(follow, false);
+    CALayerAddAnimation(ball, follow, "follow");
+    CARelease(follow);
+    CGPathRelease(path);
+
+    /* An animation group: scale, spin and fade together. */
+    CALayerRef tile = make_layer(root, 190, 150, 44, 44, 0.3, 0.75, 0.95, 1);
+    CALayerSetCornerRadius(tile, 10);
+    set_shadow(tile, 0.4, 4, 0, 3);
+    CAAnimationRef parts[3];
+    parts[0] = CABasicAnimationCreate("transform.scale");
+    CAValueRef s0 = CAValueCreateNumber(0.6), s1 = CAValueCreateNumber(1.2);
+    CABasicAnimationSetFromValue(parts[0], s0); CABasicAnimationSetToValue(parts[0], s1);
+    parts[1] = CABasicAnimationCreate("transform.rotation.z");
+    CAValueRef r0 = CAValueCreateNumber(0), r1 = CAValueCreateNumber(PI);
+    CABasicAnimationSetFromValue(parts[1], r0); CABasicAnimationSetToValue(parts[1], r1);
+    parts[2] = CABasicAnimationCreate("opacity");
+    CAValueRef o0 = CAValueCreateNumber(1), o1 = CAValueCreateNumber(0.4);
+    CABasicAnimationSetFromValue(parts[2], o0); CABasicAnimationSetToValue(parts[2], o1);
+    CAAnimationRef group = CAAnimationGroupCreate();
+    CAAnimationGroupSetAnimations(group, parts, 3);
+    CAAnimationSetDuration(group, 1.5);
+    CAAnimationSetAutoreverses(group, true);
+    CALayerAddAnimation(tile, group, "pulse");
+    for (int i = 0; i < 3; i++) CARelease(parts[i]);
+    CARelease(group); CARelease(s0); CARelease(s1); CARelease(r0); CARelease(r1); CARelease(o0); CARelease(o1);
+
+    /* Implicit-style animations: the model takes its new values and an
+     * animation from the old ones eases towards them. */
+    CALayerRef track = make_layer(root, 24, 206, 130, 10, 0.25, 0.27, 0.33, 1);
+    CALayerSetCornerRadius(track, 5);
+    CALayerRef bar = make_layer(track, 0, 0, 20, 10, 0.35, 0.85, 0.45, 1);
+    CALayerSetAnchorPoint(bar, CGPointMake(0, 0.5));
+    CALayerSetPosition(bar, CGPointMake(0, 5));
+    CALayerSetCornerRadius(bar, 5);
+    CGRect oldBounds = CALayerGetBounds(bar);
+    CALayerSetBounds(bar, CGRectMake(0, 0, 130, 10));
+    add_basic(bar, "bounds", CAValueCreateRect(oldBounds), NULL, 2.5, false, 0, kCAMediaTimingFunctionEaseOut);
+    CALayerRef badge = make_layer(root, 250, 16, 52, 24, 0.95, 0.45, 0.2, 1);
+    CALayerSetCornerRadius(badge, 12);
+    CGPoint oldPos = CALayerGetPosition(badge);
+    CALayerSetPosition(badge, CGPointMake(276, 100));
+    add_basic(badge, "position", CAValueCreatePoint(oldPos), NULL, 1.0, false, 0, kCAMediaTimingFunctionEaseInEaseOut);
+
+    /* A panel that changes colour half-way through with a push transition. */
+    CALayerRef window = make_layer(root, 236, 150, 70, 70, 0, 0, 0, 0);   /* clips the transition */
+    CALayerSetCornerRadius(window, 12);
+    CALayerSetMasksToBounds(window, true);
+    CALayerRef panel = make_layer(window, 0, 0, 70, 70, 0.55, 0.3, 0.8, 1);
+    CALayerRef mark = make_layer(panel, 20, 20, 30, 30, 1, 1, 1, 0.9);
+    CALayerSetCornerRadius(mark, 15);
+
+    CVPixelBufferRef target = NULL;
+    if (CVPixelBufferCreate(NULL, WIDTH, HEIGHT, kCVPixelFormatType_32BGRA, NULL, &target) != kCVReturnSuccess) {
+        fprintf(stderr, "demo: cannot create the target: %s\n", QZGetLastErrorMessage());
         return 1;
     }
-    printf("demo: wrote %s (every frame with its projected corners)\n", path);
-    return 0;
+    CARendererRef renderer = CARendererCreate(target, NULL);
+    CARendererSetLayer(renderer, root);
+
+    char *paths[FRAMES];
+    double redrawn = 0, total_ms = 0;
+    int transitioned = 0;
+    for (int i = 0; i < FRAMES; i++) {
+        double t = (double)i / FPS;
+        media_now = t;
+        if (!transitioned && t >= 1.5) {
+            CAAnimationRef push = CATransitionCreate();
+            CAValueRef type = CAValueCreateString(kCATransitionPush), sub = CAValueCreateString(kCATransitionFromRight);
+            CAAnimationSetValueForKey(push, "type", type);
+            CAAnimationSetValueForKey(push, "subtype", sub);
+            CAAnimationSetDuration(push, 0.8);
+            CALayerAddAnimation(panel, push, NULL);
+            CARelease(push); CARelease(type); CARelease(sub);
+            CGColorRef teal = CGColorCreateSRGB(0.1, 0.7, 0.6, 1);
+            CALayerSetBackgroundColor(panel, teal);
+            CGColorRelease(teal);
+            CALayerSetPosition(mark, CGPointMake(45, 45));
+            transitioned = 1;
+        }
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        CARendererBeginFrameAtTime(renderer, t, NULL);
+        CGRect update = CARendererUpdateBounds(renderer);
+        CARendererRender(renderer);
+        CARendererEndFrame(renderer);
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        total_ms += (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
+        if (!CGRectIsNull(update)) redrawn += update.size.width * update.size.height;
+        paths[i] = malloc(strlen(outdir) + 32);
+        sprintf(paths[i], "%s/frame_%03d.png", outdir, i);
+        if (QZPixelBufferWritePNG(target, paths[i]) != kCVReturnSuccess) {
+            fprintf(stderr, "demo: cannot write %s: %s\n", paths[i], QZGetLastErrorMessage());
+            return 1;
+        }
+    }
+    char apng[4096];
+    snprintf(apng, sizeof apng, "%s/demo.png", outdir);
+    int ok = apng_write_from_png_files(apng, (const char *const *)paths, FRAMES, 1, FPS);
+
+    printf("Quartzite demo: %d frames of %dx%d at %d fps rendered through CARenderer\n", FRAMES, WIDTH, HEIGHT, FPS);
+    printf("  frames:        %s/frame_000.png ... %s/frame_%03d.png\n", outdir, outdir, FRAMES - 1);
+    printf("  animated PNG:  %s%s\n", apng, ok == 0 ? "" : " (FAILED)");
+    printf("  rendering:     %.2f ms per frame on average; damage tracking redrew %.0f%% of the pixels\n",
+           total_ms / FRAMES, 100.0 * redrawn / ((double)FRAMES * WIDTH * HEIGHT));
+
+    for (int i = 0; i < FRAMES; i++) free(paths[i]);
+    CARelease(renderer);
+    CVPixelBufferRelease(target);
+    CVPixelBufferRelease(picture);
+    CGColorRelease(gold);
+    CALayerRef layers[] = { root, stage, card, photo, caption, ball, tile, track, bar, badge, window, panel, mark };
+    for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) CARelease(layers[i]);
+    QZSetMediaTimeSource(NULL, NULL);
+    return ok == 0 ? 0 : 1;
 }

@@ -120,6 +120,13 @@ FAMILIES = [
     ("QZRunLoop", "CFRunLoop: run loops, timers and performs"),
     ("CADisplayLink", "CADisplayLink and the display"),
     ("QZDisplay", "CADisplayLink and the display"),
+    ("CARenderer", "CARenderer: rendering layer trees into pixel buffers"),
+    ("QZRenderer", "CARenderer: rendering layer trees into pixel buffers"),
+    ("QZDrawList", "Draw lists: a frame's operations for GPU hosts"),
+    ("CALayerRenderInContext", "Bitmap contexts and CALayerRenderInContext"),
+    ("CGBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
+    ("QZBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
+    ("CGContext", "Bitmap contexts and CALayerRenderInContext"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not

@@ -3116,6 +3116,215 @@ void QZDisplayLinkStep(CADisplayLinkRef link, CFTimeInterval timestamp);
  */
 void QZDisplaySetRefreshRate(double hz);
 
+/* MARK: - CARenderer: rendering layer trees into pixel buffers */
+
+/**
+ * Adds `rect` (target pixels) to the current frame's update rectangle.
+ * QZErrorInvalidState outside a frame; QZErrorNotFinite for NaN.
+ */
+void CARendererAddUpdateRect(CARendererRef renderer, CGRect rect);
+
+/**
+ * Starts a frame showing the layer tree at media time `timeStamp` (the
+ * CVTimeStamp may be NULL and is otherwise ignored). Computes the update
+ * rectangle: what changed since the last completed frame (everything for
+ * the first frame or after SetLayer/SetBounds). QZErrorNotFinite for a NaN
+ * time; QZErrorInvalidState when a frame is already open (it is replaced).
+ */
+void CARendererBeginFrameAtTime(CARendererRef renderer, CFTimeInterval timeStamp, const CVTimeStamp *ts);
+
+/**
+ * Creates a renderer drawing into `target` (retained), whose format must be
+ * one the compositor can read and write (every chunky RGB format: 32BGRA,
+ * 32ARGB, 32RGBA, 32ABGR, 24RGB, 24BGR, 64ARGB, ...; premultiplied 32BGRA is
+ * the native one). `options` may be NULL or a dictionary (its keys,
+ * kCARendererColorSpace, are accepted and ignored: Quartzite renders sRGB).
+ * The renderer's bounds start as the target's rectangle {0, 0, w, h}.
+ * Returns +1 (release with CARelease), or NULL: QZErrorNullArgument (NULL
+ * target), QZErrorWrongType, QZErrorInvalidArgument (a target format that
+ * cannot be rendered into, e.g. planar Y'CbCr, or options not a dictionary).
+ */
+CARendererRef CARendererCreate(CVPixelBufferRef target, CAValueRef options);
+
+/**
+ * Ends the frame: its operations become what the next frame is compared
+ * with. QZErrorInvalidState when no frame is open.
+ */
+void CARendererEndFrame(CARendererRef renderer);
+
+CGRect CARendererGetBounds(CARendererRef renderer);
+
+/**
+ * The root layer (+0), or NULL.
+ */
+CALayerRef CARendererGetLayer(CARendererRef renderer);
+
+/**
+ * The media time at which the next frame is needed: the current frame's
+ * time (or now, outside a frame) while an animation runs, the start of the
+ * earliest animation that has not begun, or infinity when nothing animates
+ * (a host can sleep until the tree changes).
+ */
+CFTimeInterval CARendererGetNextFrameTime(CARendererRef renderer);
+
+/**
+ * Draws the current frame's update rectangle into the target (cleared to
+ * transparent there first, then the layer tree composited over it).
+ * QZErrorInvalidState when no frame is open or no layer is set (the target
+ * is left unchanged).
+ */
+void CARendererRender(CARendererRef renderer);
+
+/**
+ * Sets the rectangle of the renderer's space drawn into the target: its
+ * origin lands on pixel (0, 0), one point per pixel. QZErrorNotFinite for
+ * NaN or infinite values. The next frame redraws everything.
+ */
+void CARendererSetBounds(CARendererRef renderer, CGRect bounds);
+
+/**
+ * Sets the root layer (retained; NULL removes it). Its position is
+ * expressed in the renderer's space, which CARendererSetBounds maps to the
+ * target. The next frame redraws everything.
+ */
+void CARendererSetLayer(CARendererRef renderer, CALayerRef layer);
+
+/**
+ * The target pixels the current frame will redraw (Apple's updateBounds):
+ * the union of the target-space bounds of the draw operations that changed
+ * since the last frame, plus rectangles added with CARendererAddUpdateRect,
+ * clipped to the target. CGRectNull when nothing changed or outside a frame.
+ */
+CGRect CARendererUpdateBounds(CARendererRef renderer);
+
+/**
+ * The current frame's draw operations (between BeginFrame and EndFrame),
+ * else the last completed frame's, else an empty list. These are exactly the
+ * operations CARendererRender replays. Returns +1 (release with CARelease).
+ */
+QZDrawListRef QZRendererCopyDrawList(CARendererRef renderer);
+
+/* MARK: - Draw lists: a frame's operations for GPU hosts */
+
+/**
+ * The number of operations in a draw list (0 on a bad handle).
+ */
+size_t QZDrawListGetCount(QZDrawListRef list);
+
+/**
+ * Copies operation `index` into `*operation` (pointers in it are borrowed from
+ * the list). Returns false (and records QZErrorOutOfRange or
+ * QZErrorNullArgument) when it cannot.
+ */
+bool QZDrawListGetOperation(QZDrawListRef list, size_t index, QZDrawOperation *operation);
+
+/**
+ * The width and height in pixels of the target a draw list was made for.
+ */
+CGSize QZDrawListGetTargetSize(QZDrawListRef list);
+
+/* MARK: - Bitmap contexts and CALayerRenderInContext */
+
+/**
+ * Apple's renderInContext:: draws the layer and its sublayers, as the model
+ * tree says (animations are ignored), in the layer's own coordinate space
+ * (its bounds origin at the context's user-space origin, through the
+ * context's CTM), composited over the context's pixels. The layer's own
+ * position and transform are not applied. QZErrorInvalidArgument for a
+ * context that is not a bitmap context.
+ */
+void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
+
+/**
+ * Creates a bitmap context over `data` (`height` rows of `bytesPerRow`
+ * bytes, which must stay valid while the context lives), or over memory it
+ * allocates itself (zeroed) when `data` is NULL (`bytesPerRow` 0 then picks
+ * the row size). Accepted formats: 8 bits per component, 32 bits per pixel,
+ * kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
+ * memory, the native format), kCGImageAlphaPremultipliedLast with the
+ * default or big-endian order (RGBA), kCGImageAlphaPremultipliedFirst with
+ * the default or big-endian order (ARGB), and the NoneSkipFirst/NoneSkipLast
+ * variants of those (opaque). `space` may be NULL (sRGB) and is otherwise
+ * ignored. Returns +1 (release with CGContextRelease or CARelease), or NULL
+ * with QZErrorInvalidArgument (zero or too large sizes, unsupported
+ * formats, rows too short) or QZErrorOutOfMemory.
+ */
+CGContextRef CGBitmapContextCreate(void *data, size_t width, size_t height, size_t bitsPerComponent, size_t bytesPerRow, CGColorSpaceRef space, uint32_t bitmapInfo);
+
+size_t CGBitmapContextGetBytesPerRow(CGContextRef ctx);
+
+/**
+ * The first byte of a bitmap context's pixels, or NULL.
+ */
+void *CGBitmapContextGetData(CGContextRef ctx);
+
+size_t CGBitmapContextGetHeight(CGContextRef ctx);
+
+size_t CGBitmapContextGetWidth(CGContextRef ctx);
+
+/**
+ * Makes `rect` (user space) transparent black.
+ */
+void CGContextClearRect(CGContextRef ctx, CGRect rect);
+
+void CGContextConcatCTM(CGContextRef ctx, CGAffineTransform t);
+
+/**
+ * Paints `rect` (user space) with the fill colour, source-over, anti-aliased.
+ */
+void CGContextFillRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * The current transformation matrix (user space to pixels).
+ */
+CGAffineTransform CGContextGetCTM(CGContextRef ctx);
+
+/**
+ * Drops a reference (NULL is ignored).
+ */
+void CGContextRelease(CGContextRef ctx);
+
+/**
+ * Restores the last saved state; QZErrorInvalidState when none is saved.
+ */
+void CGContextRestoreGState(CGContextRef ctx);
+
+/**
+ * Returns `ctx` with one more reference (NULL is returned as is).
+ */
+CGContextRef CGContextRetain(CGContextRef ctx);
+
+/**
+ * Rotates user space by `angle` radians (positive turns x towards y).
+ */
+void CGContextRotateCTM(CGContextRef ctx, double angle);
+
+void CGContextSaveGState(CGContextRef ctx);
+
+void CGContextScaleCTM(CGContextRef ctx, double sx, double sy);
+
+void CGContextSetFillColorWithColor(CGContextRef ctx, CGColorRef color);
+
+/**
+ * Sets the fill colour (components clamped to 0...1).
+ */
+void CGContextSetRGBFillColor(CGContextRef ctx, double red, double green, double blue, double alpha);
+
+void CGContextTranslateCTM(CGContextRef ctx, double tx, double ty);
+
+/**
+ * Creates a bitmap context drawing into `pixelBuffer` (retained), which
+ * must have a format the compositor can read and write (chunky RGB). The
+ * CTM maps points to pixels, y down. Returns +1, or NULL with
+ * QZErrorNullArgument, QZErrorWrongType or QZErrorInvalidArgument.
+ */
+CGContextRef QZBitmapContextCreateWithPixelBuffer(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The pixel buffer behind a bitmap context (+0), or NULL.
+ */
+CVPixelBufferRef QZBitmapContextGetPixelBuffer(CGContextRef ctx);
+
 #ifdef __cplusplus
 }
 #endif

@@ -716,6 +716,106 @@ typedef void (*QZInfoReleaseCallback)(void *info);
  *  the thread of a run loop the link is in, during a turn of that loop, or on
  *  the thread that calls QZDisplayLinkStep. */
 typedef void (*CADisplayLinkCallback)(CADisplayLinkRef link, void *info);
+/* ---- Renderer, draw lists and bitmap contexts ---------------------------- */
+
+/** A renderer of layer trees into a pixel buffer (Apple's CARenderer). */
+typedef struct CARenderer *CARendererRef;
+/** A frame as a flat list of draw operations (QZRendererCopyDrawList). */
+typedef struct QZDrawList *QZDrawListRef;
+/** A colour space (Apple's CGColorSpaceRef). Quartzite renders in sRGB and
+ *  accepts NULL wherever a colour space is asked for. */
+typedef struct QZOpaqueCGColorSpace *CGColorSpaceRef;
+
+/** Apple's CGImageAlphaInfo and CGBitmapInfo values (CGBitmapContextCreate
+ *  accepts 8 bits per component, 4 bytes per pixel, premultiplied:
+ *  kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
+ *  memory), kCGImageAlphaPremultipliedLast (RGBA in memory), and their
+ *  kCGImageAlphaNoneSkipFirst / NoneSkipLast opaque variants). */
+enum {
+    kCGImageAlphaNone = 0,
+    kCGImageAlphaPremultipliedLast = 1,
+    kCGImageAlphaPremultipliedFirst = 2,
+    kCGImageAlphaLast = 3,
+    kCGImageAlphaFirst = 4,
+    kCGImageAlphaNoneSkipLast = 5,
+    kCGImageAlphaNoneSkipFirst = 6,
+    kCGImageAlphaOnly = 7,
+    kCGBitmapAlphaInfoMask = 0x1F,
+    kCGBitmapByteOrderMask = 0x7000,
+    kCGBitmapByteOrderDefault = 0 << 12,
+    kCGBitmapByteOrder16Little = 1 << 12,
+    kCGBitmapByteOrder32Little = 2 << 12,
+    kCGBitmapByteOrder16Big = 3 << 12,
+    kCGBitmapByteOrder32Big = 4 << 12
+};
+
+/** The kinds of draw operation (QZDrawOperation.kind). Drawing operations
+ *  are FILL, BORDER, IMAGE and PATH; the others structure the list:
+ *  PUSH_CLIP ... POP_CLIP nest; BEGIN_GROUP ... [BEGIN_MASK ...] END_GROUP
+ *  draws its contents offscreen and composites them with the group's opacity
+ *  (times the mask part's alpha when a BEGIN_MASK part is present);
+ *  BEGIN_SHADOW ... END_SHADOW draws its contents offscreen (unclipped),
+ *  keeps their alpha, blurs it (Gaussian, standard deviation shadowRadius
+ *  pixels), tints it with color x opacity and composites it moved by
+ *  shadowOffset pixels (under the enclosing clips). */
+typedef enum QZDrawOperationKind {
+    QZDrawOperationFill = 1,        /**< a rounded rect (rect, cornerRadius) filled with color */
+    QZDrawOperationBorder = 2,      /**< the band borderWidth wide inside the rounded rect */
+    QZDrawOperationImage = 3,       /**< texture's textureRect mapped onto rect */
+    QZDrawOperationPath = 4,        /**< a path (layer coordinates) filled with color, nonzero rule */
+    QZDrawOperationPushClip = 5,    /**< clip what follows to the rounded rect */
+    QZDrawOperationPopClip = 6,
+    QZDrawOperationBeginGroup = 7,
+    QZDrawOperationBeginMask = 8,
+    QZDrawOperationEndGroup = 9,
+    QZDrawOperationBeginShadow = 10,
+    QZDrawOperationEndShadow = 11
+} QZDrawOperationKind;
+
+/** Blend modes (QZDrawOperation.blendMode). */
+enum {
+    /** Premultiplied source-over: dst = src * k + dst * (1 - src.a * k), where
+     *  k = coverage x opacity. */
+    QZBlendModeSourceOver = 0
+};
+
+/** One draw operation. Geometry: a point (x, y) of layer coordinates maps to
+ *  target pixels as (X, Y, Z, W) = (x, y, 0, 1) * transform (row vectors,
+ *  Apple's CATransform3D layout) then (X / W, Y / W); only points with W > 0
+ *  are drawn (a GPU host clips at W = 0 and interpolates texture coordinates
+ *  perspective-correctly). Pixel (i, j) has its centre at (i + 0.5, j + 0.5);
+ *  row 0 is the top. Edges listed in edgeAntialiasingMask are anti-aliased;
+ *  the others are hard (inner edges of nine-part images). */
+typedef struct QZDrawOperation {
+    uint32_t kind;                  /**< QZDrawOperationKind */
+    uint32_t blendMode;             /**< QZBlendModeSourceOver */
+    CATransform3D transform;        /**< layer coordinates -> target pixels */
+    CGRect rect;                    /**< the quad, in layer coordinates (BEGIN_SHADOW: the silhouette's
+                                         unclipped extent plus the blur's reach, in pixels, before the offset) */
+    CGFloat cornerRadius;           /**< rounded corners of rect (fill, border, clip) */
+    CGFloat borderWidth;            /**< border: the band's width, inwards */
+    float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow) */
+    float opacity;                  /**< multiplies the operation (groups: the whole group) */
+    /** image: the contents (borrowed, valid while the list lives); its pixels
+     *  are premultiplied after conversion to BGRA. */
+    CVPixelBufferRef texture;
+    CGRect textureRect;             /**< image: the part shown, unit coordinates (0...1, y down) */
+    uint32_t minificationFilter;    /**< 0 nearest, 1 linear, 2 trilinear (mipmaps) */
+    uint32_t magnificationFilter;   /**< 0 nearest, 1 linear */
+    float minificationFilterBias;   /**< added to the mip level */
+    uint32_t edgeAntialiasingMask;  /**< kCALayerLeftEdge | ...: anti-aliased edges */
+    CGRect bounds;                  /**< target pixels the operation can touch (groups: their extent) */
+    CGSize shadowOffset;            /**< shadow: offset in pixels */
+    CGFloat shadowRadius;           /**< shadow: blur standard deviation in pixels */
+    CGPathRef path;                 /**< path: borrowed, layer coordinates */
+    uint64_t layerID;               /**< identifies the model layer (stable across frames) */
+    uint32_t depth;                 /**< nesting depth inside clips, groups and shadows */
+    uint32_t reserved;
+} QZDrawOperation;
+
+/** Keys of CARendererCreate's options dictionary (all optional). */
+#define kCARendererColorSpace "kCARendererColorSpace"
+#define kCARendererMetalCommandQueue "kCARendererMetalCommandQueue"
 
 #ifdef __cplusplus
 }

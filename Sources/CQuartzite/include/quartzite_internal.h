@@ -11,6 +11,7 @@
  * aliases; scripts/generate-header.py prints them under Apple's names. */
 typedef struct QZOpaqueCGColor *QZCGColorRef;
 typedef struct QZOpaqueCGContext *QZCGContextRef;
+typedef struct QZOpaqueCGColorSpace *QZCGColorSpaceRef;
 typedef struct QZOpaqueCVBuffer *QZCVPixelBufferRef;
 typedef struct QZOpaqueCGPath *QZCGMutablePathRef;
 typedef const struct QZOpaqueCGPath *QZCGPathRef;

@@ -121,6 +121,12 @@ public final class DrawingContext: QZObject, Handle {
     public let scale: Double
     public let clip: CGRect
     public let origin: CGPoint
+    /// A bitmap context's pixels (CGBitmapContextCreate,
+    /// QZBitmapContextCreateWithPixelBuffer); nil for display contexts.
+    var bitmap: PixelBuffer?
+    /// Graphics state of a bitmap context (Render/BitmapContext.swift).
+    var gstate = GraphicsState()
+    var savedStates: [GraphicsState] = []
 
     init(size: CGSize, scale: Double, clip: CGRect, origin: CGPoint) {
         self.size = size

@@ -16,7 +16,9 @@ Two layers:
   (:class:`PixelBuffer` with zero-copy NumPy views, :class:`PixelBufferPool`,
   pixel format descriptions), transactions and actions (:class:`transaction`,
   :class:`Action`), the run loop (:mod:`quartzite.run_loop`) and
-  :class:`DisplayLink`, the media clock and the error handler.
+  :class:`DisplayLink`, rendering (:class:`Renderer` with frames as NumPy
+  arrays, :class:`DrawList`, :func:`render_in_context`), the media clock and
+  the error handler.
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -38,6 +40,7 @@ from .errors import (
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
 from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
+from .renderer import DrawList, Renderer, render_in_context
 from .timing import current_media_time, set_media_time_source
 from .transaction import Action, null_action, transaction
 from .transaction import begin as transaction_begin, commit as transaction_commit, flush as transaction_flush
@@ -64,4 +67,6 @@ __all__ = [
     # Transactions and actions
     "Action", "null_action", "transaction", "transaction_begin", "transaction_commit",
     "transaction_flush", "transaction_lock", "transaction_unlock",
+    # Rendering
+    "DrawList", "Renderer", "render_in_context",
 ]

@@ -1,0 +1,236 @@
+import CQuartzite
+
+// CARenderer with Apple's macOS shape (CARenderer.h), the draw list for GPU
+// hosts (QZRendererCopyDrawList, QZDrawList...), and CALayerRenderInContext.
+// A frame: CARendererBeginFrameAtTime (presentation values at that media
+// time, damage computed against the last frame), CARendererUpdateBounds /
+// CARendererAddUpdateRect, CARendererRender (draws the update rectangle),
+// CARendererEndFrame. Every renderer call holds the model lock; a renderer
+// is used from one thread at a time.
+
+@inline(__always)
+func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticString = #function, _ body: (Renderer) -> R) -> R {
+    withObject(r, as: Renderer.self, fallback: fallback, function) { rr in withModelLock { body(rr) } }
+}
+
+/// Creates a renderer drawing into `target` (retained), whose format must be
+/// one the compositor can read and write (every chunky RGB format: 32BGRA,
+/// 32ARGB, 32RGBA, 32ABGR, 24RGB, 24BGR, 64ARGB, ...; premultiplied 32BGRA is
+/// the native one). `options` may be NULL or a dictionary (its keys,
+/// kCARendererColorSpace, are accepted and ignored: Quartzite renders sRGB).
+/// The renderer's bounds start as the target's rectangle {0, 0, w, h}.
+/// Returns +1 (release with CARelease), or NULL: QZErrorNullArgument (NULL
+/// target), QZErrorWrongType, QZErrorInvalidArgument (a target format that
+/// cannot be rendered into, e.g. planar Y'CbCr, or options not a dictionary).
+@c public func CARendererCreate(_ target: QZCVPixelBufferRef?, _ options: CAValueRef?) -> CARendererRef? {
+    guard let pb = object(target, as: PixelBuffer.self) else { return nil }
+    if let options {
+        guard let v = object(options, as: Value.self) else { return nil }
+        guard case .dictionary = v.storage else {
+            recordError(QZErrorInvalidArgument, #function, "options must be a dictionary value or NULL")
+            return nil
+        }
+    }
+    guard pb.isRenderable else {
+        recordError(QZErrorInvalidArgument, #function,
+                    "pixel format '\(fourCharCodeString(pb.pixelFormat))' cannot be rendered into (use a chunky RGB format such as kCVPixelFormatType_32BGRA)")
+        return nil
+    }
+    return retainedHandle(Renderer(target: pb))
+}
+
+/// Sets the root layer (retained; NULL removes it). Its position is
+/// expressed in the renderer's space, which CARendererSetBounds maps to the
+/// target. The next frame redraws everything.
+@c public func CARendererSetLayer(_ renderer: CARendererRef?, _ layer: CALayerRef?) {
+    var l: Layer?
+    if let layer { guard let o = object(layer, as: Layer.self) else { return }; l = o }
+    withRenderer(renderer, ()) { r in
+        r.layer = l
+        r.lastOps = nil
+    }
+}
+
+/// The root layer (+0), or NULL.
+@c public func CARendererGetLayer(_ renderer: CARendererRef?) -> CALayerRef? {
+    withRenderer(renderer, nil) { r in r.layer.map { borrowedHandle($0) } }
+}
+
+/// Sets the rectangle of the renderer's space drawn into the target: its
+/// origin lands on pixel (0, 0), one point per pixel. QZErrorNotFinite for
+/// NaN or infinite values. The next frame redraws everything.
+@c public func CARendererSetBounds(_ renderer: CARendererRef?, _ bounds: CGRect) {
+    guard !bounds.hasNaN, bounds.origin.isFinite, bounds.size.width.isFinite, bounds.size.height.isFinite else {
+        recordError(QZErrorNotFinite, #function, "bounds must be finite")
+        return
+    }
+    withRenderer(renderer, ()) { r in
+        r.bounds = bounds.standardized
+        r.lastOps = nil
+    }
+}
+
+@c public func CARendererGetBounds(_ renderer: CARendererRef?) -> CGRect {
+    withRenderer(renderer, .null) { $0.bounds }
+}
+
+/// Starts a frame showing the layer tree at media time `timeStamp` (the
+/// CVTimeStamp may be NULL and is otherwise ignored). Computes the update
+/// rectangle: what changed since the last completed frame (everything for
+/// the first frame or after SetLayer/SetBounds). QZErrorNotFinite for a NaN
+/// time; QZErrorInvalidState when a frame is already open (it is replaced).
+@c public func CARendererBeginFrameAtTime(_ renderer: CARendererRef?, _ timeStamp: CFTimeInterval,
+                                          _ ts: UnsafePointer<CVTimeStamp>?) {
+    guard timeStamp.isFinite else {
+        recordError(QZErrorNotFinite, #function, "the frame time must be finite")
+        return
+    }
+    withRenderer(renderer, ()) { r in
+        if r.frameTime != nil { recordError(QZErrorInvalidState, #function, "a frame is already open; it is replaced") }
+        r.beginFrame(at: timeStamp)
+    }
+}
+
+/// The target pixels the current frame will redraw (Apple's updateBounds):
+/// the union of the target-space bounds of the draw operations that changed
+/// since the last frame, plus rectangles added with CARendererAddUpdateRect,
+/// clipped to the target. CGRectNull when nothing changed or outside a frame.
+@c public func CARendererUpdateBounds(_ renderer: CARendererRef?) -> CGRect {
+    withRenderer(renderer, .null) { r in
+        r.frameTime == nil || r.updateRect.isEmpty ? .null : r.updateRect.cgRect
+    }
+}
+
+/// Adds `rect` (target pixels) to the current frame's update rectangle.
+/// QZErrorInvalidState outside a frame; QZErrorNotFinite for NaN.
+@c public func CARendererAddUpdateRect(_ renderer: CARendererRef?, _ rect: CGRect) {
+    guard !rect.hasNaN else { recordError(QZErrorNotFinite, #function, "rect has NaN"); return }
+    withRenderer(renderer, ()) { r in
+        guard r.frameTime != nil else {
+            recordError(QZErrorInvalidState, #function, "no frame is open (call CARendererBeginFrameAtTime)")
+            return
+        }
+        r.updateRect = r.updateRect.union(PixelBox(covering: rect.standardized)).intersection(r.targetRect)
+    }
+}
+
+/// Draws the current frame's update rectangle into the target (cleared to
+/// transparent there first, then the layer tree composited over it).
+/// QZErrorInvalidState when no frame is open or no layer is set (the target
+/// is left unchanged).
+@c public func CARendererRender(_ renderer: CARendererRef?) {
+    withRenderer(renderer, ()) { r in
+        guard r.frameTime != nil else {
+            recordError(QZErrorInvalidState, #function, "no frame is open (call CARendererBeginFrameAtTime)")
+            return
+        }
+        guard r.layer != nil else {
+            recordError(QZErrorInvalidState, #function, "the renderer has no layer (call CARendererSetLayer)")
+            return
+        }
+        if !r.render() {
+            recordError(QZErrorInvalidState, #function, "the target's pixels could not be written")
+        }
+    }
+}
+
+/// The media time at which the next frame is needed: the current frame's
+/// time (or now, outside a frame) while an animation runs, the start of the
+/// earliest animation that has not begun, or infinity when nothing animates
+/// (a host can sleep until the tree changes).
+@c public func CARendererGetNextFrameTime(_ renderer: CARendererRef?) -> CFTimeInterval {
+    withRenderer(renderer, .infinity) { r in r.nextFrameTime(after: r.frameTime ?? MediaClock.now()) }
+}
+
+/// Ends the frame: its operations become what the next frame is compared
+/// with. QZErrorInvalidState when no frame is open.
+@c public func CARendererEndFrame(_ renderer: CARendererRef?) {
+    withRenderer(renderer, ()) { r in
+        guard r.frameTime != nil else {
+            recordError(QZErrorInvalidState, #function, "no frame is open")
+            return
+        }
+        r.endFrame()
+    }
+}
+
+// MARK: - Draw lists
+
+/// The current frame's draw operations (between BeginFrame and EndFrame),
+/// else the last completed frame's, else an empty list. These are exactly the
+/// operations CARendererRender replays. Returns +1 (release with CARelease).
+@c public func QZRendererCopyDrawList(_ renderer: CARendererRef?) -> QZDrawListRef? {
+    withRenderer(renderer, nil) { r in
+        let ops = r.frameTime != nil ? r.frameOps : (r.lastOps ?? [])
+        return retainedHandle(DrawList(ops: ops, width: r.target.width, height: r.target.height))
+    }
+}
+
+/// The number of operations in a draw list (0 on a bad handle).
+@c public func QZDrawListGetCount(_ list: QZDrawListRef?) -> size_t {
+    withObject(list, as: DrawList.self, fallback: 0) { $0.ops.count }
+}
+
+/// Copies operation `index` into `*operation` (pointers in it are borrowed from
+/// the list). Returns false (and records QZErrorOutOfRange or
+/// QZErrorNullArgument) when it cannot.
+@c public func QZDrawListGetOperation(_ list: QZDrawListRef?, _ index: size_t, _ operation: UnsafeMutablePointer<QZDrawOperation>?) -> Bool {
+    guard let out = requireOut(operation, #function) else { return false }
+    return withObject(list, as: DrawList.self, fallback: false) { l in
+        guard index < l.ops.count else {
+            recordError(QZErrorOutOfRange, #function, "index \(index) is not below the count \(l.ops.count)")
+            return false
+        }
+        let op = l.ops[index]
+        var c = QZDrawOperation()
+        c.kind = op.kind.rawValue
+        c.blendMode = 0
+        c.transform = op.transform.transform3D
+        c.rect = op.rect
+        c.cornerRadius = op.cornerRadius
+        c.borderWidth = op.borderWidth
+        c.color = (op.color.x, op.color.y, op.color.z, op.color.w)
+        c.opacity = op.opacity
+        // Stored as bits: Swift sees these CF-named pointer fields as Unmanaged.
+        c.texture = op.texture.map { .fromOpaque(UnsafeRawPointer(borrowedHandle($0))) }
+        c.textureRect = op.textureRect
+        c.minificationFilter = UInt32(op.minFilter)
+        c.magnificationFilter = UInt32(op.magFilter)
+        c.minificationFilterBias = op.filterBias
+        c.edgeAntialiasingMask = op.edgeMask
+        c.bounds = op.bounds
+        c.shadowOffset = op.shadowOffset
+        c.shadowRadius = op.shadowRadius
+        c.path = op.path.map { .fromOpaque(UnsafeRawPointer(borrowedHandle($0))) }
+        c.layerID = UInt64(op.layerID)
+        c.depth = op.depth
+        out.pointee = c
+        return true
+    }
+}
+
+/// The width and height in pixels of the target a draw list was made for.
+@c public func QZDrawListGetTargetSize(_ list: QZDrawListRef?) -> CGSize {
+    withObject(list, as: DrawList.self, fallback: CGSize(width: 0, height: 0)) {
+        CGSize(width: Double($0.width), height: Double($0.height))
+    }
+}
+
+// MARK: - renderInContext
+
+/// Apple's renderInContext:: draws the layer and its sublayers, as the model
+/// tree says (animations are ignored), in the layer's own coordinate space
+/// (its bounds origin at the context's user-space origin, through the
+/// context's CTM), composited over the context's pixels. The layer's own
+/// position and transform are not applied. QZErrorInvalidArgument for a
+/// context that is not a bitmap context.
+@c public func CALayerRenderInContext(_ layer: CALayerRef?, _ ctx: QZCGContextRef?) {
+    guard let l = object(layer, as: Layer.self), let c = object(ctx, as: DrawingContext.self) else { return }
+    guard c.bitmap != nil else {
+        recordError(QZErrorInvalidArgument, #function, "the context is not a bitmap context")
+        return
+    }
+    withModelLock {
+        if !c.render(l) { recordError(QZErrorInvalidState, #function, "the context's pixels could not be written") }
+    }
+}

@@ -1,0 +1,211 @@
+import CQuartzite
+
+// CARenderer: renders a layer tree at a given media time into a pixel buffer,
+// frame by frame, redrawing only what changed since the last frame.
+
+/// Replays `ops` into `region` of `target` (cleared first when `clear`).
+/// Returns false when the target's format cannot be read or written.
+func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelBox, clear: Bool, textures: TextureCache) -> Bool {
+    let r = region.intersection(PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height))
+    guard !r.isEmpty else { return true }
+    target.lock(readOnly: false)
+    defer { try? target.unlock(readOnly: false) }
+    guard let canvas = target.canvas(r, read: !clear) else { return false }
+    if clear && !coversOpaquely(ops.first, r) { canvas.clear() }
+    var comp = Compositor(root: canvas, textures: textures)
+    comp.run(ops)
+    return target.finish(canvas)
+}
+
+/// Whether `op` paints every pixel of `r` opaquely (an opaque, unclipped,
+/// axis-aligned fill containing it), so clearing first would be wasted.
+func coversOpaquely(_ op: DrawOp?, _ r: PixelBox) -> Bool {
+    guard let op, op.kind == .fill, op.depth == 0, op.opacity >= 1, op.color.w >= 1, op.cornerRadius == 0 else { return false }
+    let m = op.transform.m
+    guard m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.4 > 0 else { return false }
+    let x0 = op.rect.minX * m.0 + m.6, x1 = op.rect.maxX * m.0 + m.6
+    let y0 = op.rect.minY * m.4 + m.7, y1 = op.rect.maxY * m.4 + m.7
+    return x0 <= Double(r.x0) && x1 >= Double(r.x1) && y0 <= Double(r.y0) && y1 >= Double(r.y1)
+}
+
+extension PixelBuffer {
+    /// Whether the compositor can read and write this buffer's format.
+    var isRenderable: Bool { decoder() != nil && encoder() != nil }
+}
+
+public final class Renderer: QZObject, Handle {
+    let target: PixelBuffer
+    var layer: Layer?
+    var bounds: CGRect
+    /// The frame in progress (between BeginFrame and EndFrame).
+    var frameTime: Double?
+    var frameOps: [DrawOp] = []
+    var updateRect = PixelBox.empty
+    var rendered = false
+    /// The last frame's operations (damage tracking compares against them).
+    var lastOps: [DrawOp]? {
+        didSet { if lastOps == nil { lastFingerprint = nil; frameFingerprint = nil } }
+    }
+    /// Fingerprints of the tree (Renderer+Fingerprint.swift): the last completed
+    /// frame's and the current frame's (nil: not known, or animating).
+    var lastFingerprint: UInt64?
+    var frameFingerprint: UInt64?
+    let textures = TextureCache()
+    let rasterCache = RasterCache()
+    /// Statistics: pixels redrawn by the last Render, frames drawn.
+    var lastPixelsDrawn = 0
+
+    init(target: PixelBuffer) {
+        self.target = target
+        bounds = CGRect(x: 0, y: 0, width: Double(target.width), height: Double(target.height))
+        super.init(kind: .renderer)
+    }
+
+    static var handleTypeName: String { "CARenderer" }
+    static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.renderer.rawValue) }
+
+    var targetRect: PixelBox { PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height) }
+
+    /// The operations of the tree at time `t` (presentation values).
+    func buildOps(at t: Double) -> [DrawOp] {
+        guard let layer else { return [] }
+        // Without animations the presentation tree equals the model tree:
+        // draw the model directly instead of copying it.
+        let p = subtreeAnimates(layer) ? layer.presentationCopy(now: t) : layer
+        let root = Homography(p.placement).pretranslatedAfter(-bounds.minX, -bounds.minY)
+        var b = DrawListBuilder(targetBounds: targetRect.cgRect, now: t, scale: 1, capacity: lastOps?.count ?? 0)
+        b.rasterCache = rasterCache
+        b.emit(p, root)
+        rasterCache.sweep()
+        return b.ops
+    }
+
+    /// Whether any layer of the subtree (masks included) has animations.
+    func subtreeAnimates(_ root: Layer) -> Bool {
+        var stack = [root]
+        var steps = 0
+        while let l = stack.popLast() {
+            steps += 1
+            if l.animationList != nil || steps > 10_000_000 { return true }
+            stack.append(contentsOf: l.sublayers)
+            if let m = l.visuals?.mask { stack.append(m) }
+        }
+        return false
+    }
+
+    func beginFrame(at t: Double) {
+        frameTime = t
+        rendered = false
+        let print = layer.flatMap { fingerprint($0) }
+        if let print, print == lastFingerprint, let last = lastOps {
+            // Nothing changed and nothing animates: the last frame again.
+            frameOps = last
+            updateRect = .empty
+            return
+        }
+        frameOps = buildOps(at: t)
+        frameFingerprint = print
+        updateRect = damage(old: lastOps, new: frameOps).intersection(targetRect)
+    }
+
+    func render() -> Bool {
+        rendered = true
+        guard !updateRect.isEmpty else { lastPixelsDrawn = 0; return true }
+        lastPixelsDrawn = updateRect.width * updateRect.height
+        let ok = composite(frameOps, into: target, region: updateRect, clear: true, textures: textures)
+        textures.sweep()
+        return ok
+    }
+
+    func endFrame() {
+        lastOps = frameOps
+        lastFingerprint = frameFingerprint
+        frameTime = nil
+        updateRect = .empty
+    }
+
+    /// The next media time a frame is needed: `t` while something animates,
+    /// the begin time of an animation that has not started, else infinity.
+    func nextFrameTime(after t: Double) -> Double {
+        guard let layer else { return .infinity }
+        var next = Double.infinity
+        var stack = [layer]
+        var guardCount = 0
+        while let l = stack.popLast(), guardCount < 1_000_000 {
+            guardCount += 1
+            if let list = l.animationList {
+                for e in list {
+                    let a = e.animation
+                    let begin = a.resolvedBeginTime ?? a.timing.beginTime
+                    let speed = Double(a.timing.speed)
+                    let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
+                    let localNow = l.localTime(fromMedia: t)
+                    if localNow < begin {
+                        next = min(next, l.mediaTime(fromLocal: begin))
+                    } else if speed == 0 || (localNow - begin) * abs(speed) < total || total.isInfinite {
+                        return t
+                    }
+                }
+            }
+            stack.append(contentsOf: l.sublayers)
+            if let m = l.visuals?.mask { stack.append(m) }
+        }
+        return next
+    }
+}
+
+extension Homography {
+    /// self, then a translation (in the destination space).
+    func pretranslatedAfter(_ dx: Double, _ dy: Double) -> Homography {
+        then(Homography(m: (1, 0, 0, 0, 1, 0, dx, dy, 1)))
+    }
+}
+
+/// The pixels that differ between two frames' operations: the bounds of
+/// operations that appeared, disappeared, changed, or changed neighbours
+/// (paint order), keyed by layer and occurrence. Everything when there was
+/// no previous frame.
+func damage(old: [DrawOp]?, new: [DrawOp]) -> PixelBox {
+    guard let old else { return PixelBox(x0: -(1 << 24), y0: -(1 << 24), x1: 1 << 24, y1: 1 << 24) }
+    if old.count == new.count {
+        var same = true
+        for i in 0..<old.count where !old[i].sameContent(as: new[i]) { same = false; break }
+        if same { return .empty }
+    }
+    struct Key: Hashable { let layer: UInt; let kind: UInt32; let n: Int }
+    func keyed(_ ops: [DrawOp]) -> ([Key], [Key: Int]) {
+        var counts: [Key: Int] = [:]
+        var keys: [Key] = []
+        var index: [Key: Int] = [:]
+        keys.reserveCapacity(ops.count)
+        for (i, op) in ops.enumerated() {
+            let base = Key(layer: op.layerID, kind: op.kind.rawValue, n: 0)
+            let n = counts[base, default: 0]
+            counts[base] = n + 1
+            let k = Key(layer: op.layerID, kind: op.kind.rawValue, n: n)
+            keys.append(k)
+            index[k] = i
+        }
+        return (keys, index)
+    }
+    let (oldKeys, oldIndex) = keyed(old)
+    let (newKeys, newIndex) = keyed(new)
+    var r = PixelBox.empty
+    // Groups, clips and shadows change how everything inside them draws: a
+    // changed structural operation damages its whole extent.
+    for (i, k) in newKeys.enumerated() {
+        let op = new[i]
+        if let j = oldIndex[k] {
+            let prevSame = (i == 0 && j == 0) || (i > 0 && j > 0 && oldKeys[j - 1] == newKeys[i - 1])
+            if !op.sameContent(as: old[j]) || !prevSame {
+                r = r.union(PixelBox(covering: op.bounds)).union(PixelBox(covering: old[j].bounds))
+            }
+        } else {
+            r = r.union(PixelBox(covering: op.bounds))
+        }
+    }
+    for (j, k) in oldKeys.enumerated() where newIndex[k] == nil {
+        r = r.union(PixelBox(covering: old[j].bounds))
+    }
+    return r
+}

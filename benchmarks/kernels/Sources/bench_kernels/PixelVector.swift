@@ -1,0 +1,1 @@
+../../../../Sources/Quartzite/Render/Kernels/PixelVector.swift

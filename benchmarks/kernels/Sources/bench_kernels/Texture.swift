@@ -1,0 +1,1 @@
+../../../../Sources/Quartzite/Render/Kernels/Texture.swift

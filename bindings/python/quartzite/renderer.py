@@ -1,0 +1,164 @@
+"""CARenderer from Python: render a layer tree at a media time into a pixel
+buffer and get frames as NumPy arrays; draw lists; renderInContext."""
+import ctypes
+import math
+
+from . import _lib
+from .errors import call
+from .geometry import Rect
+from .handle import Handle
+from .video import PixelBuffer
+
+# QZDrawOperationKind values by name.
+DRAW_OPERATION_KINDS = {
+    1: "fill", 2: "border", 3: "image", 4: "path", 5: "push_clip", 6: "pop_clip",
+    7: "begin_group", 8: "begin_mask", 9: "end_group", 10: "begin_shadow", 11: "end_shadow",
+}
+
+
+def _rect(r):
+    return Rect(r.origin.x, r.origin.y, r.size.width, r.size.height)
+
+
+def _c_rect(r):
+    return r if isinstance(r, _lib.CGRect) else Rect(*r)
+
+
+class DrawList(Handle):
+    """A frame's operations (QZDrawListRef): ``len(list)`` and ``list[i]``,
+    a dict of the QZDrawOperation fields (``kind`` as a name)."""
+
+    __slots__ = ()
+    _type_name = "QZDrawListRef"
+
+    def __len__(self):
+        return call(_lib.QZDrawListGetCount, self)
+
+    def __getitem__(self, index):
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        op = _lib.QZDrawOperation()
+        call(_lib.QZDrawListGetOperation, self, index, ctypes.byref(op))
+        t = op.transform
+        return {
+            "kind": DRAW_OPERATION_KINDS.get(op.kind, op.kind),
+            "transform": tuple(getattr(t, f"m{r}{c}") for r in range(1, 5) for c in range(1, 5)),
+            "rect": _rect(op.rect),
+            "corner_radius": op.cornerRadius,
+            "border_width": op.borderWidth,
+            "color": tuple(op.color),
+            "opacity": op.opacity,
+            "texture": op.texture,
+            "texture_rect": _rect(op.textureRect),
+            "bounds": _rect(op.bounds),
+            "shadow_offset": (op.shadowOffset.width, op.shadowOffset.height),
+            "shadow_radius": op.shadowRadius,
+            "layer_id": op.layerID,
+            "depth": op.depth,
+        }
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+
+class Renderer(Handle):
+    """A CARenderer drawing ``layer`` into a premultiplied BGRA pixel buffer
+    of ``width`` x ``height`` (or into ``target``, a PixelBuffer).
+
+    ``frame(t)`` renders the frame at media time ``t`` (only what changed
+    since the last frame is redrawn) and returns it as a (height, width, 4)
+    uint8 NumPy array in BGRA order (a copy); ``frame(t, rgba=True)`` gives
+    RGBA. ``begin_frame``, ``update_bounds``, ``add_update_rect``,
+    ``render`` and ``end_frame`` are the steps of a frame;
+    ``next_frame_time`` is infinity while nothing animates."""
+
+    __slots__ = ("_target", "_layer")
+    _type_name = "CARendererRef"
+
+    def __init__(self, layer=None, width=None, height=None, target=None):
+        self._ref = None
+        if target is None:
+            if width is None or height is None:
+                raise TypeError("give width and height, or a target PixelBuffer")
+            target = PixelBuffer(width, height, "BGRA")
+        self._target = target
+        self._ref = call(_lib.CARendererCreate, target, None)
+        self._layer = None
+        if layer is not None:
+            self.layer = layer
+
+    @property
+    def target(self):
+        return self._target
+
+    @property
+    def layer(self):
+        return self._layer
+
+    @layer.setter
+    def layer(self, layer):
+        call(_lib.CARendererSetLayer, self, layer)
+        self._layer = layer
+
+    @property
+    def bounds(self):
+        return _rect(call(_lib.CARendererGetBounds, self))
+
+    @bounds.setter
+    def bounds(self, r):
+        call(_lib.CARendererSetBounds, self, _c_rect(r))
+
+    def begin_frame(self, time):
+        call(_lib.CARendererBeginFrameAtTime, self, float(time), None)
+
+    def update_bounds(self):
+        """The pixels the current frame redraws (None when nothing changed)."""
+        r = call(_lib.CARendererUpdateBounds, self)
+        return None if math.isinf(r.origin.x) else _rect(r)
+
+    def add_update_rect(self, r):
+        call(_lib.CARendererAddUpdateRect, self, _c_rect(r))
+
+    def render(self):
+        call(_lib.CARendererRender, self)
+
+    def end_frame(self):
+        call(_lib.CARendererEndFrame, self)
+
+    @property
+    def next_frame_time(self):
+        return call(_lib.CARendererGetNextFrameTime, self)
+
+    def draw_list(self):
+        """The current (or last) frame's operations."""
+        return DrawList.adopt(call(_lib.QZRendererCopyDrawList, self))
+
+    def frame(self, time, rgba=False):
+        """Renders the frame at media time ``time``; returns a NumPy copy."""
+        import numpy as np
+        self.begin_frame(time)
+        self.render()
+        self.end_frame()
+        with self._target.locked(read_only=True):
+            pixels = np.array(self._target, copy=True)
+        return pixels[..., [2, 1, 0, 3]] if rgba else pixels
+
+
+def render_in_context(layer, width, height, scale=1.0):
+    """CALayerRenderInContext into a new width x height bitmap (the layer's
+    model tree, animations ignored, in its own coordinates times ``scale``);
+    returns the BGRA pixels as a NumPy array."""
+    import numpy as np
+    pb = PixelBuffer(width, height, "BGRA")
+    ctx = call(_lib.QZBitmapContextCreateWithPixelBuffer, pb)
+    try:
+        if scale != 1.0:
+            call(_lib.CGContextScaleCTM, ctx, float(scale), float(scale))
+        call(_lib.CALayerRenderInContext, layer, ctx)
+    finally:
+        _lib.CGContextRelease(ctx)
+    with pb.locked(read_only=True):
+        return np.array(pb, copy=True)
