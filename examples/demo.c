@@ -7,9 +7,9 @@
  * sublayerTransform (3D flip, rounded corners, shadow, border); a ball
  * following a curved path (keyframe animation along a CGPath); a tile that
  * scales, spins and fades (an animation group); a progress bar and a badge
- * moving from their old model values to new ones (implicit-style
- * animations: the model changes, a from-value animation eases in); and a
- * panel whose colour changes with a push transition half-way through. */
+ * moving to new model values by implicit animations (property changes inside
+ * CATransactions with their own durations and timing); and a panel whose
+ * colour changes with a push transition half-way through. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -147,22 +147,18 @@ int main(int argc, char **argv) {
     for (int i = 0; i < 3; i++) CARelease(parts[i]);
     CARelease(group); CARelease(s0); CARelease(s1); CARelease(r0); CARelease(r1); CARelease(o0); CARelease(o1);
 
-    /* Implicit-style animations: the model takes its new values and an
-     * animation from the old ones eases towards them. */
+    /* Implicit animations need layers that are already committed (none
+     * for a layer created in the same transaction), so the progress bar and
+     * the badge are built here and committed with the scene below; their
+     * changes happen afterwards, in explicit transactions. */
     CALayerRef track = make_layer(root, 24, 206, 130, 10, 0.25, 0.27, 0.33, 1);
     CALayerSetCornerRadius(track, 5);
     CALayerRef bar = make_layer(track, 0, 0, 20, 10, 0.35, 0.85, 0.45, 1);
     CALayerSetAnchorPoint(bar, CGPointMake(0, 0.5));
     CALayerSetPosition(bar, CGPointMake(0, 5));
     CALayerSetCornerRadius(bar, 5);
-    CGRect oldBounds = CALayerGetBounds(bar);
-    CALayerSetBounds(bar, CGRectMake(0, 0, 130, 10));
-    add_basic(bar, "bounds", CAValueCreateRect(oldBounds), NULL, 2.5, false, 0, kCAMediaTimingFunctionEaseOut);
     CALayerRef badge = make_layer(root, 250, 16, 52, 24, 0.95, 0.45, 0.2, 1);
     CALayerSetCornerRadius(badge, 12);
-    CGPoint oldPos = CALayerGetPosition(badge);
-    CALayerSetPosition(badge, CGPointMake(276, 100));
-    add_basic(badge, "position", CAValueCreatePoint(oldPos), NULL, 1.0, false, 0, kCAMediaTimingFunctionEaseInEaseOut);
 
     /* A panel that changes colour half-way through with a push transition. */
     CALayerRef window = make_layer(root, 236, 150, 70, 70, 0, 0, 0, 0);   /* clips the transition */
@@ -171,6 +167,26 @@ int main(int argc, char **argv) {
     CALayerRef panel = make_layer(window, 0, 0, 70, 70, 0.55, 0.3, 0.8, 1);
     CALayerRef mark = make_layer(panel, 20, 20, 30, 30, 1, 1, 1, 0.9);
     CALayerSetCornerRadius(mark, 15);
+
+    /* Commit the scene (the thread's implicit transaction), then change the
+     * model inside explicit transactions: each change to an animatable
+     * property runs its action, an implicit CABasicAnimation from the
+     * presentation value with the transaction's duration and timing. */
+    CATransactionFlush();
+    CATransactionBegin();
+    CATransactionSetAnimationDuration(2.5);
+    CAMediaTimingFunctionRef easeOut = CAMediaTimingFunctionCreateWithName(kCAMediaTimingFunctionEaseOut);
+    CATransactionSetAnimationTimingFunction(easeOut);
+    CARelease(easeOut);
+    CALayerSetBounds(bar, CGRectMake(0, 0, 130, 10));
+    CATransactionBegin();                 /* nested: its own duration */
+    CATransactionSetAnimationDuration(1.0);
+    CALayerSetPosition(badge, CGPointMake(276, 100));
+    CGColorRef green = CGColorCreateSRGB(0.3, 0.8, 0.4, 1);
+    CALayerSetBackgroundColor(badge, green);
+    CGColorRelease(green);
+    CATransactionCommit();
+    CATransactionCommit();
 
     CVPixelBufferRef target = NULL;
     if (CVPixelBufferCreate(NULL, WIDTH, HEIGHT, kCVPixelFormatType_32BGRA, NULL, &target) != kCVReturnSuccess) {
@@ -194,10 +210,15 @@ int main(int argc, char **argv) {
             CAAnimationSetDuration(push, 0.8);
             CALayerAddAnimation(panel, push, NULL);
             CARelease(push); CARelease(type); CARelease(sub);
+            /* The new state appears through the transition only. */
+            CATransactionBegin();
+            CATransactionSetDisableActions(true);
             CGColorRef teal = CGColorCreateSRGB(0.1, 0.7, 0.6, 1);
             CALayerSetBackgroundColor(panel, teal);
             CGColorRelease(teal);
             CALayerSetPosition(mark, CGPointMake(45, 45));
+            CATransactionCommit();
+            CATransactionFlush();         /* commits the transition's implicit transaction */
             transitioned = 1;
         }
         struct timespec a, b;

@@ -355,14 +355,13 @@ struct RenderGoldenTests {
                       ("push", "fromLeft"), ("push", "fromTop"), ("push", "fromBottom"), ("moveIn", "fromTop")])
     func transition(_ type: String, _ subtype: String) {
         // Media time 0 when the transition is added; rendered half-way.
-        let clock = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-        defer { clock.deallocate(); QZSetMediaTimeSource(nil, nil) }
-        clock.pointee = 10
-        QZSetMediaTimeSource({ info in info!.assumingMemoryBound(to: Double.self).pointee }, clock)
+        let clock = RenderClock(10)
+        defer { withExtendedLifetime(clock) {} }
         let root = scene()
         let box = TL(16, 16, 96, 64, color: red)
         box.add(TL(8, 8, 30, 30, color: white))
         root.add(box)
+        CATransactionFlush()   // the old state is committed; the transition runs from it
         let tr = CATransitionCreate()!
         CAAnimationSetDuration(tr, 1)
         let v = CAValueCreateString(type); CAAnimationSetValueForKey(tr, "type", v); CARelease(UnsafeRawPointer(v))

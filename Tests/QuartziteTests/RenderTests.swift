@@ -7,15 +7,13 @@ import Testing
 // damage tracking, frame timing, draw lists, renderInContext, bad input and
 // a fuzz test of random trees.
 
-/// Sets the media clock to a value the test controls.
-final class TestClock {
-    let p = UnsafeMutablePointer<Double>.allocate(capacity: 1)
-    init(_ t: Double) {
-        p.pointee = t
-        QZSetMediaTimeSource({ info in info!.assumingMemoryBound(to: Double.self).pointee }, p)
-    }
-    func set(_ t: Double) { p.pointee = t }
-    deinit { QZSetMediaTimeSource(nil, nil); p.deallocate() }
+/// Fixes this thread's media time to a value the test controls (per
+/// thread: the process-wide time source would disturb tests running beside
+/// these, such as the run loop's real-time ones).
+final class RenderClock {
+    init(_ t: Double) { ThreadTransactions.current.fixedTime = t }
+    func set(_ t: Double) { ThreadTransactions.current.fixedTime = t }
+    deinit { ThreadTransactions.current.fixedTime = nil }
 }
 
 @Suite("Renderer", .serialized)
@@ -175,7 +173,8 @@ struct RenderTests {
     }
 
     @Test func nextFrameTimeFollowsAnimations() {
-        let clock = TestClock(10)
+        let clock = RenderClock(10)
+        defer { withExtendedLifetime(clock) {} }
         let root = TL(0, 0, 50, 50, color: (1, 1, 1, 1))
         let pb = makeBuffer(50, 50)
         defer { CVPixelBufferRelease(pb) }
@@ -233,7 +232,8 @@ struct RenderTests {
     // MARK: - renderInContext
 
     @Test func renderInContextDrawsTheModelTreeInTheLayersSpace() {
-        let clock = TestClock(0)
+        let clock = RenderClock(0)
+        defer { withExtendedLifetime(clock) {} }
         let layer = TL(300, 300, 20, 10, color: (1, 0, 0, 1))   // its position is not applied
         let sub = TL(10, 0, 10, 10, color: (0, 0, 1, 1))
         layer.add(sub)

@@ -667,3 +667,56 @@ func dictionary(_ entries: [(String, CAValueRef)]) -> CAValueRef {
         CARelease(UnsafeRawPointer(root))
     }
 }
+
+// A transition added in a transaction runs from the state before that
+// transaction committed, even when the same transaction changes the layer
+// after adding it (the layer joined the transaction through the animation
+// first, so its committed state is snapshotted at the first change).
+@Suite struct TransitionCommitTests {
+    func presentedOpacity(_ l: CALayerRef) -> Float {
+        let p = CALayerCopyPresentationLayer(l)!
+        defer { CARelease(UnsafeRawPointer(p)) }
+        return CALayerGetOpacity(p)
+    }
+
+    @Test func aTransitionRunsFromThePreCommitState() {
+        withClock(50) { clock in
+            let l = committedLayer()
+            defer { CARelease(UnsafeRawPointer(l)) }
+            let child = CALayerCreate()!
+            CATransactionBegin()
+            CATransactionSetDisableActions(true)   // the old state, without animations
+            CALayerAddSublayer(l, child)
+            CARelease(UnsafeRawPointer(child))
+            CALayerSetOpacity(l, 0.8)
+            CATransactionCommit()
+            CATransactionFlush()
+
+            CATransactionBegin()
+            CATransactionSetDisableActions(true)
+            let fade = CATransitionCreate()!
+            CAAnimationSetDuration(fade, 1)
+            CALayerAddAnimation(l, fade, nil)
+            CARelease(UnsafeRawPointer(fade))
+            CALayerSetOpacity(l, 0.3)                    // after the transition was added
+            CALayerSetPosition(child, CGPoint(x: 7, y: 9))
+            // Not committed yet: presentation still shows 0.8.
+            #expect(presentedOpacity(l) == 0.8)
+            CATransactionCommit()
+
+            clock.now = 50.5
+            #expect(presentedOpacity(l) == 0.3)
+            let snapshot = QZLayerCopyTransitionSnapshot(l)
+            #expect(snapshot != nil)
+            if let snapshot {
+                #expect(CALayerGetOpacity(snapshot) == 0.8)
+                #expect(CALayerGetSublayerCount(snapshot) == 1)
+                if let s = CALayerGetSublayerAtIndex(snapshot, 0) {
+                    #expect(CALayerGetPosition(s).x == 0 && CALayerGetPosition(s).y == 0)
+                }
+                CARelease(UnsafeRawPointer(snapshot))
+            }
+            #expect(abs(QZLayerGetTransitionProgress(l) - 0.5) < 1e-9)
+        }
+    }
+}

@@ -46,8 +46,12 @@ static void test_frame_loop_and_damage(void) {
     CARendererRender(r);
     CARendererEndFrame(r);
 
-    /* Move the box by 4 points: the update is the union of old and new frames. */
+    /* Move the box by 4 points (without an implicit animation): the update
+     * is the union of old and new frames. */
+    CATransactionBegin();
+    CATransactionSetDisableActions(true);
     CALayerSetPosition(box, CGPointMake(20, 16));
+    CATransactionCommit();
     CARendererBeginFrameAtTime(r, 2, NULL);
     CHECK(CGRectEqualToRect(CARendererUpdateBounds(r), CGRectMake(8, 8, 20, 16)));
     CARendererRender(r);

@@ -33,7 +33,8 @@ def test_damage_and_idle_frames():
     r.begin_frame(1)
     assert r.update_bounds() is None
     r.end_frame()
-    box.position = (19, 9)                                # frame (14, 4, 10, 10)
+    with quartzite.transaction(disable_actions=True):     # a jump, not an implicit animation
+        box.position = (19, 9)                            # frame (14, 4, 10, 10)
     r.begin_frame(2)
     u = r.update_bounds()
     assert (u.origin.x, u.origin.y, u.size.width, u.size.height) == (4, 4, 20, 10)
@@ -87,3 +88,26 @@ def test_bad_renderer_arguments():
     r.begin_frame(0)
     with pytest.raises(quartzite.InvalidStateError):
         r.render()
+
+
+def test_implicit_animations_show_in_frames():
+    """A property change in a transaction animates implicitly on screen: the
+    frame commits the thread's implicit transaction, the animation begins at
+    that commit and runs with the transaction's duration and timing."""
+    clock = [10.0]
+    quartzite.set_media_time_source(lambda: clock[0])
+    try:
+        root, box = make_tree()
+        r = Renderer(root, 40, 30)
+        f = r.frame(10)                                   # commits the tree (no animation)
+        assert tuple(f[5, 5]) == (0, 0, 255, 255)
+        with quartzite.transaction(duration=2, timing_function="linear"):
+            box.opacity = 0.0                             # commits at media time 10
+        assert box.animation("opacity") is not None
+        f = r.frame(11)                                   # half-way: red at 0.5 over white
+        assert abs(int(f[5, 5, 0]) - 128) <= 1 and abs(int(f[5, 5, 1]) - 128) <= 1 and f[5, 5, 2] == 255
+        assert r.next_frame_time == 10.0                  # outside a frame: now, while animating
+        f = r.frame(12.5)                                 # over: the model value (transparent box)
+        assert tuple(f[5, 5]) == (255, 255, 255, 255)
+    finally:
+        quartzite.set_media_time_source(None)

@@ -3128,8 +3128,11 @@ void CARendererAddUpdateRect(CARendererRef renderer, CGRect rect);
  * Starts a frame showing the layer tree at media time `timeStamp` (the
  * CVTimeStamp may be NULL and is otherwise ignored). Computes the update
  * rectangle: what changed since the last completed frame (everything for
- * the first frame or after SetLayer/SetBounds). QZErrorNotFinite for a NaN
- * time; QZErrorInvalidState when a frame is already open (it is replaced).
+ * the first frame or after SetLayer/SetBounds). The frame shows committed
+ * state: it first commits the calling thread's implicit transaction (as
+ * CATransactionFlush does, and as a run loop's turn would). QZErrorNotFinite
+ * for a NaN time; QZErrorInvalidState when a frame is already open (it is
+ * replaced).
  */
 void CARendererBeginFrameAtTime(CARendererRef renderer, CFTimeInterval timeStamp, const CVTimeStamp *ts);
 

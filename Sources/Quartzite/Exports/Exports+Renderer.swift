@@ -77,14 +77,21 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 /// Starts a frame showing the layer tree at media time `timeStamp` (the
 /// CVTimeStamp may be NULL and is otherwise ignored). Computes the update
 /// rectangle: what changed since the last completed frame (everything for
-/// the first frame or after SetLayer/SetBounds). QZErrorNotFinite for a NaN
-/// time; QZErrorInvalidState when a frame is already open (it is replaced).
+/// the first frame or after SetLayer/SetBounds). The frame shows committed
+/// state: it first commits the calling thread's implicit transaction (as
+/// CATransactionFlush does, and as a run loop's turn would). QZErrorNotFinite
+/// for a NaN time; QZErrorInvalidState when a frame is already open (it is
+/// replaced).
 @c public func CARendererBeginFrameAtTime(_ renderer: CARendererRef?, _ timeStamp: CFTimeInterval,
                                           _ ts: UnsafePointer<CVTimeStamp>?) {
     guard timeStamp.isFinite else {
         recordError(QZErrorNotFinite, #function, "the frame time must be finite")
         return
     }
+    // The frame shows committed state: commit the calling thread's implicit
+    // transaction first, as a run loop turn would (hosts that drive
+    // CARenderer from their own frame loop have no run loop).
+    Transactions.flush()
     withRenderer(renderer, ()) { r in
         if r.frameTime != nil { recordError(QZErrorInvalidState, #function, "a frame is already open; it is replaced") }
         r.beginFrame(at: timeStamp)

@@ -45,12 +45,16 @@ extension Layer {
     /// beginTime of 0 resolves to the layer's local time at `now`.
     /// `localNow` (the layer's local time at `now`) spares the walk up the tree;
     /// `register` false leaves registering the layer to the caller.
-    func insertCommitted(_ copy: Animation, forKey key: String?, now: Double, localNow: Double? = nil, register: Bool = true) {
+    /// `transitionSnapshot`: for a transition, the subtree as it looked
+    /// before the transaction that added it committed (made by the commit);
+    /// nil takes a snapshot of the presentation now.
+    func insertCommitted(_ copy: Animation, forKey key: String?, now: Double, localNow: Double? = nil, register: Bool = true,
+                         transitionSnapshot: Layer? = nil) {
         copy.resolvedBeginTime = copy.timing.beginTime == 0 ? (localNow ?? localTime(fromMedia: now)) : copy.timing.beginTime
         // A transition always runs under kCATransition, from a snapshot of now.
         let isTransition = copy.animationKind == .transition
         let key = isTransition ? "transition" : key
-        let snapshot = isTransition ? presentationCopy(now: now) : nil
+        let snapshot = isTransition ? (transitionSnapshot ?? presentationCopy(now: now)) : nil
         if let key { removeCommittedAnimation(forKey: key, finished: false) }
         if animationList == nil { animationList = [] }
         animationList!.append(AnimationEntry(key: key, animation: copy, snapshot: snapshot))

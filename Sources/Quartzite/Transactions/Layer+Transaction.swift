@@ -52,7 +52,9 @@ extension Layer {
     }
 
     /// The animations of a committed transaction start now.
-    func startCommitted(_ pending: [AnimationEntry], now: Double) {
+    /// `transitionSnapshot`: the subtree's state before this commit, for a
+    /// pending transition (what it transitions from).
+    func startCommitted(_ pending: [AnimationEntry], now: Double, transitionSnapshot: Layer? = nil) {
         let localNow = quickLocalTime(fromMedia: now)
         let fast = (animationList?.isEmpty ?? true) && !pending.contains { $0.animation.animationKind == .transition }
         if fast {
@@ -70,7 +72,8 @@ extension Layer {
             animationList = list
         } else {
             for entry in pending {
-                insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false)
+                insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false,
+                                transitionSnapshot: transitionSnapshot)
             }
         }
         for entry in pending {
@@ -110,7 +113,14 @@ extension Layer {
         let t = ThreadTransactions.current
         // Already in an open transaction: its committed state is kept.
         let state: LayerTransactionState
-        if let s = transactionState, s.record != nil { state = s } else { state = Transactions.enlist(self, t, snapshot: true) }
+        if let s = transactionState, s.record != nil {
+            state = s
+            // Joined without a snapshot (an animation was added first): take
+            // it now, before the first change of a property.
+            if s.committed == nil && isCommitted { s.committed = Layer(copyOf: self) }
+        } else {
+            state = Transactions.enlist(self, t, snapshot: true)
+        }
         if t.disableActions { return nil }
         return findAction(forKey: key.name, declared: key, state: state, thread: t)
     }

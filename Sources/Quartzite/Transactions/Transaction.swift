@@ -284,6 +284,15 @@ enum Transactions {
         t.record = nil
         t.flushWhenClosed = false
         let now = MediaClock.now()
+        // A transition runs from the state before this commit: snapshot the
+        // subtrees of layers with pending transitions first, while every
+        // changed layer still shows its committed state to presentation.
+        var transitionSnapshots: [ObjectIdentifier: Layer] = [:]
+        for slot in record.layers {
+            guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState,
+                  state.pending.contains(where: { $0.animation.animationKind == .transition }) else { continue }
+            transitionSnapshots[ObjectIdentifier(layer)] = layer.presentationCopy(now: now)
+        }
         for slot in record.layers {
             guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState else { continue }
             state.record = nil
@@ -292,7 +301,7 @@ enum Transactions {
                 let pending = state.pending
                 state.pending = []
                 state.pendingKeys = 0
-                layer.startCommitted(pending, now: now)
+                layer.startCommitted(pending, now: now, transitionSnapshot: transitionSnapshots[ObjectIdentifier(layer)])
             }
             // A committed layer with nothing pending drops its state: the
             // presentation walk then never touches it (one less cache line
@@ -314,8 +323,12 @@ enum Transactions {
         let state: LayerTransactionState
         if let s = layer.transactionState {
             state = s
-            if s.record === record { return s }
-            if s.record != nil { return s }   // held by another thread's open transaction
+            if s.record != nil {
+                // Already in an open transaction (this thread's, or another's
+                // that holds it): only a snapshot may still be owed.
+                if snapshot && s.committed == nil && layer.isCommitted { s.committed = Layer(copyOf: layer) }
+                return s
+            }
         } else {
             state = LayerTransactionState()
             layer.transactionState = state
