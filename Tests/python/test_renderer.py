@@ -111,3 +111,17 @@ def test_implicit_animations_show_in_frames():
         assert tuple(f[5, 5]) == (255, 255, 255, 255)
     finally:
         quartzite.set_media_time_source(None)
+
+
+def test_frames_show_committed_state_and_follow_the_commit():
+    """Inside an open explicit transaction the frame shows the last committed
+    state; the next frame after the commit shows the new one (an idle-frame
+    shortcut must not keep the old pixels)."""
+    root, box = make_tree()
+    r = Renderer(root, 40, 30)
+    assert tuple(r.frame(0)[5, 5]) == (0, 0, 255, 255)          # red
+    with quartzite.transaction(disable_actions=True):
+        box.background_color = Color(0, 0, 1)
+        assert tuple(r.frame(1)[5, 5]) == (0, 0, 255, 255)      # not committed yet
+    assert tuple(r.frame(2)[5, 5]) == (255, 0, 0, 255)          # blue after the commit
+    assert tuple(r.frame(3)[5, 5]) == (255, 0, 0, 255)          # idle frame, same pixels

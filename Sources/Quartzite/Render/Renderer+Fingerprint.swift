@@ -46,6 +46,10 @@ extension Renderer {
             steps += 1
             if l.animationList != nil || steps > 10_000_000 { return nil }
             h.mix(l)
+            // Frames show committed state: a layer's snapshot of it exists
+            // while it has uncommitted changes, and goes at the commit, which
+            // must not leave the fingerprint (read from the model) unchanged.
+            h.mix(l.transactionState?.committed)
             h.mix(l.bounds); h.mix(l.position.x); h.mix(l.position.y)
             h.mix(l.anchorPoint.x); h.mix(l.anchorPoint.y); h.mix(l.anchorPointZ); h.mix(l.zPosition)
             if let t = l.transformBox?.value { h.mix(t) } else { h.mix(UInt64(1)) }

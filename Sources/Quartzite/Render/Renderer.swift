@@ -69,9 +69,9 @@ public final class Renderer: QZObject, Handle {
     /// The operations of the tree at time `t` (presentation values).
     func buildOps(at t: Double) -> [DrawOp] {
         guard let layer else { return [] }
-        // Without animations the presentation tree equals the model tree:
-        // draw the model directly instead of copying it.
-        let p = subtreeAnimates(layer) ? layer.presentationCopy(now: t) : layer
+        // Without animations or uncommitted changes the presentation tree
+        // equals the model tree: draw the model directly instead of copying it.
+        let p = subtreeNeedsPresentation(layer) ? layer.presentationCopy(now: t) : layer
         let root = Homography(p.placement).pretranslatedAfter(-bounds.minX, -bounds.minY)
         var b = DrawListBuilder(targetBounds: targetRect.cgRect, now: t, scale: 1, capacity: lastOps?.count ?? 0)
         b.rasterCache = rasterCache
@@ -80,13 +80,15 @@ public final class Renderer: QZObject, Handle {
         return b.ops
     }
 
-    /// Whether any layer of the subtree (masks included) has animations.
-    func subtreeAnimates(_ root: Layer) -> Bool {
+    /// Whether any layer of the subtree (masks included) has animations, or
+    /// uncommitted changes (a snapshot of its committed state, which is what
+    /// a frame shows).
+    func subtreeNeedsPresentation(_ root: Layer) -> Bool {
         var stack = [root]
         var steps = 0
         while let l = stack.popLast() {
             steps += 1
-            if l.animationList != nil || steps > 10_000_000 { return true }
+            if l.animationList != nil || l.hasCommittedSnapshot || steps > 10_000_000 { return true }
             stack.append(contentsOf: l.sublayers)
             if let m = l.visuals?.mask { stack.append(m) }
         }
