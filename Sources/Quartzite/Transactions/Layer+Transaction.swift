@@ -62,12 +62,17 @@ extension Layer {
                 let a = entry.animation
                 a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
             }
-            // (Copied to an exact-size list: the pending list reserved room
-            // for more, and running lists are read on every frame.)
-            var list: [AnimationEntry] = []
-            list.reserveCapacity(pending.count)
-            list.append(contentsOf: pending)
-            animationList = list
+            // (Copied to an exact-size list when the pending list reserved
+            // much more room than it used: running lists stay for as long as
+            // the animations run. At least half full, it is kept as is.)
+            if pending.capacity <= 2 * pending.count {
+                animationList = pending
+            } else {
+                var list: [AnimationEntry] = []
+                list.reserveCapacity(pending.count)
+                list.append(contentsOf: pending)
+                animationList = list
+            }
         } else {
             for entry in pending {
                 insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false)
@@ -112,6 +117,11 @@ extension Layer {
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil { state = s } else { state = Transactions.enlist(self, t, snapshot: true) }
         if t.disableActions { return nil }
+        // Nothing to ask the host: the implicit animation, without the key's name.
+        if !hasActionSources {
+            guard key.isAnimatable, key != .sublayers, key != .mask, isCommitted else { return nil }
+            return PendingAction(action: implicitAnimation(key, thread: t), owned: true)
+        }
         return findAction(forKey: key.name, declared: key, state: state, thread: t)
     }
 
@@ -119,7 +129,9 @@ extension Layer {
     @inline(__always)
     func runPendingAction(_ key: String, _ pending: PendingAction?) {
         guard let pending else { return }
-        if pending.owned, let a = pending.action as? Animation, let state = transactionState {
+        if pending.owned, let state = transactionState {
+            // (owned: always a fresh implicit animation.)
+            let a = unsafeDowncast(pending.action, to: Animation.self)
             // A fresh implicit animation: the layer joined the transaction in willChange.
             appendPending(a, forKey: key, mask: LayerTransactionState.mask(for: a.keyPathKey), state: state,
                           thread: ThreadTransactions.current)
@@ -225,11 +237,37 @@ extension Layer {
     /// current presentation value (to the model value), with the
     /// transaction's duration and timing function (default: kCAMediaTimingFunctionDefault).
     func implicitAnimation(_ key: LayerKey, thread t: ThreadTransactions) -> Animation {
-        let a = Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue])
-        a.fromValue = presentationValue(key)
-        a.timing.duration = t.animationDuration
-        a.timingFunction = t.timingFunction ?? .systemDefault
-        return a
+        let lazy = presentationEndpoint(key)
+        let boxed: Value?
+        if case .none = lazy { boxed = presentationValue(key) } else { boxed = nil }
+        return Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue], lazyFrom: lazy, from: boxed,
+                         duration: t.animationDuration, timingFunction: t.timingFunction ?? .systemDefault)
+    }
+
+    /// presentationValue(key) unboxed, for the common case (no running
+    /// animations, no style, a number, point, rect or colour property);
+    /// .none when the boxed path must answer. Reads what declaredValue reads.
+    @inline(__always)
+    func presentationEndpoint(_ key: LayerKey) -> LazyEndpoint {
+        guard animationList == nil else { return .none }
+        let s = transactionState?.committed ?? self
+        if s.flags.contains(.hasStyle) { return .none }
+        switch key {
+        case .position: return .point(s.position)
+        case .anchorPoint: return .point(s.anchorPoint)
+        case .bounds: return .rect(s.bounds)
+        case .zPosition: return .number(s.zPosition)
+        case .anchorPointZ: return .number(s.anchorPointZ)
+        case .opacity: return .number(Double(s.opacity))
+        case .cornerRadius: return .number(s.visuals?.cornerRadius ?? 0)
+        case .borderWidth: return .number(s.visuals?.borderWidth ?? 0)
+        case .shadowOpacity: return .number(Double(s.visuals?.shadowOpacity ?? 0))
+        case .shadowRadius: return .number(s.visuals?.shadowRadius ?? 3)
+        case .backgroundColor:
+            if let c = s.visuals?.backgroundColor { return .color(c) }
+            return .none
+        default: return .none
+        }
     }
 
     /// The value of `key` the presentation shows now: the committed state,
