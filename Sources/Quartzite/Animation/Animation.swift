@@ -31,11 +31,13 @@ public final class Animation: QZObject, Handle {
     }
 
     // CAPropertyAnimation
+    /// (Stored once, in keyPathC.)
     public var keyPath: String? {
-        didSet {
-            keyPathC = keyPath.map(CString.init)
+        get { keyPathC?.string }
+        set {
+            keyPathC = newValue.map(CString.init)
             // Parsed once: evaluation runs every frame.
-            keyPathKey = keyPath.flatMap { $0.contains(".") ? nil : LayerKey.byName[$0] }
+            keyPathKey = newValue.flatMap { $0.contains(".") ? nil : LayerKey.byName[$0] }
         }
     }
     /// The declared key when the key path is a single declared property.
@@ -165,7 +167,6 @@ public final class Animation: QZObject, Handle {
     init(implicitFor key: LayerKey, keyPathC: CString, lazyFrom: LazyEndpoint, from: Value?, duration: Double,
          timingFunction: TimingFunction) {
         animationKind = .basic
-        keyPath = keyPathC.string
         self.keyPathC = keyPathC
         keyPathKey = key
         self.lazyFrom = lazyFrom
@@ -217,7 +218,8 @@ public final class Animation: QZObject, Handle {
             x.animations = e.animations?.map { $0.copy() }
             c.extras = x
         }
-        c.keyPath = keyPath
+        c.keyPathC = keyPathC   // immutable: shared
+        c.keyPathKey = keyPathKey
         c.additive = additive
         c.cumulative = cumulative
         c.valueFunction = valueFunction

@@ -87,8 +87,7 @@ extension Layer {
             let end = speed > 0 && total.isFinite ? mediaTime(fromLocal: begin + total / speed) : Double.infinity
             for g in groups { g.deadline = Swift.max(g.deadline, end) }
         }
-        let id = ObjectIdentifier(self)
-        if AnimationRegistry.layers[id]?.layer !== self { AnimationRegistry.layers[id] = AnimationRegistry.Weak(self) }
+        AnimationRegistry.register(self)
     }
 
     /// localTime(fromMedia:) without building the chain when no layer up to
