@@ -54,14 +54,18 @@ extension Layer {
     /// The animations of a committed transaction start now.
     func startCommitted(_ pending: [AnimationEntry], now: Double) {
         let localNow = quickLocalTime(fromMedia: now)
-        let fast = (animationList?.isEmpty ?? true) && !pending.contains { $0.animation.animationKind == .transition }
-        if fast {
+        // One pass: begin times (what the fast path needs), and whether a
+        // transition or a completion needs the other passes.
+        var hasTransition = false, hasGroups = false
+        for entry in pending {
+            let a = entry.animation
+            if a.animationKind == .transition { hasTransition = true }
+            if a.completionGroups != nil { hasGroups = true }
+            a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
+        }
+        if (animationList?.isEmpty ?? true) && !hasTransition {
             // Nothing to replace (keys in a transaction are unique): the
             // pending list becomes the running list.
-            for entry in pending {
-                let a = entry.animation
-                a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
-            }
             // (Copied to an exact-size list when the pending list reserved
             // much more room than it used: running lists stay for as long as
             // the animations run. At least half full, it is kept as is.)
@@ -78,7 +82,7 @@ extension Layer {
                 insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false)
             }
         }
-        for entry in pending {
+        for entry in pending where hasGroups {
             let a = entry.animation
             guard let groups = a.completionGroups else { continue }
             let begin = a.resolvedBeginTime ?? 0
