@@ -334,11 +334,41 @@ extension Layer {
             if let b { runPendingAction("bounds", b) }
             return
         }
+        if key != .hidden && !hasActionSources {
+            implicitChange(key, body)
+            return
+        }
         let wasHidden = flags.contains(.hidden)
         let p = willChange(key)
         body()
         if let p { runPendingAction(key.name, p) }
         if key == .hidden, flags.contains(.hidden) != wasHidden { triggerAction(wasHidden ? "onOrderIn" : "onOrderOut") }
+    }
+
+    /// transactionChange for a layer whose action search has nothing to ask
+    /// (no delegate, actions, style or class actions): willChange and
+    /// runPendingAction in one, the thread and the layer's state looked up once.
+    @inline(__always)
+    private func implicitChange(_ key: LayerKey, _ body: () -> Void) {
+        // A layer whose creation is not committed yet: no snapshot, no animation.
+        if creator != nil, !isCommitted {
+            body()
+            return
+        }
+        let t = ThreadTransactions.current
+        let state: LayerTransactionState
+        if let s = transactionState, s.record != nil { state = s } else { state = Transactions.enlist(self, t, snapshot: true) }
+        guard !t.disableActions, key.isAnimatable, key != .sublayers, key != .mask else {
+            body()
+            return
+        }
+        let a = implicitAnimation(key, thread: t)
+        body()
+        if transactionState === state {
+            appendPending(a, forKey: key.name, mask: LayerTransactionState.mask(for: key), state: state, thread: t)
+        } else {
+            Actions.run(a, key: key.name, layer: self, arguments: nil)
+        }
     }
 
     /// The same for key-value coding: `keyPath`'s first component names a
