@@ -213,6 +213,15 @@ func dictionary(_ entries: [(String, CAValueRef)]) -> CAValueRef {
             }
             #expect(a.toValue == nil)
             #expect(CAAnimationGetDuration(CALayerGetAnimation(l, "zPosition")) == 0.25)
+            // A transform from value shares the committed layer's box; the
+            // model's next change does not reach it.
+            CATransactionFlush()
+            CALayerRemoveAllAnimations(l)
+            CATransactionFlush()
+            CALayerSetTransform(l, CATransform3DMakeScale(3, 3, 1))
+            CALayerSetTransform(l, CATransform3DMakeScale(4, 4, 1))
+            #expect(from(l, "transform").map { CAValueGetTransform3D($0).m11 } == 2)
+            #expect(CALayerGetTransform(l).m11 == 4)
         }
     }
 

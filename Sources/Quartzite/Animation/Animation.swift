@@ -193,6 +193,7 @@ public final class Animation: QZObject, Handle {
         case .point(let p): v = Value(.point(p))
         case .rect(let r): v = Value(.rect(r))
         case .color(let c): v = Value(.color(c))
+        case .transform(let box): v = Value(.transform3D(box?.value ?? .identity))
         }
         lazyFrom = .none
         fromStore = v
@@ -279,6 +280,9 @@ enum LazyEndpoint {
     case point(CGPoint)
     case rect(CGRect)
     case color(Color)
+    /// The layer's own box, shared (boxes are replaced, never changed, while
+    /// shared: TransformBox.store); nil is the identity.
+    case transform(TransformBox?)
 }
 
 /// An animation delegate: the host's table and info.

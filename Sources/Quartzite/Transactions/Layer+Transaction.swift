@@ -248,7 +248,7 @@ extension Layer {
     }
 
     /// presentationValue(key) unboxed, for the common case (no running
-    /// animations, no style, a number, point, rect or colour property);
+    /// animations, no style, a number, point, rect, colour or transform property);
     /// .none when the boxed path must answer. Reads what declaredValue reads.
     @inline(__always)
     func presentationEndpoint(_ key: LayerKey) -> LazyEndpoint {
@@ -269,6 +269,8 @@ extension Layer {
         case .backgroundColor:
             if let c = s.visuals?.backgroundColor { return .color(c) }
             return .none
+        case .transform: return .transform(s.transformBox)
+        case .sublayerTransform: return .transform(s.sublayerTransformBox)
         default: return .none
         }
     }
