@@ -152,6 +152,79 @@ func dictionary(_ entries: [(String, CAValueRef)]) -> CAValueRef {
 }
 
 @Suite struct ImplicitAnimationTests {
+    /// Implicit animations keep number, point, rect and colour from values
+    /// unboxed until read: each type reads back as the committed value.
+    @Test func fromValuesOfEveryKindReadBack() {
+        withClock(100) { _ in
+            let l = committedLayer(position: CGPoint(x: 10, y: 20))
+            let bare = committedLayer()
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            let blue = CGColorCreateSRGB(0, 0, 1, 1)!
+            defer {
+                CARelease(UnsafeRawPointer(l))
+                CARelease(UnsafeRawPointer(bare))
+                CGColorRelease(red)
+                CGColorRelease(blue)
+            }
+            CATransactionBegin()
+            CATransactionSetDisableActions(true)
+            CALayerSetCornerRadius(l, 3)
+            CALayerSetShadowOpacity(l, 0.25)
+            CALayerSetBackgroundColor(l, red)
+            CATransactionCommit()
+
+            CALayerSetPosition(l, CGPoint(x: 1, y: 2))
+            CALayerSetBounds(l, CGRect(x: 0, y: 0, width: 30, height: 40))
+            CALayerSetOpacity(l, 0.5)
+            CALayerSetZPosition(l, 2)
+            CALayerSetCornerRadius(l, 6)
+            CALayerSetShadowOpacity(l, 0.75)
+            CALayerSetBackgroundColor(l, blue)
+            CALayerSetTransform(l, CATransform3DMakeScale(2, 2, 1))
+            CALayerSetAnchorPoint(l, CGPoint(x: 0, y: 0))
+            CALayerSetBackgroundColor(bare, blue)
+            func from(_ layer: CALayerRef, _ key: String) -> CAValueRef? {
+                CABasicAnimationGetFromValue(CALayerGetAnimation(layer, key))
+            }
+            let p = from(l, "position").map(CAValueGetPoint)
+            #expect(p?.x == 10 && p?.y == 20)
+            let r = from(l, "bounds").map(CAValueGetRect)
+            #expect(r?.origin.x == 0 && r?.origin.y == 0 && r?.size.width == 10 && r?.size.height == 10)
+            #expect(from(l, "opacity").map(CAValueGetNumber) == 1)
+            #expect(from(l, "zPosition").map(CAValueGetNumber) == 0)
+            #expect(from(l, "cornerRadius").map(CAValueGetNumber) == 3)
+            #expect(from(l, "shadowOpacity").map(CAValueGetNumber) == 0.25)
+            #expect(from(l, "backgroundColor").map(CAValueGetType) == CAValueTypeColor)
+            let c = from(l, "backgroundColor").flatMap(CAValueGetColor).flatMap(CGColorGetComponents)
+            #expect(c?[0] == 1 && c?[1] == 0 && c?[2] == 0 && c?[3] == 1)
+            #expect(from(l, "transform").map { CAValueGetTransform3D($0).m11 } == 1)
+            // Boxed once: every read returns the same value object.
+            #expect(from(l, "opacity") == from(l, "opacity"))
+            // No colour before: the animation starts from nil.
+            #expect(CALayerGetAnimation(bare, "backgroundColor") != nil)
+            #expect(from(bare, "backgroundColor") == nil)
+            // A copy (what CALayerAddAnimation stores) keeps an unread from value.
+            let a = object(CALayerGetAnimation(l, "anchorPoint")!, as: Animation.self)!
+            let copied = a.copy().fromValue
+            if case .point(let q)? = copied?.storage {
+                #expect(q.x == 0.5 && q.y == 0.5)
+            } else {
+                Issue.record("the copy's from value is not a point")
+            }
+            #expect(a.toValue == nil)
+            #expect(CAAnimationGetDuration(CALayerGetAnimation(l, "zPosition")) == 0.25)
+            // A transform from value shares the committed layer's box; the
+            // model's next change does not reach it.
+            CATransactionFlush()
+            CALayerRemoveAllAnimations(l)
+            CATransactionFlush()
+            CALayerSetTransform(l, CATransform3DMakeScale(3, 3, 1))
+            CALayerSetTransform(l, CATransform3DMakeScale(4, 4, 1))
+            #expect(from(l, "transform").map { CAValueGetTransform3D($0).m11 } == 2)
+            #expect(CALayerGetTransform(l).m11 == 4)
+        }
+    }
+
     @Test func aPropertyChangeAnimatesFromThePresentationValue() {
         withClock(100) { clock in
             let l = committedLayer(position: CGPoint(x: 10, y: 0))

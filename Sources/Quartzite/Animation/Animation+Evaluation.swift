@@ -302,9 +302,11 @@ struct FastPlan {
     /// The resolved begin time and the duration (copies of `timing`'s).
     var begin = 0.0
     var duration = 0.0
-    /// Points (x, y), numbers (x) and rects (x, y, width, height).
-    var from = SIMD4<Double>()
-    var to = SIMD4<Double>()
+    /// Points (x, y), numbers (x) and rects (x, y, width, height). Plain
+    /// doubles, not SIMD4: a SIMD4<Double> member makes the animation 32-byte
+    /// aligned, and every animation is then allocated through posix_memalign.
+    var from = PlanQuad()
+    var to = PlanQuad()
     /// Decomposed end points (kinds transform, sublayerTransform), out of
     /// line so that the other kinds stay small (a frame reads fewer lines).
     var transforms: TransformEnds?
@@ -315,6 +317,15 @@ struct FastPlan {
     var timing = MediaTiming()
 
     static var unresolved: FastPlan { FastPlan() }
+}
+
+/// Four doubles with 8-byte alignment (see FastPlan.from).
+struct PlanQuad {
+    var x = 0.0, y = 0.0, z = 0.0, w = 0.0
+    init() {}
+    @inline(__always) init(_ x: Double, _ y: Double, _ z: Double, _ w: Double) {
+        (self.x, self.y, self.z, self.w) = (x, y, z, w)
+    }
 }
 
 /// The decomposed end points of a transform animation, packed (17 doubles
@@ -382,16 +393,16 @@ extension Animation {
         switch (key, from.storage, to.storage) {
         case let (.position, .point(a), .point(b)), let (.anchorPoint, .point(a), .point(b)):
             plan.kind = key == .position ? .position : .anchorPoint
-            plan.from = SIMD4(a.x, a.y, 0, 0)
-            plan.to = SIMD4(b.x, b.y, 0, 0)
+            plan.from = PlanQuad(a.x, a.y, 0, 0)
+            plan.to = PlanQuad(b.x, b.y, 0, 0)
         case let (.opacity, .number(a), .number(b)), let (.zPosition, .number(a), .number(b)):
             plan.kind = key == .opacity ? .opacity : .zPosition
-            plan.from = SIMD4(a, 0, 0, 0)
-            plan.to = SIMD4(b, 0, 0, 0)
+            plan.from = PlanQuad(a, 0, 0, 0)
+            plan.to = PlanQuad(b, 0, 0, 0)
         case let (.bounds, .rect(a), .rect(b)):
             plan.kind = .bounds
-            plan.from = SIMD4(a.origin.x, a.origin.y, a.size.width, a.size.height)
-            plan.to = SIMD4(b.origin.x, b.origin.y, b.size.width, b.size.height)
+            plan.from = PlanQuad(a.origin.x, a.origin.y, a.size.width, a.size.height)
+            plan.to = PlanQuad(b.origin.x, b.origin.y, b.size.width, b.size.height)
         case let (.transform, .transform3D(a), .transform3D(b)), let (.sublayerTransform, .transform3D(a), .transform3D(b)):
             // Matrices that cannot be decomposed interpolate entry by entry: the general path.
             guard let da = DecomposedTransform(a), let db = DecomposedTransform(b) else { return }

@@ -18,60 +18,134 @@ public final class Animation: QZObject, Handle {
     var fastPlan = FastPlan.unresolved
 
     // CAAnimation
-    public var timing = MediaTiming() { didSet { fastPlan = .unresolved } }
-    public var timingFunction: TimingFunction? { didSet { fastPlan = .unresolved } }
+    public var timing = MediaTiming() { didSet { invalidatePlan() } }
+    public var timingFunction: TimingFunction? { didSet { invalidatePlan() } }
     public var removedOnCompletion = true
     /// Shared with the copies CALayerAddAnimation makes, so that the host's
     /// release callback runs once, when the last of them is freed.
     var delegate: AnimationDelegate?
     /// Arbitrary keys (key-value coding).
-    var custom = ValueDictionary()
+    var custom: ValueDictionary {
+        get { extras?.custom ?? ValueDictionary() }
+        set { ensureExtras().custom = newValue }
+    }
 
     // CAPropertyAnimation
+    /// (Stored once, in keyPathC.)
     public var keyPath: String? {
-        didSet {
-            keyPathC = keyPath.map(CString.init)
+        get { keyPathC?.string }
+        set {
+            keyPathC = newValue.map(CString.init)
             // Parsed once: evaluation runs every frame.
-            keyPathKey = keyPath.flatMap { $0.contains(".") ? nil : LayerKey.byName[$0] }
+            keyPathKey = newValue.flatMap { $0.contains(".") ? nil : LayerKey.byName[$0] }
         }
     }
     /// The declared key when the key path is a single declared property.
-    private(set) var keyPathKey: LayerKey? { didSet { fastPlan = .unresolved } }
+    private(set) var keyPathKey: LayerKey? { didSet { invalidatePlan() } }
     /// keyPath as a C string with a stable pointer (the getter's result).
     private(set) var keyPathC: CString?
-    public var additive = false { didSet { fastPlan = .unresolved } }
-    public var cumulative = false { didSet { fastPlan = .unresolved } }
-    public var valueFunction: ValueFunction? { didSet { fastPlan = .unresolved } }
+    public var additive = false { didSet { invalidatePlan() } }
+    public var cumulative = false { didSet { invalidatePlan() } }
+    public var valueFunction: ValueFunction? { didSet { invalidatePlan() } }
 
     // CABasicAnimation
-    public var fromValue: Value? { didSet { fastPlan = .unresolved } }
-    public var toValue: Value? { didSet { fastPlan = .unresolved } }
-    public var byValue: Value? { didSet { fastPlan = .unresolved } }
+    public var fromValue: Value? {
+        get {
+            if case .none = lazyFrom { return fromStore }
+            return materializeFrom()
+        }
+        set {
+            lazyFrom = .none
+            fromStore = newValue
+            invalidatePlan()
+        }
+    }
+    private var fromStore: Value?
+    /// An implicit animation's from value, unboxed until someone reads
+    /// `fromValue` (then boxed once and kept). Model lock held.
+    private var lazyFrom = LazyEndpoint.none
+    public var toValue: Value? { didSet { invalidatePlan() } }
+    public var byValue: Value? { didSet { invalidatePlan() } }
 
-    // CAKeyframeAnimation
-    public var values: [Value]?
-    public var path: Path?
-    public var keyTimes: [Double]?
-    public var timingFunctions: [TimingFunction]?
-    public var calculationMode: UInt8 = 0     // ConstantSet.calculationMode
-    public var rotationMode: UInt8?           // nil, or ConstantSet.rotationMode
-    public var tensionValues: [Double]?
-    public var continuityValues: [Double]?
-    public var biasValues: [Double]?
+    // CAKeyframeAnimation, CAAnimationGroup, CATransition: in `extras`.
+    public var values: [Value]? {
+        get { extras?.values }
+        set { ensureExtras().values = newValue }
+    }
+    public var path: Path? {
+        get { extras?.path }
+        set { ensureExtras().path = newValue }
+    }
+    public var keyTimes: [Double]? {
+        get { extras?.keyTimes }
+        set { ensureExtras().keyTimes = newValue }
+    }
+    public var timingFunctions: [TimingFunction]? {
+        get { extras?.timingFunctions }
+        set { ensureExtras().timingFunctions = newValue }
+    }
+    /// ConstantSet.calculationMode
+    public var calculationMode: UInt8 {
+        get { extras?.calculationMode ?? 0 }
+        set { ensureExtras().calculationMode = newValue }
+    }
+    /// nil, or ConstantSet.rotationMode
+    public var rotationMode: UInt8? {
+        get { extras?.rotationMode }
+        set { ensureExtras().rotationMode = newValue }
+    }
+    public var tensionValues: [Double]? {
+        get { extras?.tensionValues }
+        set { ensureExtras().tensionValues = newValue }
+    }
+    public var continuityValues: [Double]? {
+        get { extras?.continuityValues }
+        set { ensureExtras().continuityValues = newValue }
+    }
+    public var biasValues: [Double]? {
+        get { extras?.biasValues }
+        set { ensureExtras().biasValues = newValue }
+    }
+    public var animations: [Animation]? {
+        get { extras?.animations }
+        set { ensureExtras().animations = newValue }
+    }
+    /// ConstantSet.transitionType (0: fade)
+    public var transitionType: UInt8 {
+        get { extras?.transitionType ?? 0 }
+        set { ensureExtras().transitionType = newValue }
+    }
+    /// nil, or ConstantSet.transitionSubtype
+    public var transitionSubtype: UInt8? {
+        get { extras?.transitionSubtype }
+        set { ensureExtras().transitionSubtype = newValue }
+    }
+    public var startProgress: Float {
+        get { extras?.startProgress ?? 0 }
+        set { ensureExtras().startProgress = newValue }
+    }
+    public var endProgress: Float {
+        get { extras?.endProgress ?? 1 }
+        set { ensureExtras().endProgress = newValue }
+    }
 
-    // CAAnimationGroup
-    public var animations: [Animation]?
+    /// The properties most animations never set (the other kinds' and
+    /// key-value coding's), allocated on the first write: a basic animation
+    /// (every implicit one) stays small and is quick to create.
+    private var extras: AnimationExtras?
 
-    // CATransition
-    public var transitionType: UInt8 = 0      // fade
-    public var transitionSubtype: UInt8?      // nil, or ConstantSet.transitionSubtype
-    public var startProgress: Float = 0
-    public var endProgress: Float = 1
+    @inline(__always)
+    private func ensureExtras() -> AnimationExtras {
+        if let e = extras { return e }
+        let e = AnimationExtras()
+        extras = e
+        return e
+    }
 
     // Set when added to a layer.
     /// The begin time resolved in the layer's time space (beginTime 0 means
     /// "now" at the moment it is added).
-    var resolvedBeginTime: Double? { didSet { fastPlan = .unresolved } }
+    var resolvedBeginTime: Double? { didSet { invalidatePlan() } }
     var didStart = false
     /// The transaction completions waiting for this animation to end.
     var completionGroups: [CompletionGroup]?
@@ -87,13 +161,43 @@ public final class Animation: QZObject, Handle {
     }
 
     /// A CABasicAnimation of a declared property (an implicit animation): the
-    /// key path's C string is shared and nothing is parsed.
-    init(implicitFor key: LayerKey, keyPathC: CString) {
+    /// key path's C string is shared and nothing is parsed; the properties
+    /// are stored before super.init (no observers run). `from` is the boxed
+    /// from value, used when `lazyFrom` is .none.
+    init(implicitFor key: LayerKey, keyPathC: CString, lazyFrom: LazyEndpoint, from: Value?, duration: Double,
+         timingFunction: TimingFunction) {
         animationKind = .basic
-        keyPath = keyPathC.string   // before super.init: no didSet
         self.keyPathC = keyPathC
         keyPathKey = key
+        self.lazyFrom = lazyFrom
+        fromStore = from
+        timing.duration = duration
+        self.timingFunction = timingFunction
         super.init(kind: .basicAnimation)
+    }
+
+    /// Forgets the resolved plan (nothing to do while it is unresolved: a
+    /// fresh animation's begin time is set without rewriting the plan).
+    @inline(__always)
+    func invalidatePlan() {
+        if fastPlan.kind != .unresolved { fastPlan = .unresolved }
+    }
+
+    /// Boxes the unboxed from value (once).
+    @inline(never)
+    private func materializeFrom() -> Value? {
+        let v: Value
+        switch lazyFrom {
+        case .none: return fromStore
+        case .number(let n): v = Value(.number(n))
+        case .point(let p): v = Value(.point(p))
+        case .rect(let r): v = Value(.rect(r))
+        case .color(let c): v = Value(.color(c))
+        case .transform(let box): v = Value(.transform3D(box?.value ?? .identity))
+        }
+        lazyFrom = .none
+        fromStore = v
+        return v
     }
 
     deinit {
@@ -110,30 +214,75 @@ public final class Animation: QZObject, Handle {
         c.timingFunction = timingFunction
         c.removedOnCompletion = removedOnCompletion
         c.delegate = delegate
-        c.custom = custom
-        c.keyPath = keyPath
+        if let e = extras {
+            let x = e.copy()
+            x.animations = e.animations?.map { $0.copy() }
+            c.extras = x
+        }
+        c.keyPathC = keyPathC   // immutable: shared
+        c.keyPathKey = keyPathKey
         c.additive = additive
         c.cumulative = cumulative
         c.valueFunction = valueFunction
-        c.fromValue = fromValue
+        c.fromStore = fromStore
+        c.lazyFrom = lazyFrom
         c.toValue = toValue
         c.byValue = byValue
-        c.values = values
-        c.path = path
-        c.keyTimes = keyTimes
-        c.timingFunctions = timingFunctions
-        c.calculationMode = calculationMode
-        c.rotationMode = rotationMode
-        c.tensionValues = tensionValues
-        c.continuityValues = continuityValues
-        c.biasValues = biasValues
-        c.animations = animations?.map { $0.copy() }
-        c.transitionType = transitionType
-        c.transitionSubtype = transitionSubtype
-        c.startProgress = startProgress
-        c.endProgress = endProgress
         return c
     }
+}
+
+/// An animation's rarely set properties (see Animation.extras).
+final class AnimationExtras {
+    var custom = ValueDictionary()
+    var values: [Value]?
+    var path: Path?
+    var keyTimes: [Double]?
+    var timingFunctions: [TimingFunction]?
+    var calculationMode: UInt8 = 0
+    var rotationMode: UInt8?
+    var tensionValues: [Double]?
+    var continuityValues: [Double]?
+    var biasValues: [Double]?
+    var animations: [Animation]?
+    var transitionType: UInt8 = 0
+    var transitionSubtype: UInt8?
+    var startProgress: Float = 0
+    var endProgress: Float = 1
+
+    /// A copy sharing the animations (the caller copies them when it must).
+    func copy() -> AnimationExtras {
+        let x = AnimationExtras()
+        x.custom = custom
+        x.values = values
+        x.path = path
+        x.keyTimes = keyTimes
+        x.timingFunctions = timingFunctions
+        x.calculationMode = calculationMode
+        x.rotationMode = rotationMode
+        x.tensionValues = tensionValues
+        x.continuityValues = continuityValues
+        x.biasValues = biasValues
+        x.animations = animations
+        x.transitionType = transitionType
+        x.transitionSubtype = transitionSubtype
+        x.startProgress = startProgress
+        x.endProgress = endProgress
+        return x
+    }
+}
+
+/// A from value kept unboxed (see Animation.fromValue): the types of the
+/// animatable properties an implicit animation usually starts from.
+enum LazyEndpoint {
+    case none
+    case number(Double)
+    case point(CGPoint)
+    case rect(CGRect)
+    case color(Color)
+    /// The layer's own box, shared (boxes are replaced, never changed, while
+    /// shared: TransformBox.store); nil is the identity.
+    case transform(TransformBox?)
 }
 
 /// An animation delegate: the host's table and info.

@@ -12,6 +12,35 @@ func checkAffine(_ t: CGAffineTransform, _ function: StaticString) -> Bool {
     return false
 }
 
+// Fixed-arity overloads (preferred over the variadic one): a variadic call
+// allocates its argument array on the heap, on every property set.
+@inline(__always)
+func checkFinite(_ a: Double, function: StaticString) -> Bool {
+    a.isFinite || reportNotFinite(a, function)
+}
+
+@inline(__always)
+func checkFinite(_ a: Double, _ b: Double, function: StaticString) -> Bool {
+    (a.isFinite || reportNotFinite(a, function)) && (b.isFinite || reportNotFinite(b, function))
+}
+
+@inline(__always)
+func checkFinite(_ a: Double, _ b: Double, _ c: Double, function: StaticString) -> Bool {
+    checkFinite(a, b, function: function) && (c.isFinite || reportNotFinite(c, function))
+}
+
+@inline(__always)
+func checkFinite(_ a: Double, _ b: Double, _ c: Double, _ d: Double, function: StaticString) -> Bool {
+    checkFinite(a, b, function: function) && checkFinite(c, d, function: function)
+}
+
+/// Records the error of a non-finite argument; false.
+@inline(never)
+func reportNotFinite(_ v: Double, _ function: StaticString) -> Bool {
+    recordError(QZErrorNotFinite, function, "argument must be finite, got \(v)")
+    return false
+}
+
 @inline(__always)
 func checkFinite(_ values: Double..., function: StaticString) -> Bool {
     for v in values where !v.isFinite {

@@ -19,12 +19,23 @@ struct AnimationEvent {
 
 /// Layers with animations, and the delegate messages owed (model lock held).
 enum AnimationRegistry {
-    nonisolated(unsafe) static var layers: [ObjectIdentifier: Weak] = [:]
+    /// Unretained, and not weak (a weak reference gives the layer a side
+    /// table: every later retain and release of it takes the slow path): a
+    /// registered layer has `inAnimationRegistry` set and leaves in its deinit.
+    nonisolated(unsafe) static var layers: [ObjectIdentifier: Unmanaged<Layer>] = [:]
     nonisolated(unsafe) static var pending: [AnimationEvent] = []
 
-    final class Weak {
-        weak var layer: Layer?
-        init(_ layer: Layer) { self.layer = layer }
+    @inline(__always)
+    static func register(_ layer: Layer) {
+        if layer.inAnimationRegistry { return }
+        layer.inAnimationRegistry = true
+        layers[ObjectIdentifier(layer)] = Unmanaged.passUnretained(layer)
+    }
+
+    static func unregister(_ layer: Layer) {
+        guard layer.inAnimationRegistry else { return }
+        layer.inAnimationRegistry = false
+        layers[ObjectIdentifier(layer)] = nil
     }
 }
 
@@ -58,7 +69,7 @@ extension Layer {
         if let key { removeCommittedAnimation(forKey: key, finished: false) }
         if animationList == nil { animationList = [] }
         animationList!.append(AnimationEntry(key: key, animation: copy, snapshot: snapshot))
-        if register { AnimationRegistry.layers[ObjectIdentifier(self)] = AnimationRegistry.Weak(self) }
+        if register { AnimationRegistry.register(self) }
     }
 
     /// The animation under `key`: one added in the open transaction, else a running one.

@@ -18,6 +18,8 @@ public final class Layer: QZObject, Handle {
     var flags = LayerFlags.defaults
     /// CAScrollLayer.scrollMode (an index into ConstantSet.scrollMode).
     var scrollMode: UInt8 = 0
+    /// In AnimationRegistry.layers (never copied: copies are not registered).
+    var inAnimationRegistry = false
 
     // MARK: Tree
     /// Back-reference, cleared when the superlayer removes or frees this layer.
@@ -126,6 +128,7 @@ public final class Layer: QZObject, Handle {
         }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
         hooks?.releaseAll()
+        if inAnimationRegistry { withModelLock { AnimationRegistry.unregister(self) } }
         if let s = transactionState { Transactions.layerFreed(s) }
         // A presentation root the host released: its sublayers' copies go to
         // the model root, whose next presentation copy reuses them.

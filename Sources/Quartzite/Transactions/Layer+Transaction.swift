@@ -56,27 +56,36 @@ extension Layer {
     /// pending transition (what it transitions from).
     func startCommitted(_ pending: [AnimationEntry], now: Double, transitionSnapshot: Layer? = nil) {
         let localNow = quickLocalTime(fromMedia: now)
-        let fast = (animationList?.isEmpty ?? true) && !pending.contains { $0.animation.animationKind == .transition }
-        if fast {
+        // One pass: begin times (what the fast path needs), and whether a
+        // transition or a completion needs the other passes.
+        var hasTransition = false, hasGroups = false
+        for entry in pending {
+            let a = entry.animation
+            if a.animationKind == .transition { hasTransition = true }
+            if a.completionGroups != nil { hasGroups = true }
+            a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
+        }
+        if (animationList?.isEmpty ?? true) && !hasTransition {
             // Nothing to replace (keys in a transaction are unique): the
             // pending list becomes the running list.
-            for entry in pending {
-                let a = entry.animation
-                a.resolvedBeginTime = a.timing.beginTime == 0 ? localNow : a.timing.beginTime
+            // (Copied to an exact-size list when the pending list reserved
+            // much more room than it used: running lists stay for as long as
+            // the animations run. At least half full, it is kept as is.)
+            if pending.capacity <= 2 * pending.count {
+                animationList = pending
+            } else {
+                var list: [AnimationEntry] = []
+                list.reserveCapacity(pending.count)
+                list.append(contentsOf: pending)
+                animationList = list
             }
-            // (Copied to an exact-size list: the pending list reserved room
-            // for more, and running lists are read on every frame.)
-            var list: [AnimationEntry] = []
-            list.reserveCapacity(pending.count)
-            list.append(contentsOf: pending)
-            animationList = list
         } else {
             for entry in pending {
                 insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false,
                                 transitionSnapshot: transitionSnapshot)
             }
         }
-        for entry in pending {
+        for entry in pending where hasGroups {
             let a = entry.animation
             guard let groups = a.completionGroups else { continue }
             let begin = a.resolvedBeginTime ?? 0
@@ -85,8 +94,7 @@ extension Layer {
             let end = speed > 0 && total.isFinite ? mediaTime(fromLocal: begin + total / speed) : Double.infinity
             for g in groups { g.deadline = Swift.max(g.deadline, end) }
         }
-        let id = ObjectIdentifier(self)
-        if AnimationRegistry.layers[id]?.layer !== self { AnimationRegistry.layers[id] = AnimationRegistry.Weak(self) }
+        AnimationRegistry.register(self)
     }
 
     /// localTime(fromMedia:) without building the chain when no layer up to
@@ -122,6 +130,11 @@ extension Layer {
             state = Transactions.enlist(self, t, snapshot: true)
         }
         if t.disableActions { return nil }
+        // Nothing to ask the host: the implicit animation, without the key's name.
+        if !hasActionSources {
+            guard key.isAnimatable, key != .sublayers, key != .mask, isCommitted else { return nil }
+            return PendingAction(action: implicitAnimation(key, thread: t), owned: true)
+        }
         return findAction(forKey: key.name, declared: key, state: state, thread: t)
     }
 
@@ -129,7 +142,9 @@ extension Layer {
     @inline(__always)
     func runPendingAction(_ key: String, _ pending: PendingAction?) {
         guard let pending else { return }
-        if pending.owned, let a = pending.action as? Animation, let state = transactionState {
+        if pending.owned, let state = transactionState {
+            // (owned: always a fresh implicit animation.)
+            let a = unsafeDowncast(pending.action, to: Animation.self)
             // A fresh implicit animation: the layer joined the transaction in willChange.
             appendPending(a, forKey: key, mask: LayerTransactionState.mask(for: a.keyPathKey), state: state,
                           thread: ThreadTransactions.current)
@@ -235,11 +250,39 @@ extension Layer {
     /// current presentation value (to the model value), with the
     /// transaction's duration and timing function (default: kCAMediaTimingFunctionDefault).
     func implicitAnimation(_ key: LayerKey, thread t: ThreadTransactions) -> Animation {
-        let a = Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue])
-        a.fromValue = presentationValue(key)
-        a.timing.duration = t.animationDuration
-        a.timingFunction = t.timingFunction ?? .systemDefault
-        return a
+        let lazy = presentationEndpoint(key)
+        let boxed: Value?
+        if case .none = lazy { boxed = presentationValue(key) } else { boxed = nil }
+        return Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue], lazyFrom: lazy, from: boxed,
+                         duration: t.animationDuration, timingFunction: t.timingFunction ?? .systemDefault)
+    }
+
+    /// presentationValue(key) unboxed, for the common case (no running
+    /// animations, no style, a number, point, rect, colour or transform property);
+    /// .none when the boxed path must answer. Reads what declaredValue reads.
+    @inline(__always)
+    func presentationEndpoint(_ key: LayerKey) -> LazyEndpoint {
+        guard animationList == nil else { return .none }
+        let s = transactionState?.committed ?? self
+        if s.flags.contains(.hasStyle) { return .none }
+        switch key {
+        case .position: return .point(s.position)
+        case .anchorPoint: return .point(s.anchorPoint)
+        case .bounds: return .rect(s.bounds)
+        case .zPosition: return .number(s.zPosition)
+        case .anchorPointZ: return .number(s.anchorPointZ)
+        case .opacity: return .number(Double(s.opacity))
+        case .cornerRadius: return .number(s.visuals?.cornerRadius ?? 0)
+        case .borderWidth: return .number(s.visuals?.borderWidth ?? 0)
+        case .shadowOpacity: return .number(Double(s.visuals?.shadowOpacity ?? 0))
+        case .shadowRadius: return .number(s.visuals?.shadowRadius ?? 3)
+        case .backgroundColor:
+            if let c = s.visuals?.backgroundColor { return .color(c) }
+            return .none
+        case .transform: return .transform(s.transformBox)
+        case .sublayerTransform: return .transform(s.sublayerTransformBox)
+        default: return .none
+        }
     }
 
     /// The value of `key` the presentation shows now: the committed state,
@@ -303,11 +346,41 @@ extension Layer {
             if let b { runPendingAction("bounds", b) }
             return
         }
+        if key != .hidden && !hasActionSources {
+            implicitChange(key, body)
+            return
+        }
         let wasHidden = flags.contains(.hidden)
         let p = willChange(key)
         body()
         if let p { runPendingAction(key.name, p) }
         if key == .hidden, flags.contains(.hidden) != wasHidden { triggerAction(wasHidden ? "onOrderIn" : "onOrderOut") }
+    }
+
+    /// transactionChange for a layer whose action search has nothing to ask
+    /// (no delegate, actions, style or class actions): willChange and
+    /// runPendingAction in one, the thread and the layer's state looked up once.
+    @inline(__always)
+    private func implicitChange(_ key: LayerKey, _ body: () -> Void) {
+        // A layer whose creation is not committed yet: no snapshot, no animation.
+        if creator != nil, !isCommitted {
+            body()
+            return
+        }
+        let t = ThreadTransactions.current
+        let state: LayerTransactionState
+        if let s = transactionState, s.record != nil { state = s } else { state = Transactions.enlist(self, t, snapshot: true) }
+        guard !t.disableActions, key.isAnimatable, key != .sublayers, key != .mask else {
+            body()
+            return
+        }
+        let a = implicitAnimation(key, thread: t)
+        body()
+        if transactionState === state {
+            appendPending(a, forKey: key.name, mask: LayerTransactionState.mask(for: key), state: state, thread: t)
+        } else {
+            Actions.run(a, key: key.name, layer: self, arguments: nil)
+        }
     }
 
     /// The same for key-value coding: `keyPath`'s first component names a

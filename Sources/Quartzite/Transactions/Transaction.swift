@@ -389,12 +389,17 @@ enum Transactions {
     static func processAnimationEvents() {
         let now = MediaClock.now()
         let events: [AnimationEvent] = withModelLock {
-            for (id, entry) in AnimationRegistry.layers {
-                guard let l = entry.layer, l.animationList != nil else {
-                    AnimationRegistry.layers[id] = nil
-                    continue
+            // A registered layer is alive: its deinit unregisters it under the
+            // lock. (Looked up afresh: a host callback may free one meanwhile.)
+            for id in Array(AnimationRegistry.layers.keys) {
+                guard let entry = AnimationRegistry.layers[id] else { continue }
+                entry._withUnsafeGuaranteedRef { l in
+                    if l.animationList == nil {
+                        AnimationRegistry.unregister(l)
+                    } else {
+                        l.updateAnimationLifecycle(now: now)
+                    }
                 }
-                l.updateAnimationLifecycle(now: now)
             }
             let e = AnimationRegistry.pending
             AnimationRegistry.pending = []
