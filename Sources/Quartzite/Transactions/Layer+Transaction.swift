@@ -369,7 +369,14 @@ extension Layer {
         }
         let t = ThreadTransactions.current
         let state: LayerTransactionState
-        if let s = transactionState, s.record != nil { state = s } else { state = Transactions.enlist(self, t, snapshot: true) }
+        if let s = transactionState, s.record != nil {
+            state = s
+            // Joined without a snapshot (an animation was added first): take
+            // it now, before the first change of a property.
+            if s.committed == nil { s.committed = Layer(copyOf: self) }
+        } else {
+            state = Transactions.enlist(self, t, snapshot: true)
+        }
         guard !t.disableActions, key.isAnimatable, key != .sublayers, key != .mask else {
             body()
             return
