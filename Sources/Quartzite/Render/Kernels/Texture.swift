@@ -306,7 +306,7 @@ final class Texture {
         let n = hi - lo + 1
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: n + 24) { buf in
             let col = buf.baseAddress!          // col[k] = source column lo + k, blended vertically
-            let ga = col + n, gb = ga + 8, gw = gb + 8
+            let scratch = col + n               // 24 values for horizontalPass
             if wy == 0 || r0 == r1 {
                 col.update(from: r0 + lo, count: n)
             } else {
@@ -321,7 +321,7 @@ final class Texture {
                     k += 1
                 }
             }
-            horizontalPass(UnsafePointer(col), lo, lastX, dst, count, fx0, dfx, ga)
+            horizontalPass(UnsafePointer(col), lo, lastX, dst, count, fx0, dfx, scratch)
         }
     }
 
