@@ -35,16 +35,20 @@ struct FingerprintHasher {
 }
 
 extension Renderer {
-    /// The fingerprint of the tree under `root`, or nil when something in it
-    /// animates (then the frame depends on time).
-    func fingerprint(_ root: Layer) -> UInt64? {
+    /// The fingerprint of the tree under `root` (nil when something in it
+    /// animates: then the frame depends on time), and whether its model tree
+    /// is what a frame shows (nothing animates and no layer has uncommitted
+    /// changes), found in the same walk.
+    func fingerprint(_ root: Layer) -> (print: UInt64?, modelIsPresentation: Bool) {
         var h = FingerprintHasher()
         h.mix(bounds)
         var stack: [Layer] = [root]
         var steps = 0
+        var uncommitted = false
         while let l = stack.popLast() {
             steps += 1
-            if l.animationList != nil || steps > 10_000_000 { return nil }
+            if l.animationList != nil || steps > 10_000_000 { return (nil, false) }
+            if l.hasCommittedSnapshot { uncommitted = true }
             h.mix(l)
             // Frames show committed state: a layer's snapshot of it exists
             // while it has uncommitted changes, and goes at the commit, which
@@ -74,6 +78,6 @@ extension Renderer {
             for s in l.sublayers { h.mix(s) }
             stack.append(contentsOf: l.sublayers)
         }
-        return h.value
+        return (h.value, !uncommitted)
     }
 }

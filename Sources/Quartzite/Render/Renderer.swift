@@ -67,11 +67,12 @@ public final class Renderer: QZObject, Handle {
     var targetRect: PixelBox { PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height) }
 
     /// The operations of the tree at time `t` (presentation values).
-    func buildOps(at t: Double) -> [DrawOp] {
+    /// `modelIsPresentation`: nothing in the tree animates or has uncommitted
+    /// changes (the fingerprint's walk found out), so the model tree is drawn
+    /// directly instead of a presentation copy.
+    func buildOps(at t: Double, modelIsPresentation: Bool) -> [DrawOp] {
         guard let layer else { return [] }
-        // Without animations or uncommitted changes the presentation tree
-        // equals the model tree: draw the model directly instead of copying it.
-        let p = subtreeNeedsPresentation(layer) ? layer.presentationCopy(now: t) : layer
+        let p = modelIsPresentation ? layer : layer.presentationCopy(now: t)
         let root = Homography(p.placement).pretranslatedAfter(-bounds.minX, -bounds.minY)
         var b = DrawListBuilder(targetBounds: targetRect.cgRect, now: t, scale: 1, capacity: lastOps?.count ?? 0)
         b.rasterCache = rasterCache
@@ -80,32 +81,17 @@ public final class Renderer: QZObject, Handle {
         return b.ops
     }
 
-    /// Whether any layer of the subtree (masks included) has animations, or
-    /// uncommitted changes (a snapshot of its committed state, which is what
-    /// a frame shows).
-    func subtreeNeedsPresentation(_ root: Layer) -> Bool {
-        var stack = [root]
-        var steps = 0
-        while let l = stack.popLast() {
-            steps += 1
-            if l.animationList != nil || l.hasCommittedSnapshot || steps > 10_000_000 { return true }
-            stack.append(contentsOf: l.sublayers)
-            if let m = l.visuals?.mask { stack.append(m) }
-        }
-        return false
-    }
-
     func beginFrame(at t: Double) {
         frameTime = t
         rendered = false
-        let print = layer.flatMap { fingerprint($0) }
+        let (print, modelIsPresentation) = layer.map { fingerprint($0) } ?? (nil, true)
         if let print, print == lastFingerprint, let last = lastOps {
             // Nothing changed and nothing animates: the last frame again.
             frameOps = last
             updateRect = .empty
             return
         }
-        frameOps = buildOps(at: t)
+        frameOps = buildOps(at: t, modelIsPresentation: modelIsPresentation)
         frameFingerprint = print
         updateRect = damage(old: lastOps, new: frameOps).intersection(targetRect)
     }

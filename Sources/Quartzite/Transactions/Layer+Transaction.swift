@@ -49,6 +49,7 @@ extension Layer {
         }
         if state.pending.isEmpty { state.pending.reserveCapacity(16) }
         state.pending.append(AnimationEntry(key: key, animation: a))
+        if a.animationKind == .transition, let record = state.record { record.transitionSlots.append(state.slot) }
     }
 
     /// The animations of a committed transaction start now.

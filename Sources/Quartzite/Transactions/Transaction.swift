@@ -75,6 +75,9 @@ final class TransactionRecord {
     var layers: [Unmanaged<Layer>?] = []
     /// Completions of the scopes closed so far (sealed at commit).
     var closedGroups: [CompletionGroup] = []
+    /// Slots in `layers` of the layers given a transition (snapshotted
+    /// before the commit changes what presentation shows).
+    var transitionSlots: [Int] = []
 }
 
 /// A layer's transaction state (allocated when an export first creates or
@@ -288,9 +291,8 @@ enum Transactions {
         // subtrees of layers with pending transitions first, while every
         // changed layer still shows its committed state to presentation.
         var transitionSnapshots: [ObjectIdentifier: Layer] = [:]
-        for slot in record.layers {
-            guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState,
-                  state.pending.contains(where: { $0.animation.animationKind == .transition }) else { continue }
+        for slot in record.transitionSlots {
+            guard let layer = record.layers[slot]?.takeUnretainedValue() else { continue }
             transitionSnapshots[ObjectIdentifier(layer)] = layer.presentationCopy(now: now)
         }
         for slot in record.layers {

@@ -20,39 +20,25 @@ runs on the thread running the run loop the link is in (or the thread calling
 ``sys.unraisablehook``. The binding keeps the callable alive until
 :meth:`DisplayLink.invalidate` or until the link is freed.
 """
-import weakref
 
 from . import _lib
 from .errors import call
 from .handle import Handle
-from .layer import _run_callback
-from .run_loop import DEFAULT_MODE, _mode, current
+from .run_loop import DEFAULT_MODE, _mode, _next_id, _Targets, current
 
 __all__ = ["DisplayLink", "refresh_rate", "set_refresh_rate"]
 
-_next_id = iter(range(1, 2**62)).__next__
-# info -> (callable, weakref to the DisplayLink), until the library releases info.
-_targets = {}
+_targets = _Targets("Exception ignored in a display link callback")
 
 
 @_lib.CADisplayLinkCallback
 def _link_thunk(link_ref, info):
-    entry = _targets.get(info)
-    if entry is None:
-        return
-    fn, ref = entry
-    link = ref()
-    if link is None or link._ref != link_ref:
-        link = DisplayLink._borrowed(link_ref)
-    _run_callback("Exception ignored in a display link callback", fn, lambda: fn(link))
+    _targets.call(DisplayLink, link_ref, info)
 
 
 @_lib.QZInfoReleaseCallback
 def _link_release(info):
-    try:
-        _targets.pop(info, None)
-    except BaseException:  # noqa: BLE001 -- may run at interpreter exit
-        pass
+    _targets.release(info)
 
 
 class DisplayLink(Handle):
@@ -67,7 +53,7 @@ class DisplayLink(Handle):
         info = _next_id()
         self._ref = call(_lib.CADisplayLinkCreate, _link_thunk, info)
         self._info = info
-        _targets[info] = (callback, weakref.ref(self))
+        _targets.add(info, callback, self)
         call(_lib.QZDisplayLinkSetInfoRelease, self, _link_release)
 
     @classmethod

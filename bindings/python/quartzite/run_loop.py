@@ -203,29 +203,47 @@ def perform(fn, mode=DEFAULT_MODE, loop=None):
 
 # MARK: - Timers
 
-# info -> (callable, weakref to the Timer wrapper), until the library
-# releases the info (invalidate(), or the timer freed).
-_timers = {}
+class _Targets:
+    """The Python callables behind one kind of C callback with an info
+    pointer (run-loop timers, display links): info -> (callable, weakref to
+    the wrapper), from creation until the library releases the info."""
+
+    def __init__(self, message):
+        self._entries = {}
+        self._message = message
+
+    def add(self, info, callback, wrapper):
+        self._entries[info] = (callback, weakref.ref(wrapper))
+
+    def call(self, cls, ref, info):
+        """Calls the callable for `info` with the wrapper of handle `ref`."""
+        entry = self._entries.get(info)
+        if entry is None:
+            return
+        fn, wrapper_ref = entry
+        obj = wrapper_ref()
+        if obj is None or obj._ref != ref:
+            obj = cls._borrowed(ref)
+        _run_callback(self._message, fn, lambda: fn(obj))
+
+    def release(self, info):
+        try:
+            self._entries.pop(info, None)
+        except BaseException:  # noqa: BLE001 -- may run at interpreter exit
+            pass
+
+
+_timers = _Targets("Exception ignored in a run-loop timer callback")
 
 
 @_lib.CFRunLoopTimerCallBack
 def _timer_thunk(timer_ref, info):
-    entry = _timers.get(info)
-    if entry is None:
-        return
-    fn, ref = entry
-    timer = ref()
-    if timer is None or timer._ref != timer_ref:
-        timer = Timer._borrowed(timer_ref)
-    _run_callback("Exception ignored in a run-loop timer callback", fn, lambda: fn(timer))
+    _timers.call(Timer, timer_ref, info)
 
 
 @_lib.QZInfoReleaseCallback
 def _timer_release(info):
-    try:
-        _timers.pop(info, None)
-    except BaseException:  # noqa: BLE001 -- may run at interpreter exit
-        pass
+    _timers.release(info)
 
 
 def _as_timer(timer):
@@ -258,7 +276,7 @@ class Timer(Handle):
         ref = call(_lib.CFRunLoopTimerCreate, float(fire_date), interval, _timer_thunk, info)
         self._ref = ref
         self._info = info
-        _timers[info] = (callback, weakref.ref(self))
+        _timers.add(info, callback, self)
         call(_lib.QZRunLoopTimerSetInfoRelease, self, _timer_release)
 
     @classmethod

@@ -29,6 +29,7 @@ import threading
 from . import _lib
 from .errors import call
 from .handle import Handle
+from .layer import _run_callback
 
 __all__ = [
     "Action", "transaction", "begin", "commit", "flush", "lock", "unlock",
@@ -51,20 +52,11 @@ def _register(obj):
         return key
 
 
-def _report(exc, what, source):
-    from .layer import _report_unraisable
-    _report_unraisable(exc, what, source)
-
-
 def _run_completion(info):
     with _registry_lock:
         fn = _registry.pop(info, None)   # exactly once
-    if fn is None:
-        return
-    try:
-        fn()
-    except BaseException as exc:  # noqa: BLE001 -- nothing may escape into C
-        _report(exc, "Exception in a transaction completion", fn)
+    if fn is not None:
+        _run_callback("Exception ignored in a transaction completion", fn, fn)
 
 
 def _run_action(key, layer, arguments, info):
@@ -72,12 +64,12 @@ def _run_action(key, layer, arguments, info):
         fn = _registry.get(info)
     if fn is None:
         return
-    try:
+
+    def body():
         from .layer import _wrap
         from .values import from_value
         fn(key.decode("utf-8", "replace"), _wrap(layer), from_value(arguments) if arguments else None)
-    except BaseException as exc:  # noqa: BLE001
-        _report(exc, "Exception in a CAAction", fn)
+    _run_callback("Exception ignored in a CAAction", fn, body)
 
 
 def _release_action(info):
