@@ -194,6 +194,7 @@ public final class Animation: QZObject, Handle {
         case .rect(let r): v = Value(.rect(r))
         case .color(let c): v = Value(.color(c))
         case .transform(let box): v = Value(.transform3D(box?.value ?? .identity))
+        case .value(let boxed): v = boxed
         }
         lazyFrom = .none
         fromStore = v
@@ -283,6 +284,8 @@ enum LazyEndpoint {
     /// The layer's own box, shared (boxes are replaced, never changed, while
     /// shared: TransformBox.store); nil is the identity.
     case transform(TransformBox?)
+    /// Any other value, already boxed (compact implicit animations).
+    case value(Value)
 }
 
 /// An animation delegate: the host's table and info.

@@ -67,30 +67,46 @@ extension Layer {
         let key = isTransition ? "transition" : key
         let snapshot = isTransition ? (transitionSnapshot ?? presentationCopy(now: now)) : nil
         if let key { removeCommittedAnimation(forKey: key, finished: false) }
+        // Running implicit records are older: they become objects first.
+        materializeImplicitList()
+        if let key { removeImplicit(forKey: key) }
         if animationList == nil { animationList = [] }
         animationList!.append(AnimationEntry(key: key, animation: copy, snapshot: snapshot))
         if register { AnimationRegistry.register(self) }
     }
 
     /// The animation under `key`: one added in the open transaction, else a running one.
+    /// (An implicit animation kept as a record becomes an object here,
+    /// with the records beside it: the host holds what this returns.)
     func animation(forKey key: String) -> Animation? {
-        if let p = transactionState?.pending.last(where: { $0.key == key }) { return p.animation }
+        let declared = LayerKey.byName[key]
+        if let state = transactionState {
+            if let k = declared, state.pendingImplicit.contains(where: { $0.key == k }) { materializePendingImplicit(state) }
+            if let p = state.pending.last(where: { $0.key == key }) { return p.animation }
+        }
+        if let k = declared, let records = implicitList, records.contains(where: { $0.key == k }) { materializeImplicitList() }
         return animationList?.last(where: { $0.key == key })?.animation
     }
 
     var animationKeys: [String] {
-        let committed = animationList?.compactMap(\.key) ?? []
-        guard let pending = transactionState?.pending, !pending.isEmpty else { return committed }
-        let added = pending.compactMap(\.key)
+        var committed = animationList?.compactMap(\.key) ?? []
+        if let records = implicitList { committed += records.map(\.key.name) }
+        guard let state = transactionState, !state.pending.isEmpty || !state.pendingImplicit.isEmpty else { return committed }
+        let added = state.pending.compactMap(\.key) + state.pendingImplicit.map(\.key.name)
         return committed.filter { !added.contains($0) } + added
     }
 
     func removeAnimation(forKey key: String, finished: Bool) {
-        if let state = transactionState, let i = state.pending.firstIndex(where: { $0.key == key }) {
-            let entry = state.pending.remove(at: i)
-            ended(entry.animation, finished: finished)
+        if let state = transactionState {
+            if let i = state.pending.firstIndex(where: { $0.key == key }) {
+                let entry = state.pending.remove(at: i)
+                ended(entry.animation, finished: finished)
+            } else if let i = state.pendingImplicit.firstIndex(where: { $0.key.name == key }) {
+                state.pendingImplicit.remove(at: i)
+            }
         }
         removeCommittedAnimation(forKey: key, finished: finished)
+        removeImplicit(forKey: key)
     }
 
     func removeCommittedAnimation(forKey key: String, finished: Bool) {
@@ -104,7 +120,9 @@ extension Layer {
     func removeAllAnimations() {
         var list = animationList ?? []
         animationList = nil
-        if let state = transactionState, !state.pending.isEmpty {
+        implicitList = nil
+        if let state = transactionState {
+            state.pendingImplicit = []
             list += state.pending
             state.pending = []
         }
@@ -137,8 +155,15 @@ extension Layer {
     /// active interval is over (removing them when removedOnCompletion),
     /// queuing their delegates' messages. `now` is media time.
     func updateAnimationLifecycle(now: Double) {
-        guard let list = animationList else { return }
+        guard animationList != nil || implicitList != nil else { return }
         let t = localTime(fromMedia: now)
+        // Records finish at the end of their duration (removed on completion,
+        // no delegate). Nothing is copied while none has finished.
+        if let records = implicitList, records.contains(where: { t - $0.begin >= $0.duration }) {
+            let keep = records.filter { t - $0.begin < $0.duration }
+            implicitList = keep.isEmpty ? nil : keep
+        }
+        guard let list = animationList else { return }
         var keep: [AnimationEntry] = []
         for entry in list {
             let a = entry.animation
@@ -279,6 +304,15 @@ extension Layer {
                 }
             }
         } }
+        // Implicit animations kept as records: newer than every object.
+        if let records = implicitList {
+            for record in records {
+                record.apply(to: copy, at: t)
+                if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: record.key.name) {
+                    copy.flags.insert(.needsDisplay)
+                }
+            }
+        }
         if deferTransform && !transformWritten {
             if hasCommittedSnapshot, let committed = transactionState?.committed {
                 TransformBox.assign(from: &committed.transformBox, to: &copy.transformBox)
@@ -304,7 +338,7 @@ extension Layer {
     /// buffer's layout was not verified.
     @inline(__always)
     func replacesWholeTransform() -> Bool {
-        guard !flags.contains(.hasStyle), let o = PresentationPrefetch.offsets,
+        guard !flags.contains(.hasStyle), implicitList == nil, let o = PresentationPrefetch.offsets,
               let buffer = withUnsafeMutablePointer(to: &animationList, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
         else { return false }
         let count = buffer.load(fromByteOffset: o.count, as: Int.self)

@@ -35,6 +35,9 @@ public final class Layer: QZObject, Handle {
     var hooks: LayerHooks?
     /// Animations in the order they were added (nil when none).
     var animationList: [AnimationEntry]?
+    /// Running implicit animations kept as records (ImplicitAnimation.swift),
+    /// all newer than the animations in `animationList`; nil when none.
+    var implicitList: [ImplicitAnimation]?
     /// For a presentation copy: the model layer it shows.
     var modelLayer: Layer?
     /// For a presentation copy of a non-root layer: its superlayer's copy, held
@@ -112,6 +115,7 @@ public final class Layer: QZObject, Handle {
         if let c = other.custom { custom = CustomValues(); custom!.values = c.values } else if custom != nil { custom = nil }
         if let h = hooks { hooks = nil; h.releaseAll() }
         if animationList != nil { animationList = nil }
+        if implicitList != nil { implicitList = nil }
         if presentationParent != nil { presentationParent = nil }
         if presentationSpare != nil { presentationSpare = nil }
         // A copy is never part of a transaction.

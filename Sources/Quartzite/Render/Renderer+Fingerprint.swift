@@ -47,7 +47,7 @@ extension Renderer {
         var uncommitted = false
         while let l = stack.popLast() {
             steps += 1
-            if l.animationList != nil || steps > 10_000_000 { return (nil, false) }
+            if l.animationList != nil || l.implicitList != nil || steps > 10_000_000 { return (nil, false) }
             if l.hasCommittedSnapshot { uncommitted = true }
             h.mix(l)
             // Frames show committed state: a layer's snapshot of it exists

@@ -135,6 +135,16 @@ public final class Renderer: QZObject, Handle {
                     }
                 }
             }
+            if let records = l.implicitList {
+                let localNow = l.localTime(fromMedia: t)
+                for r in records {
+                    if localNow < r.begin {
+                        next = min(next, l.mediaTime(fromLocal: r.begin))
+                    } else if localNow - r.begin < r.duration {
+                        return t
+                    }
+                }
+            }
             stack.append(contentsOf: l.sublayers)
             if let m = l.visuals?.mask { stack.append(m) }
         }

@@ -1,4 +1,5 @@
 import CQuartzite
+import Glibc
 
 // A layer's side of transactions: changes made through the API join the
 // calling thread's open transaction (its committed state is snapshotted on
@@ -34,10 +35,16 @@ extension Layer {
     /// under the same key. `mask` is LayerTransactionState.mask(for: key).
     @inline(__always)
     func appendPending(_ a: Animation, forKey key: String?, mask: UInt64, state: LayerTransactionState, thread t: ThreadTransactions) {
-        if let key, state.pendingKeys & mask != 0, let i = state.pending.firstIndex(where: { $0.key == key }) {
-            let old = state.pending.remove(at: i)
-            ended(old.animation, finished: false)
+        if let key, state.pendingKeys & mask != 0 {
+            if let i = state.pending.firstIndex(where: { $0.key == key }) {
+                let old = state.pending.remove(at: i)
+                ended(old.animation, finished: false)
+            } else if let i = state.pendingImplicit.firstIndex(where: { $0.key.name == key }) {
+                state.pendingImplicit.remove(at: i)
+            }
         }
+        // Implicit records stay the newest: they become objects before this one.
+        materializePendingImplicit(state)
         state.pendingKeys |= mask
         if t.hasCompletions {
             for s in t.scopes {
@@ -55,8 +62,20 @@ extension Layer {
     /// The animations of a committed transaction start now.
     /// `transitionSnapshot`: the subtree's state before this commit, for a
     /// pending transition (what it transitions from).
-    func startCommitted(_ pending: [AnimationEntry], now: Double, transitionSnapshot: Layer? = nil) {
+    /// `implicit`: the implicit animations kept as records (newer than `pending`).
+    func startCommitted(_ pending: [AnimationEntry], implicit records: consuming [ImplicitAnimation] = [], now: Double,
+                        transitionSnapshot: Layer? = nil) {
         let localNow = quickLocalTime(fromMedia: now)
+        if !pending.isEmpty {
+            // Running records are older than these objects: objects first.
+            materializeImplicitList()
+            startCommittedObjects(pending, now: now, localNow: localNow, transitionSnapshot: transitionSnapshot)
+        }
+        if !records.isEmpty { startCommittedImplicit(consume records, localNow: localNow) }
+        AnimationRegistry.register(self)
+    }
+
+    private func startCommittedObjects(_ pending: [AnimationEntry], now: Double, localNow: Double, transitionSnapshot: Layer?) {
         // One pass: begin times (what the fast path needs), and whether a
         // transition or a completion needs the other passes.
         var hasTransition = false, hasGroups = false
@@ -95,7 +114,6 @@ extension Layer {
             let end = speed > 0 && total.isFinite ? mediaTime(fromLocal: begin + total / speed) : Double.infinity
             for g in groups { g.deadline = Swift.max(g.deadline, end) }
         }
-        AnimationRegistry.register(self)
     }
 
     /// localTime(fromMedia:) without building the chain when no layer up to
@@ -263,7 +281,7 @@ extension Layer {
     /// .none when the boxed path must answer. Reads what declaredValue reads.
     @inline(__always)
     func presentationEndpoint(_ key: LayerKey) -> LazyEndpoint {
-        guard animationList == nil else { return .none }
+        guard animationList == nil, implicitList == nil else { return .none }
         let s = transactionState?.committed ?? self
         if s.flags.contains(.hasStyle) { return .none }
         switch key {
@@ -290,10 +308,11 @@ extension Layer {
     /// with the running animations applied when there are any.
     func presentationValue(_ key: LayerKey) -> Value? {
         let source = transactionState?.committed ?? self
-        guard let list = animationList else { return source.declaredValue(key) }
+        guard animationList != nil || implicitList != nil else { return source.declaredValue(key) }
         let copy = Layer(copyOf: source)
         let local = quickLocalTime(fromMedia: MediaClock.now())
-        for entry in list { entry.animation.apply(to: copy, parentTime: local) }
+        for entry in animationList ?? [] { entry.animation.apply(to: copy, parentTime: local) }
+        for record in implicitList ?? [] { record.apply(to: copy, at: local) }
         return copy.declaredValue(key)
     }
 }
@@ -307,11 +326,22 @@ extension Transactions {
             s.record = nil
             for e in s.pending { e.animation.endTransactionGroups() }
             s.pending = []
+            s.pendingImplicit = []
         }
     }
 }
 
 extension LayerTransactionState {
+    /// In an open transaction (`record` tested without retaining it).
+    @inline(__always) var isEnlisted: Bool {
+        withUnsafeMutablePointer(to: &record) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) } != nil
+    }
+
+    /// The committed snapshot is taken (tested without retaining it).
+    @inline(__always) var hasSnapshot: Bool {
+        withUnsafeMutablePointer(to: &committed) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) } != nil
+    }
+
     /// The bit of `pendingKeys` for a key: its LayerKey's bit, or bit 63 for
     /// any other key (0 for no key: nothing to replace).
     @inline(__always) static func mask(for key: LayerKey?) -> UInt64 {
@@ -368,6 +398,7 @@ extension Layer {
             body()
             return
         }
+        if implicitChangeInOpenTransaction(key, body) { return }
         let t = ThreadTransactions.current
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil {
@@ -382,6 +413,18 @@ extension Layer {
             body()
             return
         }
+        // Usually a record, not an object (ImplicitAnimation.swift): no
+        // completion counts it, and its duration needs no default.
+        if !t.hasCompletions, t.animationDuration > 0, t.animationDuration.isFinite {
+            let record = implicitRecord(key, thread: t)
+            body()
+            if transactionState === state {
+                appendPendingImplicit(record, state: state)
+            } else {
+                Actions.run(record.materialized(), key: key.name, layer: self, arguments: nil)
+            }
+            return
+        }
         let a = implicitAnimation(key, thread: t)
         body()
         if transactionState === state {
@@ -389,6 +432,36 @@ extension Layer {
         } else {
             Actions.run(a, key: key.name, layer: self, arguments: nil)
         }
+    }
+
+    /// The common case of implicitChange, without reference counting: the
+    /// layer already in the open transaction with its snapshot taken, an
+    /// animatable key, actions enabled, no completion waiting and a positive
+    /// duration (the record path). False, having done nothing, otherwise.
+    @inline(__always)
+    private func implicitChangeInOpenTransaction(_ key: LayerKey, _ body: () -> Void) -> Bool {
+        guard let raw = rawTransactionState, key.isAnimatable, key != .sublayers, key != .mask,
+              let tRaw = pthread_getspecific(transactionKey) else { return false }
+        return Unmanaged<ThreadTransactions>.fromOpaque(tRaw)._withUnsafeGuaranteedRef { t in
+            guard !t.disableActions, !t.hasCompletions, t.animationDuration > 0, t.animationDuration.isFinite else { return false }
+            return Unmanaged<LayerTransactionState>.fromOpaque(raw)._withUnsafeGuaranteedRef { state in
+                guard state.isEnlisted, state.hasSnapshot else { return false }
+                let record = implicitRecord(key, thread: t)
+                body()
+                if rawTransactionState == raw {
+                    appendPendingImplicit(record, state: state)
+                } else {
+                    Actions.run(record.materialized(), key: key.name, layer: self, arguments: nil)
+                }
+                return true
+            }
+        }
+    }
+
+    /// transactionState's address, read without retaining it.
+    @inline(__always)
+    var rawTransactionState: UnsafeMutableRawPointer? {
+        withUnsafeMutablePointer(to: &transactionState) { UnsafeRawPointer($0).load(as: UnsafeMutableRawPointer?.self) }
     }
 
     /// The same for key-value coding: `keyPath`'s first component names a

@@ -88,6 +88,9 @@ final class LayerTransactionState {
     var committed: Layer?
     /// Animations added in the open transaction, waiting for its commit.
     var pending: [AnimationEntry] = []
+    /// Implicit animations added in the open transaction as records, all
+    /// newer than those in `pending` (see ImplicitAnimation.swift).
+    var pendingImplicit: [ImplicitAnimation] = []
     /// Bits of the keys in `pending` (see mask(for:)): most adds need no search.
     var pendingKeys: UInt64 = 0
     /// The open transaction holding the layer, and its slot there.
@@ -299,16 +302,20 @@ enum Transactions {
             guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState else { continue }
             state.record = nil
             state.committed = nil
-            if !state.pending.isEmpty {
+            if !state.pending.isEmpty || !state.pendingImplicit.isEmpty {
                 let pending = state.pending
+                let records = state.pendingImplicit
                 state.pending = []
+                state.pendingImplicit = []
                 state.pendingKeys = 0
-                layer.startCommitted(pending, now: now, transitionSnapshot: transitionSnapshots[ObjectIdentifier(layer)])
+                layer.startCommitted(pending, implicit: consume records, now: now,
+                                     transitionSnapshot: transitionSnapshots[ObjectIdentifier(layer)])
             }
             // A committed layer with nothing pending drops its state: the
             // presentation walk then never touches it (one less cache line
             // per layer); the next change enlists the layer afresh.
-            if state.record == nil && state.committed == nil && state.pending.isEmpty && layer.transactionState === state {
+            if state.record == nil && state.committed == nil && state.pending.isEmpty && state.pendingImplicit.isEmpty
+                && layer.transactionState === state {
                 layer.transactionState = nil
             }
         }
@@ -396,7 +403,7 @@ enum Transactions {
             for id in Array(AnimationRegistry.layers.keys) {
                 guard let entry = AnimationRegistry.layers[id] else { continue }
                 entry._withUnsafeGuaranteedRef { l in
-                    if l.animationList == nil {
+                    if l.animationList == nil && l.implicitList == nil {
                         AnimationRegistry.unregister(l)
                     } else {
                         l.updateAnimationLifecycle(now: now)

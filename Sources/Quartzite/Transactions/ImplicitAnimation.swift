@@ -1,0 +1,220 @@
+import CQuartzite
+
+// Implicit animations kept as plain records. A property change outside
+// disableActions adds a CABasicAnimation from the presentation value to the
+// new model value (Apple's implicit animation). Most are never looked at as
+// objects: they run, finish and go. So a change on a layer with nothing to
+// ask the host (no delegate, actions, style or class actions) and no
+// completion waiting stores a 72-byte record in the layer's transaction
+// state, and after the commit in the layer's `implicitList`, instead of
+// allocating an animation object. Presentation evaluates the records as
+// the object would be evaluated; anyone who asks for one as a CAAnimation
+// (CALayerGetAnimation, an explicit animation added after them) turns the
+// records into objects first ("materialising"), in order.
+//
+// Order: animations apply in the order they were added. Records are always
+// newer than every object in the list they sit beside: an object added to a
+// layer (or to its pending list) materialises that layer's records first.
+// Model lock held throughout.
+
+/// One implicit animation: a basic animation of `key` from `from` to the
+/// model value, with its transaction's duration and timing function, started
+/// at `begin` (the layer's local time at the commit; NaN while pending).
+struct ImplicitAnimation {
+    var from: LazyEndpoint
+    let timingFunction: TimingFunction
+    let duration: Double
+    var begin: Double
+    let key: LayerKey
+
+    /// The object it stands for (a CABasicAnimation with the same values,
+    /// its begin time resolved when committed).
+    func materialized() -> Animation {
+        let boxed: Value?
+        let lazy: LazyEndpoint
+        if case .value(let v) = from { (lazy, boxed) = (.none, v) } else { (lazy, boxed) = (from, nil) }
+        let a = Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue], lazyFrom: lazy, from: boxed,
+                          duration: duration, timingFunction: timingFunction)
+        if !begin.isNaN { a.resolvedBeginTime = begin }
+        return a
+    }
+
+    /// The from value boxed (what the object's fromValue would be).
+    var boxedFrom: Value {
+        switch from {
+        case .none: return Value.null
+        case .value(let v): return v
+        case .number(let n): return Value(.number(n))
+        case .point(let p): return Value(.point(p))
+        case .rect(let r): return Value(.rect(r))
+        case .color(let c): return Value(.color(c))
+        case .transform(let box): return Value(.transform3D(box?.value ?? .identity))
+        }
+    }
+
+    /// Applies it to a presentation copy at the layer's local time `t`, as
+    /// the object's general path would (the same arithmetic, in the same
+    /// order): the value before it (`base`) is the end point. Returns false
+    /// when it has no effect at `t`.
+    @discardableResult
+    func apply(to target: Layer, at t: Double) -> Bool {
+        let e = (t - begin) + 0
+        guard e >= 0, e / duration < 1 else { return false }
+        let p = timingFunction.solve(e / duration)
+        if !target.flags.contains(.hasStyle) {
+            switch (key, from) {
+            case (.position, .point(let a)):
+                let b = target.position
+                target.position = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+                return true
+            case (.anchorPoint, .point(let a)):
+                let b = target.anchorPoint
+                target.anchorPoint = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+                return true
+            case (.bounds, .rect(let a)):
+                let b = target.bounds
+                target.bounds = CGRect(x: a.origin.x + (b.origin.x - a.origin.x) * p, y: a.origin.y + (b.origin.y - a.origin.y) * p,
+                                       width: a.size.width + (b.size.width - a.size.width) * p,
+                                       height: a.size.height + (b.size.height - a.size.height) * p)
+                return true
+            case (.zPosition, .number(let a)):
+                target.zPosition = a + (target.zPosition - a) * p
+                return true
+            case (.anchorPointZ, .number(let a)):
+                target.anchorPointZ = a + (target.anchorPointZ - a) * p
+                return true
+            case (.opacity, .number(let a)):
+                target.opacity = Float(a + (Double(target.opacity) - a) * p)
+                return true
+            case (.transform, .transform(let box)):
+                let m = CATransform3D.interpolate(box?.value ?? .identity, target.transform, p)
+                TransformBox.store(m, in: &target.transformBox)
+                return true
+            case (.sublayerTransform, .transform(let box)):
+                let m = CATransform3D.interpolate(box?.value ?? .identity, target.sublayerTransform, p)
+                TransformBox.store(m, in: &target.sublayerTransformBox)
+                return true
+            default:
+                break
+            }
+        }
+        // Every other property: boxed values, as Animation.applyBasic does
+        // (a nil from value resolves to the value before, like the end point).
+        let name = key.name
+        let base = target.value(forKeyPath: name) ?? Self.zero(like: from) ?? Value.null
+        let start: Value
+        if case .none = from { start = base } else { start = boxedFrom }
+        let v = Value.interpolate(start, base, p)
+        hostCall { _ = target.setValue(v, forKeyPath: name, function: "presentation") }
+        return true
+    }
+
+    /// The zero of the from value's type, for a property with no value yet.
+    private static func zero(like from: LazyEndpoint) -> Value? {
+        switch from {
+        case .number: return Value(.number(0))
+        case .point: return Value(.point(CGPoint(x: 0, y: 0)))
+        case .rect: return Value(.rect(.zero))
+        case .transform: return Value(.transform3D(.identity))
+        case .value(let v):
+            switch v.storage {
+            case .number: return Value(.number(0))
+            case .point: return Value(.point(CGPoint(x: 0, y: 0)))
+            case .size: return Value(.size(CGSize(width: 0, height: 0)))
+            case .rect: return Value(.rect(.zero))
+            case .transform3D, .affineTransform: return Value(.transform3D(.identity))
+            default: return nil
+            }
+        case .none, .color: return nil
+        }
+    }
+}
+
+extension Layer {
+    /// The implicit animation of `key` as a record (`from` .none: the
+    /// property had no value, a nil fromValue).
+    @inline(__always)
+    func implicitRecord(_ key: LayerKey, thread t: ThreadTransactions) -> ImplicitAnimation {
+        var from = presentationEndpoint(key)
+        if case .none = from, let v = presentationValue(key) { from = .value(v) }
+        return ImplicitAnimation(from: from, timingFunction: t.timingFunction ?? .systemDefault,
+                                 duration: t.animationDuration, begin: .nan, key: key)
+    }
+
+    /// Queues a record in the open transaction, replacing what waits under
+    /// the same key (an object's delegate hears it stop unfinished).
+    func appendPendingImplicit(_ record: consuming ImplicitAnimation, state: LayerTransactionState) {
+        let mask = LayerTransactionState.mask(for: record.key)
+        if state.pendingKeys & mask != 0 {
+            if let i = state.pendingImplicit.firstIndex(where: { $0.key == record.key }) {
+                state.pendingImplicit.remove(at: i)
+            } else if let i = state.pending.firstIndex(where: { $0.key == record.key.name }) {
+                let old = state.pending.remove(at: i)
+                ended(old.animation, finished: false)
+            }
+        }
+        state.pendingKeys |= mask
+        if state.pendingImplicit.isEmpty { state.pendingImplicit.reserveCapacity(16) }
+        state.pendingImplicit.append(consume record)
+    }
+
+    /// The waiting records become objects at the end of the pending list.
+    func materializePendingImplicit(_ state: LayerTransactionState) {
+        guard !state.pendingImplicit.isEmpty else { return }
+        for r in state.pendingImplicit {
+            state.pending.append(AnimationEntry(key: r.key.name, animation: r.materialized()))
+        }
+        state.pendingImplicit = []
+    }
+
+    /// The running records become objects at the end of the animation list.
+    func materializeImplicitList() {
+        guard let records = implicitList else { return }
+        implicitList = nil
+        if animationList == nil { animationList = [] }
+        for r in records {
+            animationList!.append(AnimationEntry(key: r.key.name, animation: r.materialized()))
+        }
+    }
+
+    /// Starts committed records at local time `localNow`: each replaces a
+    /// running animation under its key.
+    func startCommittedImplicit(_ consumed: consuming [ImplicitAnimation], localNow: Double) {
+        var records = consume consumed
+        records.withUnsafeMutableBufferPointer { b in
+            for i in b.indices { b[i].begin = localNow }
+        }
+        if animationList != nil {
+            for r in records { removeCommittedAnimation(forKey: r.key.name, finished: false) }
+        }
+        guard var list = implicitList else {
+            // (Kept as is when at least half full: running lists stay for as
+            // long as the animations run.)
+            if records.capacity <= 2 * records.count {
+                implicitList = records
+            } else {
+                var exact: [ImplicitAnimation] = []
+                exact.reserveCapacity(records.count)
+                exact.append(contentsOf: records)
+                implicitList = exact
+            }
+            return
+        }
+        implicitList = nil
+        for r in records {
+            if let i = list.firstIndex(where: { $0.key == r.key }) { list.remove(at: i) }
+            list.append(r)
+        }
+        implicitList = list
+    }
+
+    /// Removes the running record of `key` (a property name); true if there was one.
+    @discardableResult
+    func removeImplicit(forKey key: String) -> Bool {
+        guard implicitList != nil, let k = LayerKey.byName[key], let i = implicitList!.firstIndex(where: { $0.key == k })
+        else { return false }
+        implicitList!.remove(at: i)
+        if implicitList!.isEmpty { implicitList = nil }
+        return true
+    }
+}
