@@ -21,11 +21,12 @@ import CQuartzite
 /// model value, with its transaction's duration and timing function, started
 /// at `begin` (the layer's local time at the commit; NaN while pending).
 struct ImplicitAnimation {
+    // (The key in the from value's padding: 64 bytes a record.)
     var from: LazyEndpoint
+    let key: LayerKey
     let timingFunction: TimingFunction
     let duration: Double
     var begin: Double
-    let key: LayerKey
 
     /// The object it stands for (a CABasicAnimation with the same values,
     /// its begin time resolved when committed).
@@ -137,8 +138,8 @@ extension Layer {
     func implicitRecord(_ key: LayerKey, thread t: ThreadTransactions) -> ImplicitAnimation {
         var from = presentationEndpoint(key)
         if case .none = from, let v = presentationValue(key) { from = .value(v) }
-        return ImplicitAnimation(from: from, timingFunction: t.timingFunction ?? .systemDefault,
-                                 duration: t.animationDuration, begin: .nan, key: key)
+        return ImplicitAnimation(from: from, key: key, timingFunction: t.timingFunction ?? .systemDefault,
+                                 duration: t.animationDuration, begin: .nan)
     }
 
     /// Queues a record in the open transaction, replacing what waits under
