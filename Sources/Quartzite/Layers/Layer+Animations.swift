@@ -314,7 +314,7 @@ extension Layer {
             }
         }
         if deferTransform && !transformWritten {
-            if hasCommittedSnapshot, let committed = transactionState?.committed {
+            if hasCommittedSnapshot, let committed = committedSnapshot() {
                 TransformBox.assign(from: &committed.transformBox, to: &copy.transformBox)
             } else {
                 TransformBox.assign(from: &transformBox, to: &copy.transformBox)
@@ -367,14 +367,14 @@ extension Layer {
         } == UnsafeRawPointer(Unmanaged.passUnretained(model).toOpaque())
     }
 
-    /// True when the layer has uncommitted changes and so a committed
-    /// snapshot (read without reference counting).
+    /// True when the layer has uncommitted changes, logged so that
+    /// presentation shows its committed values (read without reference counting).
     @inline(__always)
     var hasCommittedSnapshot: Bool {
         guard let state = withUnsafeMutablePointer(to: &transactionState, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
         else { return false }
         return Unmanaged<LayerTransactionState>.fromOpaque(state)._withUnsafeGuaranteedRef { s in
-            withUnsafeMutablePointer(to: &s.committed) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) } != nil
+            s.logging
         }
     }
 
@@ -397,7 +397,7 @@ extension Layer {
         // references, so their retains take the slow path.)
         let c: Layer
         if hasCommittedSnapshot {
-            c = copyState(of: transactionState.unsafelyUnwrapped.committed.unsafelyUnwrapped, reusing: old, deferTransform: deferTransform)
+            c = copyState(of: committedSnapshot().unsafelyUnwrapped, reusing: old, deferTransform: deferTransform)
         } else {
             c = copyState(of: self, reusing: old, deferTransform: deferTransform)
         }

@@ -68,6 +68,11 @@ extension Layer {
     /// The value of a declared property, style included (nil for a nil object).
     func declaredValue(_ key: LayerKey) -> Value? {
         if let s = styled(key) { return s }
+        return storedValue(key)
+    }
+
+    /// The value a declared property holds (the style not consulted).
+    func storedValue(_ key: LayerKey) -> Value? {
         switch key {
         case .bounds: return Value(.rect(bounds))
         case .frame: return Value(.rect(frame))

@@ -50,10 +50,10 @@ extension Renderer {
             if l.animationList != nil || l.implicitList != nil || steps > 10_000_000 { return (nil, false) }
             if l.hasCommittedSnapshot { uncommitted = true }
             h.mix(l)
-            // Frames show committed state: a layer's snapshot of it exists
-            // while it has uncommitted changes, and goes at the commit, which
-            // must not leave the fingerprint (read from the model) unchanged.
-            h.mix(l.transactionState?.committed)
+            // Frames show committed state: a layer's log of it exists while it
+            // has uncommitted changes, and goes at the commit, which must not
+            // leave the fingerprint (read from the model) unchanged.
+            h.mix(l.hasCommittedSnapshot ? l.transactionState : nil)
             h.mix(l.bounds); h.mix(l.position.x); h.mix(l.position.y)
             h.mix(l.anchorPoint.x); h.mix(l.anchorPoint.y); h.mix(l.anchorPointZ); h.mix(l.zPosition)
             if let t = l.transformBox?.value { h.mix(t) } else { h.mix(UInt64(1)) }

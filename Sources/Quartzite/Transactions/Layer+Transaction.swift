@@ -142,12 +142,13 @@ extension Layer {
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil {
             state = s
-            // Joined without a snapshot (an animation was added first): take
-            // it now, before the first change of a property.
-            if s.committed == nil && isCommitted { s.committed = Layer(copyOf: self) }
+            // Joined without logging (an animation was added first): start
+            // now, before the first change of a property.
+            if !s.logging && isCommitted { s.startLogging(self) }
         } else {
             state = Transactions.enlist(self, t, snapshot: true)
         }
+        state.log(key, of: self)
         if t.disableActions { return nil }
         // Nothing to ask the host: the implicit animation, without the key's name.
         if !hasActionSources {
@@ -281,25 +282,23 @@ extension Layer {
     /// .none when the boxed path must answer. Reads what declaredValue reads.
     @inline(__always)
     func presentationEndpoint(_ key: LayerKey) -> LazyEndpoint {
-        guard animationList == nil, implicitList == nil else { return .none }
-        let s = transactionState?.committed ?? self
-        if s.flags.contains(.hasStyle) { return .none }
+        guard animationList == nil, implicitList == nil, !flags.contains(.hasStyle) else { return .none }
+        // Changed in the open transaction: the committed value is in the log
+        // (a style set meanwhile sends it to the boxed path).
+        if let state = transactionState, state.logging {
+            if state.isLogged(.style) { return .none }
+            if let old = state.committedEndpoint(key) {
+                if case .value = old { return .none }
+                return old
+            }
+        }
         switch key {
-        case .position: return .point(s.position)
-        case .anchorPoint: return .point(s.anchorPoint)
-        case .bounds: return .rect(s.bounds)
-        case .zPosition: return .number(s.zPosition)
-        case .anchorPointZ: return .number(s.anchorPointZ)
-        case .opacity: return .number(Double(s.opacity))
-        case .cornerRadius: return .number(s.visuals?.cornerRadius ?? 0)
-        case .borderWidth: return .number(s.visuals?.borderWidth ?? 0)
-        case .shadowOpacity: return .number(Double(s.visuals?.shadowOpacity ?? 0))
-        case .shadowRadius: return .number(s.visuals?.shadowRadius ?? 3)
+        case .position, .anchorPoint, .bounds, .zPosition, .anchorPointZ, .opacity, .cornerRadius, .borderWidth,
+             .shadowOpacity, .shadowRadius, .transform, .sublayerTransform:
+            return storedEndpoint(key)
         case .backgroundColor:
-            if let c = s.visuals?.backgroundColor { return .color(c) }
+            if let c = visuals?.backgroundColor { return .color(c) }
             return .none
-        case .transform: return .transform(s.transformBox)
-        case .sublayerTransform: return .transform(s.sublayerTransformBox)
         default: return .none
         }
     }
@@ -307,7 +306,7 @@ extension Layer {
     /// The value of `key` the presentation shows now: the committed state,
     /// with the running animations applied when there are any.
     func presentationValue(_ key: LayerKey) -> Value? {
-        let source = transactionState?.committed ?? self
+        let source = committedSnapshot() ?? self
         guard animationList != nil || implicitList != nil else { return source.declaredValue(key) }
         let copy = Layer(copyOf: source)
         let local = quickLocalTime(fromMedia: MediaClock.now())
@@ -337,10 +336,6 @@ extension LayerTransactionState {
         withUnsafeMutablePointer(to: &record) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) } != nil
     }
 
-    /// The committed snapshot is taken (tested without retaining it).
-    @inline(__always) var hasSnapshot: Bool {
-        withUnsafeMutablePointer(to: &committed) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) } != nil
-    }
 
     /// The bit of `pendingKeys` for a key: its LayerKey's bit, or bit 63 for
     /// any other key (0 for no key: nothing to replace).
@@ -403,12 +398,13 @@ extension Layer {
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil {
             state = s
-            // Joined without a snapshot (an animation was added first): take
-            // it now, before the first change of a property.
-            if s.committed == nil { s.committed = Layer(copyOf: self) }
+            // Joined without logging (an animation was added first): start
+            // now, before the first change of a property.
+            if !s.logging { s.startLogging(self) }
         } else {
             state = Transactions.enlist(self, t, snapshot: true)
         }
+        state.log(key, of: self)
         guard !t.disableActions, key.isAnimatable, key != .sublayers, key != .mask else {
             body()
             return
@@ -445,8 +441,11 @@ extension Layer {
         return Unmanaged<ThreadTransactions>.fromOpaque(tRaw)._withUnsafeGuaranteedRef { t in
             guard !t.disableActions, !t.hasCompletions, t.animationDuration > 0, t.animationDuration.isFinite else { return false }
             return Unmanaged<LayerTransactionState>.fromOpaque(raw)._withUnsafeGuaranteedRef { state in
-                guard state.isEnlisted, state.hasSnapshot else { return false }
+                guard state.isEnlisted, state.logging else { return false }
+                // (The from value first: before its first change a key is
+                // not looked up in the log.)
                 let record = implicitRecord(key, thread: t)
+                state.log(key, of: self)
                 body()
                 if rawTransactionState == raw {
                     appendPendingImplicit(record, state: state)
@@ -474,6 +473,7 @@ extension Layer {
         }
         let t = ThreadTransactions.current
         let state = Transactions.enlist(self, t, snapshot: true)
+        state.logCustom(of: self)
         let p = t.disableActions ? nil : findAction(forKey: name, declared: nil, state: state, thread: t)
         body()
         runPendingAction(name, p)

@@ -83,9 +83,20 @@ final class TransactionRecord {
 /// A layer's transaction state (allocated when an export first creates or
 /// changes it).
 final class LayerTransactionState {
-    /// The layer's state as last committed, while it has uncommitted changes
-    /// (presentation copies start from it).
-    var committed: Layer?
+    /// Changes are logged (the layer was committed when it first changed in
+    /// the open transaction): presentation shows the committed values
+    /// (CommittedValues.swift).
+    var logging = false
+    /// The committed values of the declared properties changed so far, and
+    /// the bits of their keys.
+    var undo: [CommittedValue] = []
+    var loggedKeys: (UInt64, UInt64) = (0, 0)
+    /// The layer's explicitly-set bits and custom values before the transaction.
+    var setBitsBefore: (UInt64, UInt64) = (0, 0)
+    var customLogged = false
+    var customBefore: ValueDictionary?
+    /// The whole committed layer, built from the log when presentation needs it.
+    var committedSnapshot: Layer?
     /// Animations added in the open transaction, waiting for its commit.
     var pending: [AnimationEntry] = []
     /// Implicit animations added in the open transaction as records, all
@@ -301,7 +312,7 @@ enum Transactions {
         for slot in record.layers {
             guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState else { continue }
             state.record = nil
-            state.committed = nil
+            state.dropLog()
             if !state.pending.isEmpty || !state.pendingImplicit.isEmpty {
                 let pending = state.pending
                 let records = state.pendingImplicit
@@ -314,7 +325,7 @@ enum Transactions {
             // A committed layer with nothing pending drops its state: the
             // presentation walk then never touches it (one less cache line
             // per layer); the next change enlists the layer afresh.
-            if state.record == nil && state.committed == nil && state.pending.isEmpty && state.pendingImplicit.isEmpty
+            if state.record == nil && !state.logging && state.pending.isEmpty && state.pendingImplicit.isEmpty
                 && layer.transactionState === state {
                 layer.transactionState = nil
             }
@@ -325,7 +336,8 @@ enum Transactions {
     // MARK: - Layers
 
     /// Puts `layer` in the thread's open transaction (opening the implicit
-    /// one), snapshotting its committed state first when `snapshot` is true.
+    /// one); with `snapshot`, its changes are logged from now on (presentation
+    /// keeps showing their committed values until the commit).
     @inline(__always)
     static func enlist(_ layer: Layer, _ t: ThreadTransactions, snapshot: Bool) -> LayerTransactionState {
         let record = t.openRecord
@@ -335,16 +347,14 @@ enum Transactions {
             if s.record != nil {
                 // Already in an open transaction (this thread's, or another's
                 // that holds it): only a snapshot may still be owed.
-                if snapshot && s.committed == nil && layer.isCommitted { s.committed = Layer(copyOf: layer) }
+                if snapshot && !s.logging && layer.isCommitted { s.startLogging(layer) }
                 return s
             }
         } else {
             state = LayerTransactionState()
             layer.transactionState = state
         }
-        if snapshot && state.committed == nil && layer.isCommitted {
-            state.committed = Layer(copyOf: layer)
-        }
+        if snapshot && !state.logging && layer.isCommitted { state.startLogging(layer) }
         state.record = record
         state.slot = record.layers.count
         record.layers.append(Unmanaged.passUnretained(layer))
