@@ -10,11 +10,45 @@ import CQuartzite
 // model and the log only when presentation needs one while the transaction
 // is open, and kept until the commit. Model lock held throughout.
 
-/// A property's value at the last commit. `old` is unboxed for the common
-/// properties; .none is a nil value (a nil colour, no contents).
+/// A property's value at the last commit, unboxed for the common
+/// properties. Stored flat (numbers, one reference, a tag) rather than as a
+/// LazyEndpoint: a log of numbers is freed at the commit without a
+/// per-entry switch.
 struct CommittedValue {
-    let old: LazyEndpoint
+    private var numbers: PlanQuad
+    private var object: AnyObject?
     let key: LayerKey
+    private let kind: Kind
+
+    private enum Kind: UInt8 { case none, number, point, rect, color, transform, value }
+
+    init(_ key: LayerKey, _ value: LazyEndpoint) {
+        self.key = key
+        numbers = PlanQuad()
+        object = nil
+        switch value {
+        case .none: kind = .none
+        case .number(let n): kind = .number; numbers.x = n
+        case .point(let p): kind = .point; numbers = PlanQuad(p.x, p.y, 0, 0)
+        case .rect(let r): kind = .rect; numbers = PlanQuad(r.origin.x, r.origin.y, r.size.width, r.size.height)
+        case .color(let c): kind = .color; object = c
+        case .transform(let box): kind = .transform; object = box
+        case .value(let v): kind = .value; object = v
+        }
+    }
+
+    /// The value (.none: nil).
+    var old: LazyEndpoint {
+        switch kind {
+        case .none: return .none
+        case .number: return .number(numbers.x)
+        case .point: return .point(CGPoint(x: numbers.x, y: numbers.y))
+        case .rect: return .rect(CGRect(x: numbers.x, y: numbers.y, width: numbers.z, height: numbers.w))
+        case .color: return .color(unsafeDowncast(object.unsafelyUnwrapped, to: Color.self))
+        case .transform: return .transform(object.map { unsafeDowncast($0, to: TransformBox.self) })
+        case .value: return .value(unsafeDowncast(object.unsafelyUnwrapped, to: Value.self))
+        }
+    }
 }
 
 extension LayerTransactionState {
@@ -52,7 +86,7 @@ extension LayerTransactionState {
         }
         if key.word == 0 { loggedKeys.0 |= key.bit } else { loggedKeys.1 |= key.bit }
         if undo.isEmpty { undo.reserveCapacity(12) }
-        undo.append(CommittedValue(old: layer.storedEndpoint(key), key: key))
+        undo.append(CommittedValue(key, layer.storedEndpoint(key)))
     }
 
     /// Keeps the custom (undeclared) keys' values before the first change of one.

@@ -306,8 +306,15 @@ extension Layer {
     /// The value of `key` the presentation shows now: the committed state,
     /// with the running animations applied when there are any.
     func presentationValue(_ key: LayerKey) -> Value? {
+        if animationList == nil && implicitList == nil {
+            // Nothing animates: the key's committed value is the model's
+            // unless it (or the style) changed in the open transaction.
+            if let state = transactionState, state.logging, state.isLogged(key) || state.isLogged(.style) {
+                return committedSnapshot()?.declaredValue(key)
+            }
+            return declaredValue(key)
+        }
         let source = committedSnapshot() ?? self
-        guard animationList != nil || implicitList != nil else { return source.declaredValue(key) }
         let copy = Layer(copyOf: source)
         let local = quickLocalTime(fromMedia: MediaClock.now())
         for entry in animationList ?? [] { entry.animation.apply(to: copy, parentTime: local) }
