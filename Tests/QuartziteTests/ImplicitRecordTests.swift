@@ -223,3 +223,76 @@ func bezierY(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, atX x: Doub
     }
     return b((lo + hi) / 2, y1, y2)
 }
+
+/// Several threads change, read, ask for and remove implicit animations of
+/// the same layers at once: no crash, no duplicate keys, and in the end the
+/// model's values on screen.
+@Suite(.serialized) struct ImplicitRecordThreadTests {
+    final class Shared {
+        let layers: [CALayerRef]
+        var duplicates = 0
+        init(_ layers: [CALayerRef]) { self.layers = layers }
+    }
+
+    static let writer: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { p in
+        let s = Unmanaged<Shared>.fromOpaque(p!).takeUnretainedValue()
+        for i in 1...400 {
+            CATransactionBegin()
+            CATransactionSetAnimationDuration(Double(i % 5 + 1) * 0.01)
+            for l in s.layers {
+                CALayerSetPosition(l, CGPoint(x: Double(i), y: 0))
+                CALayerSetOpacity(l, Float(i % 10) / 10)
+                CALayerSetCornerRadius(l, Double(i % 7))
+            }
+            CATransactionCommit()
+        }
+        return nil
+    }
+
+    static let reader: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { p in
+        let s = Unmanaged<Shared>.fromOpaque(p!).takeUnretainedValue()
+        for i in 0..<600 {
+            let l = s.layers[i % s.layers.count]
+            let pres = CALayerCopyPresentationLayer(l)!
+            _ = CALayerGetPosition(pres)
+            CARelease(UnsafeRawPointer(pres))
+            if let keys = CALayerCopyAnimationKeys(l) {
+                let names = (0..<CAValueGetCount(keys)).map { String(cString: CAValueGetString(CAValueGetArrayItem(keys, $0))!) }
+                if Set(names).count != names.count { s.duplicates += 1 }
+                CARelease(UnsafeRawPointer(keys))
+            }
+            if i % 3 == 0 { _ = CALayerGetAnimation(l, "opacity") }     // turns records into objects
+            if i % 11 == 0 { CALayerRemoveAnimation(l, "cornerRadius") }
+            if i % 5 == 0 { QZAnimationProcessEvents() }
+        }
+        return nil
+    }
+
+    @Test func threadsChangeReadAndMaterialiseAtOnce() {
+        let root = CALayerCreate()!
+        let layers = (0..<4).map { _ -> CALayerRef in
+            let l = CALayerCreate()!
+            CALayerAddSublayer(root, l)
+            return l
+        }
+        CATransactionFlush()
+        let shared = Shared(layers)
+        var threads: [pthread_t] = []
+        for fn in [Self.writer, Self.writer, Self.reader, Self.reader] {
+            var t = pthread_t()
+            pthread_create(&t, nil, fn, Unmanaged.passUnretained(shared).toOpaque())
+            threads.append(t)
+        }
+        for t in threads { pthread_join(t, nil) }
+        #expect(shared.duplicates == 0)
+        withClock(MediaClock.now() + 10) { _ in
+            QZAnimationProcessEvents()
+            for l in layers {
+                #expect(swiftLayer(l).implicitList == nil && swiftLayer(l).animationList == nil)
+                #expect(presentedPosition(l) == CALayerGetPosition(l))
+                CARelease(UnsafeRawPointer(l))
+            }
+        }
+        CARelease(UnsafeRawPointer(root))
+    }
+}
