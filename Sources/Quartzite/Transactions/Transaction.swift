@@ -309,25 +309,36 @@ enum Transactions {
             guard let layer = record.layers[slot]?.takeUnretainedValue() else { continue }
             transitionSnapshots[ObjectIdentifier(layer)] = layer.presentationCopy(now: now)
         }
-        for slot in record.layers {
-            guard let layer = slot?.takeUnretainedValue(), let state = layer.transactionState else { continue }
-            state.record = nil
-            state.dropLog()
-            if !state.pending.isEmpty || !state.pendingImplicit.isEmpty {
-                let pending = state.pending
-                let records = state.pendingImplicit
-                state.pending = []
-                state.pendingImplicit = []
-                state.pendingKeys = 0
-                layer.startCommitted(pending, implicit: consume records, now: now,
-                                     transitionSnapshot: transitionSnapshots[ObjectIdentifier(layer)])
-            }
-            // A committed layer with nothing pending drops its state: the
-            // presentation walk then never touches it (one less cache line
-            // per layer); the next change enlists the layer afresh.
-            if state.record == nil && !state.logging && state.pending.isEmpty && state.pendingImplicit.isEmpty
-                && layer.transactionState === state {
-                layer.transactionState = nil
+        // (The layers are read through a copy of the list, prefetching a few
+        // ahead: at scale the commit waits on memory, one layer after another.)
+        let slots = record.layers
+        slots.withUnsafeBufferPointer { slots in
+            let n = slots.count
+            for i in 0..<n {
+                if i &+ 8 < n, let ahead = slots[i &+ 8] { prefetchLines(UnsafeRawPointer(ahead.toOpaque()), 4) }
+                if i &+ 4 < n, let ahead = slots[i &+ 4],
+                   let state = ahead._withUnsafeGuaranteedRef({ $0.rawTransactionState }) {
+                    prefetchLines(UnsafeRawPointer(state), 3)
+                }
+                guard let layer = slots[i]?.takeUnretainedValue(), let state = layer.transactionState else { continue }
+                state.record = nil
+                state.dropLog()
+                if !state.pending.isEmpty || !state.pendingImplicit.isEmpty {
+                    let pending = state.pending
+                    let records = state.pendingImplicit
+                    state.pending = []
+                    state.pendingImplicit = []
+                    state.pendingKeys = 0
+                    let transitionSnapshot = transitionSnapshots.isEmpty ? nil : transitionSnapshots[ObjectIdentifier(layer)]
+                    layer.startCommitted(pending, implicit: consume records, now: now, transitionSnapshot: transitionSnapshot)
+                }
+                // A committed layer with nothing pending drops its state: the
+                // presentation walk then never touches it (one less cache line
+                // per layer); the next change enlists the layer afresh.
+                if state.record == nil && !state.logging && state.pending.isEmpty && state.pendingImplicit.isEmpty
+                    && layer.transactionState === state {
+                    layer.transactionState = nil
+                }
             }
         }
         for g in record.closedGroups { seal(g) }
@@ -443,4 +454,11 @@ extension Animation {
         completionGroups = nil
         for g in groups { g.animationEnded() }
     }
+}
+
+/// Asks the processor for `count` cache lines from `p` on (a hint: no fault).
+@inline(__always)
+func prefetchLines(_ p: UnsafeRawPointer, _ count: Int) {
+    var k = 0
+    while k < count { qz_internal_prefetch(p + k &* 64); k &+= 1 }
 }
