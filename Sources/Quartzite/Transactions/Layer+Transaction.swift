@@ -2,8 +2,8 @@ import CQuartzite
 import Glibc
 
 // A layer's side of transactions: changes made through the API join the
-// calling thread's open transaction (its committed state is snapshotted on
-// the first change), the action for the changed key is looked up before the
+// calling thread's open transaction (each changed property's committed value
+// is logged before its first change), the action for the changed key is looked up before the
 // change and run after it (Apple's actionForKey: / runActionForKey:), and
 // animations wait in the transaction until it commits. Model lock held.
 
@@ -131,10 +131,10 @@ extension Layer {
     // MARK: - Changes
 
     /// Before a change of a declared property through the API: joins the
-    /// transaction (snapshotting the committed state) and finds the action.
+    /// transaction (logging the key's committed value) and finds the action.
     @inline(__always)
     func willChange(_ key: LayerKey) -> PendingAction? {
-        // A layer whose creation is not committed yet needs no snapshot and
+        // A layer whose creation is not committed yet logs nothing and
         // has no implicit animation: without action sources, nothing to do.
         if creator != nil, !isCommitted, !hasActionSources { return nil }
         let t = ThreadTransactions.current
@@ -343,7 +343,6 @@ extension LayerTransactionState {
         withUnsafeMutablePointer(to: &record) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) } != nil
     }
 
-
     /// The bit of `pendingKeys` for a key: its LayerKey's bit, or bit 63 for
     /// any other key (0 for no key: nothing to replace).
     @inline(__always) static func mask(for key: LayerKey?) -> UInt64 {
@@ -395,7 +394,7 @@ extension Layer {
     /// runPendingAction in one, the thread and the layer's state looked up once.
     @inline(__always)
     private func implicitChange(_ key: LayerKey, _ body: () -> Void) {
-        // A layer whose creation is not committed yet: no snapshot, no animation.
+        // A layer whose creation is not committed yet: no log, no animation.
         if creator != nil, !isCommitted {
             body()
             return
@@ -438,7 +437,7 @@ extension Layer {
     }
 
     /// The common case of implicitChange, without reference counting: the
-    /// layer already in the open transaction with its snapshot taken, an
+    /// layer already in the open transaction with its changes logged, an
     /// animatable key, actions enabled, no completion waiting and a positive
     /// duration (the record path). False, having done nothing, otherwise.
     @inline(__always)

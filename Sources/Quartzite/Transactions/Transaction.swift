@@ -357,7 +357,7 @@ enum Transactions {
             state = s
             if s.record != nil {
                 // Already in an open transaction (this thread's, or another's
-                // that holds it): only a snapshot may still be owed.
+                // that holds it): only the logging may still have to start.
                 if snapshot && !s.logging && layer.isCommitted { s.startLogging(layer) }
                 return s
             }
