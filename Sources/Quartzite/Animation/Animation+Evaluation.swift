@@ -47,6 +47,14 @@ extension Animation {
         return true
     }
 
+    /// True when `apply` evaluates this animation by its typed plan (on a
+    /// layer without a style), which never calls into the host. Resolves the plan.
+    @inline(__always)
+    var evaluatesWithoutHostCode: Bool {
+        if fastPlan.kind == .unresolved { resolveFastPlan() }
+        return animationKind == .basic && fastPlan.kind != .general
+    }
+
     /// The transition's progress (between startProgress and endProgress) at a
     /// parent time, or nil when it has no effect then.
     func transitionProgress(at parentTime: Double) -> Double? {
@@ -302,14 +310,14 @@ struct FastPlan {
     /// The resolved begin time and the duration (copies of `timing`'s).
     var begin = 0.0
     var duration = 0.0
+    /// Decomposed end points (kinds transform, sublayerTransform), out of
+    /// line so that the other kinds stay small (a frame reads fewer lines).
+    var transforms: TransformEnds?
     /// Points (x, y), numbers (x) and rects (x, y, width, height). Plain
     /// doubles, not SIMD4: a SIMD4<Double> member makes the animation 32-byte
     /// aligned, and every animation is then allocated through posix_memalign.
     var from = PlanQuad()
     var to = PlanQuad()
-    /// Decomposed end points (kinds transform, sublayerTransform), out of
-    /// line so that the other kinds stay small (a frame reads fewer lines).
-    var transforms: TransformEnds?
     /// Read only when `eased` (after the fields every animation reads).
     var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
     /// The animation's timing, with the begin time it was given when added
@@ -328,24 +336,56 @@ struct PlanQuad {
     }
 }
 
-/// The decomposed end points of a transform animation, packed (17 doubles
-/// each, without SIMD3's padding: 4.5 cache lines instead of 5.25).
+/// The decomposed end points of a transform animation, packed, with the
+/// rotation's slerp prepared (see DecomposedTransform.Slerp). What a frame
+/// reads comes first (232 bytes with the header); the perspectives, read only
+/// when one of them is not the identity's, last.
 final class TransformEnds {
+    /// Both perspectives are (0, 0, 0, 1): interpolating them gives that back.
+    let plainPerspective: Bool
+    let rotation: DecomposedTransform.Slerp
     let from: PackedDecomposition
+    /// The quaternion is the one on the short way from `from`'s.
     let to: PackedDecomposition
+    let fromPerspective: PlanQuad
+    let toPerspective: PlanQuad
+
     init(_ from: DecomposedTransform, _ to: DecomposedTransform) {
+        var q2 = to.quaternion
+        rotation = DecomposedTransform.Slerp(from: from.quaternion, to: &q2)
+        var shortWay = to
+        shortWay.quaternion = q2
         self.from = PackedDecomposition(from)
-        self.to = PackedDecomposition(to)
+        self.to = PackedDecomposition(shortWay)
+        let identity = SIMD4<Double>(0, 0, 0, 1)
+        plainPerspective = from.perspective == identity && to.perspective == identity
+        fromPerspective = PlanQuad(from.perspective.x, from.perspective.y, from.perspective.z, from.perspective.w)
+        toPerspective = PlanQuad(to.perspective.x, to.perspective.y, to.perspective.z, to.perspective.w)
+    }
+
+    /// The interpolated matrix at `t` (DecomposedTransform.interpolate's
+    /// result, recomposed).
+    @inline(__always)
+    func matrix(at t: Double) -> CATransform3D {
+        let a: DecomposedTransform, b: DecomposedTransform
+        if plainPerspective {
+            let p = SIMD4<Double>(0, 0, 0, 1)
+            a = from.unpacked(perspective: p)
+            b = to.unpacked(perspective: p)
+        } else {
+            a = from.unpacked(perspective: SIMD4(fromPerspective.x, fromPerspective.y, fromPerspective.z, fromPerspective.w))
+            b = to.unpacked(perspective: SIMD4(toPerspective.x, toPerspective.y, toPerspective.z, toPerspective.w))
+        }
+        return DecomposedTransform.interpolate(a, b, shortWay: b.quaternion, t, rotation).matrix
     }
 }
 
-/// A DecomposedTransform's 17 numbers: perspective (4), translation, scale
-/// and skew (3 each), quaternion (4). Unpacking gives the same values back.
+/// A DecomposedTransform's translation, scale and skew (3 each) and
+/// quaternion (4), without SIMD3's padding; the perspective is kept apart.
 struct PackedDecomposition {
-    let p0, p1, p2, p3, t0, t1, t2, s0, s1, s2, k0, k1, k2, q0, q1, q2, q3: Double
+    let t0, t1, t2, s0, s1, s2, k0, k1, k2, q0, q1, q2, q3: Double
 
     init(_ d: DecomposedTransform) {
-        (p0, p1, p2, p3) = (d.perspective.x, d.perspective.y, d.perspective.z, d.perspective.w)
         (t0, t1, t2) = (d.translation.x, d.translation.y, d.translation.z)
         (s0, s1, s2) = (d.scale.x, d.scale.y, d.scale.z)
         (k0, k1, k2) = (d.skew.x, d.skew.y, d.skew.z)
@@ -353,8 +393,8 @@ struct PackedDecomposition {
     }
 
     @inline(__always)
-    var unpacked: DecomposedTransform {
-        DecomposedTransform(perspective: SIMD4(p0, p1, p2, p3), translation: SIMD3(t0, t1, t2), scale: SIMD3(s0, s1, s2),
+    func unpacked(perspective: SIMD4<Double>) -> DecomposedTransform {
+        DecomposedTransform(perspective: perspective, translation: SIMD3(t0, t1, t2), scale: SIMD3(s0, s1, s2),
                             skew: SIMD3(k0, k1, k2), quaternion: SIMD4(q0, q1, q2, q3))
     }
 }
@@ -436,9 +476,7 @@ extension Animation {
                                    width: a.z + (b.z - a.z) * p, height: a.w + (b.w - a.w) * p)
         case .transform, .sublayerTransform:
             // The plan owns the ends (the animation holds the plan for the whole call).
-            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                DecomposedTransform.interpolate($0.from.unpacked, $0.to.unpacked, p).matrix
-            }
+            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.matrix(at: p) }
             if fastPlan.kind == .transform {
                 TransformBox.store(m, in: &target.transformBox)
             } else {

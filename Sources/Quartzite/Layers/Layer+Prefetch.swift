@@ -78,8 +78,9 @@ struct PresentationPrefetch {
             UnsafeRawPointer(copies.baseAddress.unsafelyUnwrapped).load(fromByteOffset: j &* 8, as: UnsafeRawPointer.self)
         }
         if i &+ 6 < n {
-            Self.lines(model(i &+ 6), 5)
-            if i &+ 6 < m { Self.lines(copy(i &+ 6), 5) }
+            // (A layer's fields up to layerClass: 200 bytes, four lines.)
+            Self.lines(model(i &+ 6), 4)
+            if i &+ 6 < m { Self.lines(copy(i &+ 6), 4) }
         }
         if i &+ 4 < n {
             if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) { Self.lines(list, 3) }
