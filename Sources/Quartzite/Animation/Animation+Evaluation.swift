@@ -298,9 +298,10 @@ struct FastPlan {
         case position, anchorPoint, opacity, zPosition, bounds, transform, sublayerTransform
     }
 
-    // Hot fields first: a frame of a simple animation reads two cache lines
-    // of the animation, three with a timing function (the plan is the
-    // animation's first stored property).
+    // Hot fields first: a frame of a transform or number animation reads
+    // the first one or two cache lines of the animation, a point animation
+    // with a timing function two or three (the plan is the animation's first
+    // stored property).
     var kind = Kind.unresolved
     /// False when the animation has no timing function (progress used as is).
     var eased = false
@@ -313,21 +314,29 @@ struct FastPlan {
     /// Decomposed end points (kinds transform, sublayerTransform), out of
     /// line so that the other kinds stay small (a frame reads fewer lines).
     var transforms: TransformEnds?
-    /// Points (x, y), numbers (x) and rects (x, y, width, height). Plain
-    /// doubles, not SIMD4: a SIMD4<Double> member makes the animation 32-byte
-    /// aligned, and every animation is then allocated through posix_memalign.
-    var from = PlanQuad()
-    var to = PlanQuad()
-    /// Read only when `eased` (after the fields every animation reads).
+    /// The end points, from and to side by side: numbers (x), points (x, y)
+    /// and rects (x, y, then width and height after the curve), so that a
+    /// number or point animation reads the fewest lines. Plain doubles, not
+    /// SIMD4: a SIMD4<Double> member makes the animation 32-byte aligned, and
+    /// every animation is then allocated through posix_memalign.
+    var fromX = 0.0, toX = 0.0, fromY = 0.0, toY = 0.0
+    /// Read only when `eased`.
     var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
+    var fromZ = 0.0, toZ = 0.0, fromW = 0.0, toW = 0.0
     /// The animation's timing, with the begin time it was given when added
     /// (every kind; `general` included).
     var timing = MediaTiming()
 
     static var unresolved: FastPlan { FastPlan() }
+
+    @inline(__always)
+    mutating func setEnds(_ from: PlanQuad, _ to: PlanQuad) {
+        (fromX, toX, fromY, toY) = (from.x, to.x, from.y, to.y)
+        (fromZ, toZ, fromW, toW) = (from.z, to.z, from.w, to.w)
+    }
 }
 
-/// Four doubles with 8-byte alignment (see FastPlan.from).
+/// Four doubles with 8-byte alignment (see FastPlan.fromX).
 struct PlanQuad {
     var x = 0.0, y = 0.0, z = 0.0, w = 0.0
     init() {}
@@ -433,16 +442,14 @@ extension Animation {
         switch (key, from.storage, to.storage) {
         case let (.position, .point(a), .point(b)), let (.anchorPoint, .point(a), .point(b)):
             plan.kind = key == .position ? .position : .anchorPoint
-            plan.from = PlanQuad(a.x, a.y, 0, 0)
-            plan.to = PlanQuad(b.x, b.y, 0, 0)
+            plan.setEnds(PlanQuad(a.x, a.y, 0, 0), PlanQuad(b.x, b.y, 0, 0))
         case let (.opacity, .number(a), .number(b)), let (.zPosition, .number(a), .number(b)):
             plan.kind = key == .opacity ? .opacity : .zPosition
-            plan.from = PlanQuad(a, 0, 0, 0)
-            plan.to = PlanQuad(b, 0, 0, 0)
+            plan.setEnds(PlanQuad(a, 0, 0, 0), PlanQuad(b, 0, 0, 0))
         case let (.bounds, .rect(a), .rect(b)):
             plan.kind = .bounds
-            plan.from = PlanQuad(a.origin.x, a.origin.y, a.size.width, a.size.height)
-            plan.to = PlanQuad(b.origin.x, b.origin.y, b.size.width, b.size.height)
+            plan.setEnds(PlanQuad(a.origin.x, a.origin.y, a.size.width, a.size.height),
+                         PlanQuad(b.origin.x, b.origin.y, b.size.width, b.size.height))
         case let (.transform, .transform3D(a), .transform3D(b)), let (.sublayerTransform, .transform3D(a), .transform3D(b)):
             // Matrices that cannot be decomposed interpolate entry by entry: the general path.
             guard let da = DecomposedTransform(a), let db = DecomposedTransform(b) else { return }
@@ -461,19 +468,16 @@ extension Animation {
         let p = fastPlan.eased ? fastPlan.curve.solve(progress) : progress
         switch fastPlan.kind {
         case .position:
-            let a = fastPlan.from, b = fastPlan.to
-            target.position = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+            target.position = CGPoint(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p)
         case .anchorPoint:
-            let a = fastPlan.from, b = fastPlan.to
-            target.anchorPoint = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+            target.anchorPoint = CGPoint(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p)
         case .opacity:
-            target.opacity = Float(fastPlan.from.x + (fastPlan.to.x - fastPlan.from.x) * p)
+            target.opacity = Float(fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p)
         case .zPosition:
-            target.zPosition = fastPlan.from.x + (fastPlan.to.x - fastPlan.from.x) * p
+            target.zPosition = fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p
         case .bounds:
-            let a = fastPlan.from, b = fastPlan.to
-            target.bounds = CGRect(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p,
-                                   width: a.z + (b.z - a.z) * p, height: a.w + (b.w - a.w) * p)
+            target.bounds = CGRect(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p,
+                                   width: fastPlan.fromZ + (fastPlan.toZ - fastPlan.fromZ) * p, height: fastPlan.fromW + (fastPlan.toW - fastPlan.fromW) * p)
         case .transform, .sublayerTransform:
             // The plan owns the ends (the animation holds the plan for the whole call).
             let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.matrix(at: p) }

@@ -170,7 +170,13 @@ public final class Layer: QZObject, Handle {
 
     deinit {
         sublayers.withUnsafeBufferPointer { subs in
+            // (A released presentation root visits every copy: the line
+            // holding `superlayer` is requested eight sublayers ahead.)
+            let ahead = subs.count > 16 ? Layer.superlayerOffset : nil
             for i in subs.indices {
+                if let ahead, i &+ 8 < subs.count {
+                    qz_internal_prefetch(UnsafeRawPointer(subs.unretained(i &+ 8).toOpaque()) + ahead)
+                }
                 subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
             }
         }
@@ -186,6 +192,14 @@ public final class Layer: QZObject, Handle {
             qz_internal_model_unlock()
         }
     }
+
+    /// Byte offset of `superlayer` inside a layer (nil if it cannot be measured).
+    static let superlayerOffset: Int? = {
+        let l = Layer()
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(l).toOpaque())
+        let offset = withUnsafeMutablePointer(to: &l.superlayer) { UnsafeRawPointer($0) - base }
+        return withExtendedLifetime(l) { offset >= 0 && offset < 512 ? offset : nil }
+    }()
 
     /// True when `superlayer` is `layer` (compared by address, no retain).
     @inline(__always)
