@@ -315,13 +315,16 @@ struct FastPlan {
     /// line so that the other kinds stay small (a frame reads fewer lines).
     var transforms: TransformEnds?
     /// The end points, from and to side by side: numbers (x), points (x, y)
-    /// and rects (x, y, then width and height after the curve), so that a
-    /// number or point animation reads the fewest lines. Plain doubles, not
-    /// SIMD4: a SIMD4<Double> member makes the animation 32-byte aligned, and
-    /// every animation is then allocated through posix_memalign.
+    /// and rects (x, y, then width and height after the timing function),
+    /// so that a number or point animation reads the fewest lines. Plain
+    /// doubles, not SIMD4: a SIMD4<Double> member makes the animation 32-byte
+    /// aligned, and every animation is then allocated through posix_memalign.
     var fromX = 0.0, toX = 0.0, fromY = 0.0, toY = 0.0
-    /// Read only when `eased`.
-    var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
+    /// The animation's timing function, whose `curve` the plan solves (read
+    /// only when `eased`). Unowned: the animation holds it, and a new one
+    /// resets the plan. Usually shared by many animations, so its lines are
+    /// in the cache.
+    unowned(unsafe) var function: TimingFunction? = nil
     var fromZ = 0.0, toZ = 0.0, fromW = 0.0, toW = 0.0
     /// The animation's timing, with the begin time it was given when added
     /// (every kind; `general` included).
@@ -437,7 +440,7 @@ extension Animation {
               !additive, !cumulative, valueFunction == nil else { return }
         if let f = timingFunction {
             plan.eased = true
-            plan.curve = f.curve
+            plan.function = f
         }
         switch (key, from.storage, to.storage) {
         case let (.position, .point(a), .point(b)), let (.anchorPoint, .point(a), .point(b)):
@@ -465,7 +468,7 @@ extension Animation {
     /// path's, in the same order, so both give identical results.
     @inline(__always)
     func applyPlan(to target: Layer, progress: Double) {
-        let p = fastPlan.eased ? fastPlan.curve.solve(progress) : progress
+        let p = fastPlan.eased ? fastPlan.function.unsafelyUnwrapped.curve.solve(progress) : progress
         switch fastPlan.kind {
         case .position:
             target.position = CGPoint(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p)

@@ -7,8 +7,8 @@ import CQuartzite
 /// the lines of layer i + 6 (model and copy) are requested, then (their
 /// pointers now at hand) the list and the copy's transform box of layer i + 4,
 /// then the animations of layer i + 2, then for layer i + 1 (its plans' kinds
-/// now at hand) the transform end points, the rest of the plans with a
-/// timing function, and the model's transform box when no transform
+/// now at hand) the transform end points, the rest of a rect animation's
+/// plan, and the model's transform box when no transform
 /// animation replaces it (a frame then does not read it). Hints only: nothing
 /// is read that is not valid, and without the offsets (checked once at
 /// startup) nothing is prefetched.
@@ -17,8 +17,7 @@ struct PresentationPrefetch {
     /// the count and the first element inside an array's buffer; of the
     /// animation inside an AnimationEntry.
     let list: Int, box: Int, count: Int, layerElements: Int, entryElements: Int
-    /// Byte offsets of `fastPlan.transforms` and `fastPlan.kind` inside an
-    /// Animation (`fastPlan.eased` is the byte after the kind).
+    /// Byte offsets of `fastPlan.transforms` and `fastPlan.kind` inside an Animation.
     let ends: Int, kind: Int
 
     static let offsets: PresentationPrefetch? = {
@@ -42,14 +41,12 @@ struct PresentationPrefetch {
         let animationBase = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
         let endsOffset = withUnsafeMutablePointer(to: &probe.fastPlan.transforms) { UnsafeRawPointer($0) - animationBase }
         let kindOffset = withUnsafeMutablePointer(to: &probe.fastPlan.kind) { UnsafeRawPointer($0) - animationBase }
-        let easedOffset = withUnsafeMutablePointer(to: &probe.fastPlan.eased) { UnsafeRawPointer($0) - animationBase }
         probe.fastPlan.kind = .bounds
-        probe.fastPlan.eased = true
-        guard endsOffset >= 0, endsOffset < 512, kindOffset >= 0, kindOffset < 512, easedOffset == kindOffset + 1,
+        guard endsOffset >= 0, endsOffset < 512, kindOffset >= 0, kindOffset < 512,
               animationBase.load(fromByteOffset: endsOffset, as: UnsafeRawPointer?.self)
                 == UnsafeRawPointer(Unmanaged.passUnretained(ends).toOpaque()),
-              animationBase.load(fromByteOffset: kindOffset, as: UInt8.self) == FastPlan.Kind.bounds.rawValue,
-              animationBase.load(fromByteOffset: easedOffset, as: UInt8.self) == 1 else { return nil }
+              animationBase.load(fromByteOffset: kindOffset, as: UInt8.self) == FastPlan.Kind.bounds.rawValue
+        else { return nil }
         probe.fastPlan = .unresolved
         let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements,
                                      ends: endsOffset, kind: kindOffset)
@@ -97,8 +94,7 @@ struct PresentationPrefetch {
             if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) { Self.lines(list, 3) }
             if i &+ 4 < m, let box = copy(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
         }
-        // The first two lines of each animation (a plan without a timing
-        // function, or of a transform, needs no more).
+        // The first two lines of each animation (all a plan but a rect's reads).
         if i &+ 2 < n, let list = model(i &+ 2).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
             let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
             var k = 0
@@ -110,7 +106,7 @@ struct PresentationPrefetch {
             }
         }
         // The transform animations' decomposed end points of layer i + 1; the
-        // third line of an animation with a timing function or a rect; the
+        // third line of a rect animation; the
         // model's transform box unless a transform animation replaces it.
         if i &+ 1 < n {
             let layer = model(i &+ 1)
@@ -124,8 +120,7 @@ struct PresentationPrefetch {
                     if let e = a.load(fromByteOffset: ends, as: UnsafeRawPointer?.self) {
                         Self.lines(e, 5)
                         if a.load(fromByteOffset: kind, as: UInt8.self) == FastPlan.Kind.transform.rawValue { replaced = true }
-                    } else if a.load(fromByteOffset: kind &+ 1, as: UInt8.self) != 0
-                                || a.load(fromByteOffset: kind, as: UInt8.self) == FastPlan.Kind.bounds.rawValue {
+                    } else if a.load(fromByteOffset: kind, as: UInt8.self) == FastPlan.Kind.bounds.rawValue {
                         qz_internal_prefetch(a + 128)
                     }
                     k &+= 1
