@@ -47,6 +47,14 @@ extension Animation {
         return true
     }
 
+    /// True when `apply` evaluates this animation by its typed plan (on a
+    /// layer without a style), which never calls into the host. Resolves the plan.
+    @inline(__always)
+    var evaluatesWithoutHostCode: Bool {
+        if fastPlan.kind == .unresolved { resolveFastPlan() }
+        return animationKind == .basic && fastPlan.kind != .general
+    }
+
     /// The transition's progress (between startProgress and endProgress) at a
     /// parent time, or nil when it has no effect then.
     func transitionProgress(at parentTime: Double) -> Double? {
@@ -290,9 +298,10 @@ struct FastPlan {
         case position, anchorPoint, opacity, zPosition, bounds, transform, sublayerTransform
     }
 
-    // Hot fields first: a frame of a simple animation reads two cache lines
-    // of the animation, three with a timing function (the plan is the
-    // animation's first stored property).
+    // Hot fields first: a frame of a transform or number animation reads
+    // the first one or two cache lines of the animation, a point animation
+    // with a timing function two or three (the plan is the animation's first
+    // stored property).
     var kind = Kind.unresolved
     /// False when the animation has no timing function (progress used as is).
     var eased = false
@@ -302,24 +311,35 @@ struct FastPlan {
     /// The resolved begin time and the duration (copies of `timing`'s).
     var begin = 0.0
     var duration = 0.0
-    /// Points (x, y), numbers (x) and rects (x, y, width, height). Plain
-    /// doubles, not SIMD4: a SIMD4<Double> member makes the animation 32-byte
-    /// aligned, and every animation is then allocated through posix_memalign.
-    var from = PlanQuad()
-    var to = PlanQuad()
     /// Decomposed end points (kinds transform, sublayerTransform), out of
     /// line so that the other kinds stay small (a frame reads fewer lines).
     var transforms: TransformEnds?
-    /// Read only when `eased` (after the fields every animation reads).
-    var curve = TimingCurve(c1: (0, 0), c2: (1, 1))
+    /// The end points, from and to side by side: numbers (x), points (x, y)
+    /// and rects (x, y, then width and height after the timing function),
+    /// so that a number or point animation reads the fewest lines. Plain
+    /// doubles, not SIMD4: a SIMD4<Double> member makes the animation 32-byte
+    /// aligned, and every animation is then allocated through posix_memalign.
+    var fromX = 0.0, toX = 0.0, fromY = 0.0, toY = 0.0
+    /// The animation's timing function, whose `curve` the plan solves (read
+    /// only when `eased`). Unowned: the animation holds it, and a new one
+    /// resets the plan. Usually shared by many animations, so its lines are
+    /// in the cache.
+    unowned(unsafe) var function: TimingFunction? = nil
+    var fromZ = 0.0, toZ = 0.0, fromW = 0.0, toW = 0.0
     /// The animation's timing, with the begin time it was given when added
     /// (every kind; `general` included).
     var timing = MediaTiming()
 
     static var unresolved: FastPlan { FastPlan() }
+
+    @inline(__always)
+    mutating func setEnds(_ from: PlanQuad, _ to: PlanQuad) {
+        (fromX, toX, fromY, toY) = (from.x, to.x, from.y, to.y)
+        (fromZ, toZ, fromW, toW) = (from.z, to.z, from.w, to.w)
+    }
 }
 
-/// Four doubles with 8-byte alignment (see FastPlan.from).
+/// Four doubles with 8-byte alignment (see FastPlan.fromX).
 struct PlanQuad {
     var x = 0.0, y = 0.0, z = 0.0, w = 0.0
     init() {}
@@ -328,24 +348,56 @@ struct PlanQuad {
     }
 }
 
-/// The decomposed end points of a transform animation, packed (17 doubles
-/// each, without SIMD3's padding: 4.5 cache lines instead of 5.25).
+/// The decomposed end points of a transform animation, packed, with the
+/// rotation's slerp prepared (see DecomposedTransform.Slerp). What a frame
+/// reads comes first (232 bytes with the header); the perspectives, read only
+/// when one of them is not the identity's, last.
 final class TransformEnds {
+    /// Both perspectives are (0, 0, 0, 1): interpolating them gives that back.
+    let plainPerspective: Bool
+    let rotation: DecomposedTransform.Slerp
     let from: PackedDecomposition
+    /// The quaternion is the one on the short way from `from`'s.
     let to: PackedDecomposition
+    let fromPerspective: PlanQuad
+    let toPerspective: PlanQuad
+
     init(_ from: DecomposedTransform, _ to: DecomposedTransform) {
+        var q2 = to.quaternion
+        rotation = DecomposedTransform.Slerp(from: from.quaternion, to: &q2)
+        var shortWay = to
+        shortWay.quaternion = q2
         self.from = PackedDecomposition(from)
-        self.to = PackedDecomposition(to)
+        self.to = PackedDecomposition(shortWay)
+        let identity = SIMD4<Double>(0, 0, 0, 1)
+        plainPerspective = from.perspective == identity && to.perspective == identity
+        fromPerspective = PlanQuad(from.perspective.x, from.perspective.y, from.perspective.z, from.perspective.w)
+        toPerspective = PlanQuad(to.perspective.x, to.perspective.y, to.perspective.z, to.perspective.w)
+    }
+
+    /// The interpolated matrix at `t` (DecomposedTransform.interpolate's
+    /// result, recomposed).
+    @inline(__always)
+    func matrix(at t: Double) -> CATransform3D {
+        let a: DecomposedTransform, b: DecomposedTransform
+        if plainPerspective {
+            let p = SIMD4<Double>(0, 0, 0, 1)
+            a = from.unpacked(perspective: p)
+            b = to.unpacked(perspective: p)
+        } else {
+            a = from.unpacked(perspective: SIMD4(fromPerspective.x, fromPerspective.y, fromPerspective.z, fromPerspective.w))
+            b = to.unpacked(perspective: SIMD4(toPerspective.x, toPerspective.y, toPerspective.z, toPerspective.w))
+        }
+        return DecomposedTransform.interpolate(a, b, shortWay: b.quaternion, t, rotation).matrix
     }
 }
 
-/// A DecomposedTransform's 17 numbers: perspective (4), translation, scale
-/// and skew (3 each), quaternion (4). Unpacking gives the same values back.
+/// A DecomposedTransform's translation, scale and skew (3 each) and
+/// quaternion (4), without SIMD3's padding; the perspective is kept apart.
 struct PackedDecomposition {
-    let p0, p1, p2, p3, t0, t1, t2, s0, s1, s2, k0, k1, k2, q0, q1, q2, q3: Double
+    let t0, t1, t2, s0, s1, s2, k0, k1, k2, q0, q1, q2, q3: Double
 
     init(_ d: DecomposedTransform) {
-        (p0, p1, p2, p3) = (d.perspective.x, d.perspective.y, d.perspective.z, d.perspective.w)
         (t0, t1, t2) = (d.translation.x, d.translation.y, d.translation.z)
         (s0, s1, s2) = (d.scale.x, d.scale.y, d.scale.z)
         (k0, k1, k2) = (d.skew.x, d.skew.y, d.skew.z)
@@ -353,8 +405,8 @@ struct PackedDecomposition {
     }
 
     @inline(__always)
-    var unpacked: DecomposedTransform {
-        DecomposedTransform(perspective: SIMD4(p0, p1, p2, p3), translation: SIMD3(t0, t1, t2), scale: SIMD3(s0, s1, s2),
+    func unpacked(perspective: SIMD4<Double>) -> DecomposedTransform {
+        DecomposedTransform(perspective: perspective, translation: SIMD3(t0, t1, t2), scale: SIMD3(s0, s1, s2),
                             skew: SIMD3(k0, k1, k2), quaternion: SIMD4(q0, q1, q2, q3))
     }
 }
@@ -388,21 +440,19 @@ extension Animation {
               !additive, !cumulative, valueFunction == nil else { return }
         if let f = timingFunction {
             plan.eased = true
-            plan.curve = f.curve
+            plan.function = f
         }
         switch (key, from.storage, to.storage) {
         case let (.position, .point(a), .point(b)), let (.anchorPoint, .point(a), .point(b)):
             plan.kind = key == .position ? .position : .anchorPoint
-            plan.from = PlanQuad(a.x, a.y, 0, 0)
-            plan.to = PlanQuad(b.x, b.y, 0, 0)
+            plan.setEnds(PlanQuad(a.x, a.y, 0, 0), PlanQuad(b.x, b.y, 0, 0))
         case let (.opacity, .number(a), .number(b)), let (.zPosition, .number(a), .number(b)):
             plan.kind = key == .opacity ? .opacity : .zPosition
-            plan.from = PlanQuad(a, 0, 0, 0)
-            plan.to = PlanQuad(b, 0, 0, 0)
+            plan.setEnds(PlanQuad(a, 0, 0, 0), PlanQuad(b, 0, 0, 0))
         case let (.bounds, .rect(a), .rect(b)):
             plan.kind = .bounds
-            plan.from = PlanQuad(a.origin.x, a.origin.y, a.size.width, a.size.height)
-            plan.to = PlanQuad(b.origin.x, b.origin.y, b.size.width, b.size.height)
+            plan.setEnds(PlanQuad(a.origin.x, a.origin.y, a.size.width, a.size.height),
+                         PlanQuad(b.origin.x, b.origin.y, b.size.width, b.size.height))
         case let (.transform, .transform3D(a), .transform3D(b)), let (.sublayerTransform, .transform3D(a), .transform3D(b)):
             // Matrices that cannot be decomposed interpolate entry by entry: the general path.
             guard let da = DecomposedTransform(a), let db = DecomposedTransform(b) else { return }
@@ -418,27 +468,22 @@ extension Animation {
     /// path's, in the same order, so both give identical results.
     @inline(__always)
     func applyPlan(to target: Layer, progress: Double) {
-        let p = fastPlan.eased ? fastPlan.curve.solve(progress) : progress
+        let p = fastPlan.eased ? fastPlan.function.unsafelyUnwrapped.curve.solve(progress) : progress
         switch fastPlan.kind {
         case .position:
-            let a = fastPlan.from, b = fastPlan.to
-            target.position = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+            target.position = CGPoint(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p)
         case .anchorPoint:
-            let a = fastPlan.from, b = fastPlan.to
-            target.anchorPoint = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
+            target.anchorPoint = CGPoint(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p)
         case .opacity:
-            target.opacity = Float(fastPlan.from.x + (fastPlan.to.x - fastPlan.from.x) * p)
+            target.opacity = Float(fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p)
         case .zPosition:
-            target.zPosition = fastPlan.from.x + (fastPlan.to.x - fastPlan.from.x) * p
+            target.zPosition = fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p
         case .bounds:
-            let a = fastPlan.from, b = fastPlan.to
-            target.bounds = CGRect(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p,
-                                   width: a.z + (b.z - a.z) * p, height: a.w + (b.w - a.w) * p)
+            target.bounds = CGRect(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p,
+                                   width: fastPlan.fromZ + (fastPlan.toZ - fastPlan.fromZ) * p, height: fastPlan.fromW + (fastPlan.toW - fastPlan.fromW) * p)
         case .transform, .sublayerTransform:
             // The plan owns the ends (the animation holds the plan for the whole call).
-            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                DecomposedTransform.interpolate($0.from.unpacked, $0.to.unpacked, p).matrix
-            }
+            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.matrix(at: p) }
             if fastPlan.kind == .transform {
                 TransformBox.store(m, in: &target.transformBox)
             } else {

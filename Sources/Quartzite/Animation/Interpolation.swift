@@ -212,20 +212,47 @@ struct DecomposedTransform {
 
     /// Spherical interpolation of the rotation (the short way), linear for the rest.
     static func interpolate(_ a: DecomposedTransform, _ b: DecomposedTransform, _ t: Double) -> DecomposedTransform {
+        var q2 = b.quaternion
+        let rotation = Slerp(from: a.quaternion, to: &q2)
+        return interpolate(a, b, shortWay: q2, t, rotation)
+    }
+
+    /// What a slerp between two fixed quaternions computes once (an animation
+    /// resolves it when its plan is made; a frame then needs no `acos` and
+    /// one `sin` fewer): whether the quaternions are nearly parallel (then
+    /// normalised linear interpolation), else the angle between them and its sine.
+    struct Slerp {
+        let nearlyParallel: Bool
+        let theta: Double
+        let sinTheta: Double
+
+        /// `q2` becomes the end quaternion on the short way (negated when the
+        /// two are more than a half turn apart).
+        init(from q1: SIMD4<Double>, to q2: inout SIMD4<Double>) {
+            var d = (q1 * q2).sum()
+            if d < 0 { q2 = -q2; d = -d }
+            nearlyParallel = d > 0.9995
+            theta = nearlyParallel ? 0 : acos(Swift.min(d, 1))
+            sinTheta = nearlyParallel ? 0 : sin(theta)
+        }
+    }
+
+    /// `interpolate(_:_:_:)` with the rotation prepared: `q2` is `b`'s
+    /// quaternion on the short way and `rotation` its Slerp (same operations,
+    /// same results).
+    @inline(__always)
+    static func interpolate(_ a: DecomposedTransform, _ b: DecomposedTransform, shortWay q2: SIMD4<Double>, _ t: Double,
+                            _ rotation: Slerp) -> DecomposedTransform {
         var r = a
         r.perspective = a.perspective + (b.perspective - a.perspective) * t
         r.translation = a.translation + (b.translation - a.translation) * t
         r.scale = a.scale + (b.scale - a.scale) * t
         r.skew = a.skew + (b.skew - a.skew) * t
-        var q2 = b.quaternion
-        var d = (a.quaternion * q2).sum()
-        if d < 0 { q2 = -q2; d = -d }
-        if d > 0.9995 {
+        if rotation.nearlyParallel {
             let q = a.quaternion + (q2 - a.quaternion) * t
             r.quaternion = q / (q * q).sum().squareRoot()
         } else {
-            let theta = acos(Swift.min(d, 1))
-            let s = sin(theta)
+            let theta = rotation.theta, s = rotation.sinTheta
             r.quaternion = a.quaternion * (sin((1 - t) * theta) / s) + q2 * (sin(t * theta) / s)
         }
         return r

@@ -214,16 +214,32 @@ extension Layer {
 
     /// Copies the subtree; `parentTime` is the superlayer's local time (media
     /// time for the root), so each layer's time is one step from its parent's.
-    /// `old` is an earlier copy of the same class that nobody holds any more:
-    /// it is overwritten instead of allocating a new layer, and its sublayers'
-    /// copies are reused the same way.
-    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?,
-                                     reusing old: Layer? = nil) -> Layer {
+    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?) -> Layer {
+        let copy = shallowCopy()
+        presentationSubtree(filling: copy, reused: false, deferTransform: false, parentTime: parentTime,
+                            target: target, found: &found)
+        return copy
+    }
+
+    /// The same into `old`, an earlier copy of the same class that nobody
+    /// holds any more: it is overwritten instead of allocating a new layer,
+    /// and its sublayers' copies are reused the same way. (`old` is borrowed:
+    /// no reference counting.)
+    private func presentationSubtree(into old: Layer, parentTime: Double, target: Layer, found: inout Layer?) {
         // A reused copy skips taking the model's transform when every animation
         // is a typed one and one of them replaces the whole transform; it
         // takes it after all if none of those is in effect now (below).
-        let deferTransform = old != nil && transformBox != nil && replacesWholeTransform()
-        let copy = shallowCopy(reusing: old, deferTransform: deferTransform)
+        let deferTransform = transformBox != nil && replacesWholeTransform()
+        copyState(into: old, deferTransform: deferTransform)
+        presentationSubtree(filling: old, reused: true, deferTransform: deferTransform, parentTime: parentTime,
+                            target: target, found: &found)
+    }
+
+    /// Fills `copy` (this layer's state already copied into it): model link,
+    /// sublayers' copies, mask, animated values. `reused`: `copy` is an
+    /// earlier copy, whose sublayers' copies are reused.
+    private func presentationSubtree(filling copy: Layer, reused: Bool, deferTransform: Bool, parentTime: Double,
+                                     target: Layer, found: inout Layer?) {
         // A presentation of a presentation still shows the same model layer.
         if modelLayer == nil {
             if !copy.holdsModel(self) { copy.modelLayer = self }
@@ -234,14 +250,16 @@ extension Layer {
         let t = localTime(fromParent: parentTime)
         // The earlier copies of the sublayers: the reused copy's own, or for a
         // root, those its last released presentation copy left.
-        var copies: [Layer] = []
-        if old != nil {
-            swap(&copies, &copy.sublayers)
-        } else if superlayer == nil, presentationSpare != nil {
-            copies = presentationSpare!
-            presentationSpare = nil
-        }
-        if !sublayers.isEmpty || !copies.isEmpty {
+        // (A leaf with no earlier copies skips this without touching an array.)
+        let spare = !reused && superlayer == nil && rare?.presentationSpare != nil
+        if !sublayers.isEmpty || spare || (reused && !copy.sublayers.isEmpty) {
+            var copies: [Layer] = []
+            if reused {
+                swap(&copies, &copy.sublayers)
+            } else if spare {
+                copies = presentationSpare!
+                presentationSpare = nil
+            }
             let n = sublayers.count
             if copies.count > n {
                 for extra in copies[n...] where extra.superlayer === copy { extra.superlayer = nil }
@@ -259,14 +277,18 @@ extension Layer {
                 copies.withUnsafeMutableBufferPointer { previous in
                     for i in 0..<reusable {
                         prefetch?.ahead(i, models: subs, copies: previous)
-                        let keep = isKnownUniquelyReferenced(&previous[i]) && previous[i].layerClass === subs[i].layerClass
-                        let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
-                            keep ? UnsafeBufferPointer(previous).unretained(i)._withUnsafeGuaranteedRef { old in
-                                sub.presentationSubtree(parentTime: t, target: target, found: &found, reusing: old)
-                            } : sub.presentationSubtree(parentTime: t, target: target, found: &found)
-                        }
-                        s.superlayer = copy
-                        if !keep {
+                        if isKnownUniquelyReferenced(&previous[i]) && previous[i].layerClass === subs[i].layerClass {
+                            subs.unretained(i)._withUnsafeGuaranteedRef { sub in
+                                UnsafeBufferPointer(previous).unretained(i)._withUnsafeGuaranteedRef { old in
+                                    sub.presentationSubtree(into: old, parentTime: t, target: target, found: &found)
+                                    old.superlayer = copy
+                                }
+                            }
+                        } else {
+                            let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
+                                sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                            }
+                            s.superlayer = copy
                             // Someone holds the earlier copy: it keeps its values but
                             // no longer has this superlayer.
                             if previous[i].superlayer === copy { previous[i].superlayer = nil }
@@ -291,19 +313,27 @@ extension Layer {
             m.superlayer = copy
         }
         var transformWritten = false
-        // (The list is held for the loop, read without per-entry retains.)
-        if animationList != nil { withUnsafeMutablePointer(to: &animationList) { $0.pointee.unsafelyUnwrapped }.withUnsafeBufferPointer { list in
+        // The list is read through its buffer, without retaining it or its
+        // entries. Host code (the general evaluation path, a needsDisplayForKey
+        // callback) could replace the list during the loop: before anything
+        // that may run some, the list is held (retained) for the rest of it.
+        if animationList != nil {
+            let list = animationList.unsafelyUnwrapped.withUnsafeBufferPointer { $0 }
+            let hostCode = layerClass.hasNeedsDisplayForKey || copy.flags.contains(.hasStyle)
+            var held: [AnimationEntry]? = hostCode ? animationList : nil
             for i in list.indices {
                 list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
+                    if held == nil && !animation.evaluatesWithoutHostCode { held = animationList }
                     if animation.apply(to: copy, parentTime: t), animation.fastPlan.kind == .transform { transformWritten = true }
                     // needsDisplayForKey keys mark the copy for display while they animate.
-                    if layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
+                    if hostCode, layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
                        let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
                         copy.flags.insert(.needsDisplay)
                     }
                 }
             }
-        } }
+            withExtendedLifetime(held) {}
+        }
         // Implicit animations kept as records: newer than every object.
         if let records = implicitList {
             for record in records {
@@ -320,7 +350,6 @@ extension Layer {
                 TransformBox.assign(from: &transformBox, to: &copy.transformBox)
             }
         }
-        return copy
     }
 
     /// Frees the copies kept for reuse by this layer's root: a layer leaving
@@ -378,33 +407,34 @@ extension Layer {
         }
     }
 
-    @inline(__always)
-    private func copyState(of source: Layer, reusing old: Layer?, deferTransform: Bool) -> Layer {
-        if let old {
-            old.assign(copyOf: source, deferTransform: deferTransform)
-            return old
-        }
-        return Layer(copyOf: source)
+    /// A copy of the layer's own state (no tree links), as initWithLayer: makes.
+    func shallowCopy() -> Layer {
+        // Presentation shows committed state: a layer with uncommitted
+        // changes builds it from the model and its log of committed values.
+        // (Tested without retaining self or its state.)
+        let c = Layer(copyOf: hasCommittedSnapshot ? committedSnapshot().unsafelyUnwrapped : self)
+        initWithLayer(c)
+        return c
     }
 
-    /// A copy of the layer's own state (no tree links), as initWithLayer: makes;
-    /// `old` (an unreferenced earlier copy of the same class) is overwritten
-    /// rather than a new layer allocated.
-    func shallowCopy(reusing old: Layer? = nil, deferTransform: Bool = false) -> Layer {
-        // Presentation shows committed state: a layer with uncommitted
-        // changes keeps a snapshot of what was last committed. (Tested
-        // without retaining self or its state: model layers carry weak
-        // references, so their retains take the slow path.)
-        let c: Layer
+    /// Overwrites `old` (an unreferenced earlier copy of the same class) with
+    /// a copy of the layer's own state, as `shallowCopy` makes.
+    @inline(__always)
+    private func copyState(into old: Layer, deferTransform: Bool) {
         if hasCommittedSnapshot {
-            c = copyState(of: committedSnapshot().unsafelyUnwrapped, reusing: old, deferTransform: deferTransform)
+            old.assign(copyOf: committedSnapshot().unsafelyUnwrapped, deferTransform: deferTransform)
         } else {
-            c = copyState(of: self, reusing: old, deferTransform: deferTransform)
+            old.assign(copyOf: self, deferTransform: deferTransform)
         }
+        initWithLayer(old)
+    }
+
+    /// Runs the nearest initWithLayer callback of the class chain on copy `c`.
+    @inline(__always)
+    private func initWithLayer(_ c: Layer) {
         if layerClass.hasInitWithLayer, let (fn, info, _) = layerClass.nearest({ $0.initWithLayer }) {
             hostCall { fn(c.handle, handle, info) }
         }
-        return c
     }
 }
 

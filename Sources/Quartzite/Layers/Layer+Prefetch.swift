@@ -4,18 +4,21 @@ import CQuartzite
 /// the model layer, its animation list, each animation's plan and the copy it
 /// overwrites: objects reached through pointers, so on a tree larger than the
 /// caches each step would wait on memory in turn. While layer i is evaluated,
-/// the lines of layer i + 6 are requested, then (their pointers now at hand)
-/// the list and transform boxes of layer i + 4, then the animations of layer
-/// i + 2, then the transform end points those animations point to, for layer
-/// i + 1. Hints only: nothing is read that is not valid, and without the
-/// offsets (checked once at startup) nothing is prefetched.
+/// the lines of layer i + 6 (model and copy) are requested, then (their
+/// pointers now at hand) the list and the copy's transform box of layer i + 4,
+/// then the animations of layer i + 2, then for layer i + 1 (its plans' kinds
+/// now at hand) the transform end points, the rest of a rect animation's
+/// plan, and the model's transform box when no transform
+/// animation replaces it (a frame then does not read it). Hints only: nothing
+/// is read that is not valid, and without the offsets (checked once at
+/// startup) nothing is prefetched.
 struct PresentationPrefetch {
     /// Byte offsets: of `animationList` and `transformBox` inside a Layer; of
     /// the count and the first element inside an array's buffer; of the
     /// animation inside an AnimationEntry.
     let list: Int, box: Int, count: Int, layerElements: Int, entryElements: Int
-    /// Byte offset of `fastPlan.transforms` inside an Animation.
-    let ends: Int
+    /// Byte offsets of `fastPlan.transforms` and `fastPlan.kind` inside an Animation.
+    let ends: Int, kind: Int
 
     static let offsets: PresentationPrefetch? = {
         let l = Layer()
@@ -37,11 +40,16 @@ struct PresentationPrefetch {
         probe.fastPlan.transforms = ends
         let animationBase = UnsafeRawPointer(Unmanaged.passUnretained(probe).toOpaque())
         let endsOffset = withUnsafeMutablePointer(to: &probe.fastPlan.transforms) { UnsafeRawPointer($0) - animationBase }
-        guard endsOffset >= 0, endsOffset < 512,
+        let kindOffset = withUnsafeMutablePointer(to: &probe.fastPlan.kind) { UnsafeRawPointer($0) - animationBase }
+        probe.fastPlan.kind = .bounds
+        guard endsOffset >= 0, endsOffset < 512, kindOffset >= 0, kindOffset < 512,
               animationBase.load(fromByteOffset: endsOffset, as: UnsafeRawPointer?.self)
-                == UnsafeRawPointer(Unmanaged.passUnretained(ends).toOpaque()) else { return nil }
+                == UnsafeRawPointer(Unmanaged.passUnretained(ends).toOpaque()),
+              animationBase.load(fromByteOffset: kindOffset, as: UInt8.self) == FastPlan.Kind.bounds.rawValue
+        else { return nil }
+        probe.fastPlan = .unresolved
         let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements,
-                                     ends: endsOffset)
+                                     ends: endsOffset, kind: kindOffset)
         // Check every offset against what Swift itself reads.
         guard list >= 0, box >= 0, list < 512, box < 512, layerElements >= 24, entryElements >= 24,
               base.load(fromByteOffset: list, as: UnsafeRawPointer?.self) == entryBuffer,
@@ -78,34 +86,47 @@ struct PresentationPrefetch {
             UnsafeRawPointer(copies.baseAddress.unsafelyUnwrapped).load(fromByteOffset: j &* 8, as: UnsafeRawPointer.self)
         }
         if i &+ 6 < n {
-            Self.lines(model(i &+ 6), 5)
-            if i &+ 6 < m { Self.lines(copy(i &+ 6), 5) }
+            // (A layer's fields up to layerClass: 200 bytes, four lines.)
+            Self.lines(model(i &+ 6), 4)
+            if i &+ 6 < m { Self.lines(copy(i &+ 6), 4) }
         }
         if i &+ 4 < n {
             if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) { Self.lines(list, 3) }
-            if let box = model(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
             if i &+ 4 < m, let box = copy(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
         }
+        // The first two lines of each animation (all a plan but a rect's reads).
         if i &+ 2 < n, let list = model(i &+ 2).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
             let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
             var k = 0
             while k < count {
                 let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
                                     &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
-                Self.lines(a, 3)
+                Self.lines(a, 2)
                 k &+= 1
             }
         }
-        // The transform animations' decomposed end points of layer i + 1.
-        if i &+ 1 < n, let list = model(i &+ 1).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
-            let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
-            var k = 0
-            while k < count {
-                let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
-                                    &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
-                if let e = a.load(fromByteOffset: ends, as: UnsafeRawPointer?.self) { Self.lines(e, 5) }
-                k &+= 1
+        // The transform animations' decomposed end points of layer i + 1; the
+        // third line of a rect animation; the
+        // model's transform box unless a transform animation replaces it.
+        if i &+ 1 < n {
+            let layer = model(i &+ 1)
+            var replaced = false
+            if let list = layer.load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+                let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
+                var k = 0
+                while k < count {
+                    let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
+                                        &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
+                    if let e = a.load(fromByteOffset: ends, as: UnsafeRawPointer?.self) {
+                        Self.lines(e, 5)
+                        if a.load(fromByteOffset: kind, as: UInt8.self) == FastPlan.Kind.transform.rawValue { replaced = true }
+                    } else if a.load(fromByteOffset: kind, as: UInt8.self) == FastPlan.Kind.bounds.rawValue {
+                        qz_internal_prefetch(a + 128)
+                    }
+                    k &+= 1
+                }
             }
+            if !replaced, let box = layer.load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
         }
     }
 }

@@ -5,7 +5,18 @@ import CQuartzite
 /// subclass state live in side objects allocated on first use, so a layer
 /// with default properties stays small. Every access holds the model lock.
 public final class Layer: QZObject, Handle {
+    // Stored properties in the order a presentation frame reads them: the
+    // fields it copies and the links it follows first (three to four cache
+    // lines), the state it never reads (the creating transaction, the
+    // explicitly-set bits) last, and rarely used state in `rare`.
+
     // MARK: Geometry (inline)
+    var opacity: Float = 1
+    var flags = LayerFlags.defaults
+    /// CAScrollLayer.scrollMode (an index into ConstantSet.scrollMode).
+    var scrollMode: UInt8 = 0
+    /// In AnimationRegistry.layers (never copied: copies are not registered).
+    var inAnimationRegistry = false
     var bounds = CGRect.zero
     var position = CGPoint(x: 0, y: 0)
     var anchorPoint = CGPoint(x: 0.5, y: 0.5)
@@ -14,12 +25,6 @@ public final class Layer: QZObject, Handle {
     /// nil means the identity (most layers).
     var transformBox: TransformBox?
     var sublayerTransformBox: TransformBox?
-    var opacity: Float = 1
-    var flags = LayerFlags.defaults
-    /// CAScrollLayer.scrollMode (an index into ConstantSet.scrollMode).
-    var scrollMode: UInt8 = 0
-    /// In AnimationRegistry.layers (never copied: copies are not registered).
-    var inAnimationRegistry = false
 
     // MARK: Tree
     /// Back-reference, cleared when the superlayer removes or frees this layer.
@@ -29,10 +34,6 @@ public final class Layer: QZObject, Handle {
     // MARK: Side storage (nil until something non-default is set)
     var visuals: LayerVisuals?
     var timing: LayerTiming?
-    var text: TextLayerState?
-    var tiled: TiledLayerState?
-    var custom: CustomValues?
-    var hooks: LayerHooks?
     /// Animations in the order they were added (nil when none).
     var animationList: [AnimationEntry]?
     /// Running implicit animations kept as records (ImplicitAnimation.swift),
@@ -40,27 +41,62 @@ public final class Layer: QZObject, Handle {
     var implicitList: [ImplicitAnimation]?
     /// For a presentation copy: the model layer it shows.
     var modelLayer: Layer?
-    /// For a presentation copy of a non-root layer: its superlayer's copy, held
-    /// strongly so the chain of ancestors outlives the parent copies' release.
-    var presentationParent: Layer?
-    /// For a model root: the copies of its sublayers from a presentation copy
-    /// the host has released, for the next presentation copy to reuse in
-    /// place (those nobody else holds) instead of allocating new ones.
-    var presentationSpare: [Layer]?
-
     /// Transaction bookkeeping (committed snapshot, pending animations); nil
     /// until an export creates or changes the layer.
     var transactionState: LayerTransactionState?
+    /// Text, tiled and custom state, hooks and presentation links (nil for
+    /// most layers): see LayerRare.
+    var rare: LayerRare?
+
+    public let layerClass: LayerClass
+
     /// For a layer created through the API: the thread whose transaction
     /// created it, until that transaction commits (no implicit animations
     /// before), and that transaction's serial. nil: committed.
     var creator: ThreadTransactions?
     var creatorSerial: UInt64 = 0
 
-    /// Properties set explicitly (for the style dictionary fallback).
+    /// Properties set explicitly (for the style dictionary fallback: read
+    /// only when `flags` has hasStyle).
     var setBits: (UInt64, UInt64) = (0, 0)
 
-    public let layerClass: LayerClass
+    var text: TextLayerState? {
+        get { rare?.text }
+        set { if newValue != nil || rare != nil { ensureRare.text = newValue } }
+    }
+    var tiled: TiledLayerState? {
+        get { rare?.tiled }
+        set { if newValue != nil || rare != nil { ensureRare.tiled = newValue } }
+    }
+    var custom: CustomValues? {
+        get { rare?.custom }
+        set { if newValue != nil || rare != nil { ensureRare.custom = newValue } }
+    }
+    var hooks: LayerHooks? {
+        get { rare?.hooks }
+        set { if newValue != nil || rare != nil { ensureRare.hooks = newValue } }
+    }
+    /// For a presentation copy of a non-root layer: its superlayer's copy, held
+    /// strongly so the chain of ancestors outlives the parent copies' release.
+    var presentationParent: Layer? {
+        get { rare?.presentationParent }
+        set { if newValue != nil || rare != nil { ensureRare.presentationParent = newValue } }
+    }
+    /// For a model root: the copies of its sublayers from a presentation copy
+    /// the host has released, for the next presentation copy to reuse in
+    /// place (those nobody else holds) instead of allocating new ones.
+    var presentationSpare: [Layer]? {
+        get { rare?.presentationSpare }
+        set { if newValue != nil || rare != nil { ensureRare.presentationSpare = newValue } }
+    }
+
+    @inline(__always) var ensureRare: LayerRare {
+        if let r = rare { return r }
+        let r = LayerRare()
+        rare = r
+        return r
+    }
+
 
     static var handleTypeName: String { "CALayer" }
     static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.layer.rawValue) }
@@ -110,23 +146,41 @@ public final class Layer: QZObject, Handle {
             visuals = v.copy()
         } else if visuals != nil { visuals = nil }
         if let t = other.timing { timing = t.copy() } else if timing != nil { timing = nil }
-        if let t = other.text { text = t.copy() } else if text != nil { text = nil }
-        if let t = other.tiled { tiled = t.copy() } else if tiled != nil { tiled = nil }
-        if let c = other.custom { custom = CustomValues(); custom!.values = c.values } else if custom != nil { custom = nil }
-        if let h = hooks { hooks = nil; h.releaseAll() }
+        if other.rare != nil || rare != nil { assignRare(copyOf: other) }
         if animationList != nil { animationList = nil }
         if implicitList != nil { implicitList = nil }
-        if presentationParent != nil { presentationParent = nil }
-        if presentationSpare != nil { presentationSpare = nil }
-        // A copy is never part of a transaction.
+        // A copy is never part of a transaction (nor created by one: its
+        // `creator` stays nil).
         if transactionState != nil { transactionState = nil }
-        if creator != nil { creator = nil }
-        setBits = other.setBits
+        // (Read only with a style: the tail of the object is not touched.)
+        if other.flags.contains(.hasStyle) { setBits = other.setBits }
+    }
+
+    /// The rare state of a copy: `other`'s text, tiled and custom state
+    /// copied; no hooks and no presentation links of its own.
+    @inline(never)
+    private func assignRare(copyOf other: Layer) {
+        let old = rare
+        rare = nil
+        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil {
+            let r = LayerRare()
+            r.text = m.text?.copy()
+            r.tiled = m.tiled?.copy()
+            if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
+            rare = r
+        }
+        old?.hooks?.releaseAll()
     }
 
     deinit {
         sublayers.withUnsafeBufferPointer { subs in
+            // (A released presentation root visits every copy: the line
+            // holding `superlayer` is requested eight sublayers ahead.)
+            let ahead = subs.count > 16 ? Layer.superlayerOffset : nil
             for i in subs.indices {
+                if let ahead, i &+ 8 < subs.count {
+                    qz_internal_prefetch(UnsafeRawPointer(subs.unretained(i &+ 8).toOpaque()) + ahead)
+                }
                 subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
             }
         }
@@ -142,6 +196,14 @@ public final class Layer: QZObject, Handle {
             qz_internal_model_unlock()
         }
     }
+
+    /// Byte offset of `superlayer` inside a layer (nil if it cannot be measured).
+    static let superlayerOffset: Int? = {
+        let l = Layer()
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(l).toOpaque())
+        let offset = withUnsafeMutablePointer(to: &l.superlayer) { UnsafeRawPointer($0) - base }
+        return withExtendedLifetime(l) { offset >= 0 && offset < 512 ? offset : nil }
+    }()
 
     /// True when `superlayer` is `layer` (compared by address, no retain).
     @inline(__always)
@@ -246,6 +308,16 @@ struct LayerFlags: OptionSet {
     static let presentationRoot = LayerFlags(rawValue: 1 << 11)
 
     static let defaults: LayerFlags = [.doubleSided]
+}
+
+/// A layer's rarely used state (one pointer in the layer; allocated on first use).
+final class LayerRare {
+    var text: TextLayerState?
+    var tiled: TiledLayerState?
+    var custom: CustomValues?
+    var hooks: LayerHooks?
+    var presentationParent: Layer?
+    var presentationSpare: [Layer]?
 }
 
 /// Appearance and contents properties, with the spec's defaults.
