@@ -1,4 +1,5 @@
 import CQuartzite
+import Glibc
 import Testing
 @testable import Quartzite
 
@@ -228,4 +229,67 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         a.additive = true   // now the general path: onto the model's 1
         #expect(opacity() == Float(1 + 0.5 * TimingFunction.easeIn.solve(0.5)))
     }
+    // A layer's rare state (text, custom keys, hooks) lives in a side object:
+    // copies take the text and custom state, never the hooks, also when reused.
+    @Test func copiesShowTextAndCustomStateButNoHooks() {
+        let root = Layer()
+        let text = Layer(class: .text)
+        let plain = Layer()
+        withModelLock {
+            _ = root.addSublayer(text, function: "test")
+            _ = root.addSublayer(plain, function: "test")
+            text.text?.fontSize = 20
+            _ = text.setValue(n(7), forKey: "weight", function: "test")
+            _ = plain.setValue(n(3), forKey: "depth", function: "test")
+            _ = text.ensureHooks
+            plain.addAnimation(basic("opacity", from: n(0), to: n(1)), forKey: "fade", now: 0)
+        }
+        for t in [0.25, 0.5] {   // the second copy reuses the first one's sublayers
+            let c = withModelLock { root.presentationCopy(now: t) }
+            let (ct, cp) = (c.sublayers[0], c.sublayers[1])
+            #expect(ct.text?.fontSize == 20)
+            #expect(ct.value(forKey: "weight")?.number == 7)
+            #expect(ct.hooks == nil)
+            #expect(cp.value(forKey: "depth")?.number == 3)
+            #expect(cp.opacity == Float(t))
+            #expect(cp.text == nil)
+        }
+        // A custom key removed from the model is gone from the next (reused) copy.
+        withModelLock { _ = plain.setValue(nil, forKey: "depth", function: "test") }
+        let c = withModelLock { root.presentationCopy(now: 0.75) }
+        #expect(c.sublayers[1].value(forKey: "depth") == nil)
+        #expect(text.hooks != nil)
+    }
+
+    /// The presentation transform at `t` of a layer animating its transform
+    /// from a rotation about z by `start` to one by `end` over 1 s.
+    private func zRotation(from start: Double, to end: Double, at t: Double) -> CATransform3D {
+        let root = Layer(), child = Layer()
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            let a = CATransform3D(rotationAngle: start, x: 0, y: 0, z: 1)
+            let b = CATransform3D(rotationAngle: end, x: 0, y: 0, z: 1)
+            TransformBox.store(b, in: &child.transformBox)
+            child.addAnimation(basic("transform", from: Value(.transform3D(a)), to: Value(.transform3D(b))), forKey: "r", now: 0)
+        }
+        return withModelLock { root.presentationCopy(now: t).sublayers[0].transform }
+    }
+
+    // Matrices interpolate their rotation the short way: the slerp's angle
+    // and direction are resolved once, when the animation's plan is made.
+    @Test func transformRotationsTakeTheShortWay() {
+        // 0 to 3 rad: the direct way is the short one; halfway is 1.5 rad.
+        var m = zRotation(from: 0, to: 3, at: 0.5)
+        #expect(abs(m.m11 - cos(1.5)) < 1e-12 && abs(m.m12 - sin(1.5)) < 1e-12)
+        // 0 to 4 rad is 2*pi - 4 the other way: halfway is -(pi - 2) rad.
+        m = zRotation(from: 0, to: 4, at: 0.5)
+        #expect(abs(m.m11 - cos(2 - Double.pi)) < 1e-12 && abs(m.m12 - sin(2 - Double.pi)) < 1e-12)
+        // A quarter of the way from 1 rad to -1 rad.
+        m = zRotation(from: 1, to: -1, at: 0.25)
+        #expect(abs(m.m11 - cos(0.5)) < 1e-12 && abs(m.m12 - sin(0.5)) < 1e-12)
+        // Nearly parallel ends (normalised linear interpolation): 0 to 0.01 rad.
+        m = zRotation(from: 0, to: 0.01, at: 0.5)
+        #expect(abs(m.m11 - cos(0.005)) < 1e-9 && abs(m.m12 - sin(0.005)) < 1e-9)
+    }
 }
+

@@ -350,12 +350,13 @@ struct PlanQuad {
 
 /// The decomposed end points of a transform animation, packed, with the
 /// rotation's slerp prepared (see DecomposedTransform.Slerp). What a frame
-/// reads comes first (232 bytes with the header); the perspectives, read only
+/// reads comes first (248 bytes with the header); the perspectives, read only
 /// when one of them is not the identity's, last.
 final class TransformEnds {
-    /// Both perspectives are (0, 0, 0, 1): interpolating them gives that back.
-    let plainPerspective: Bool
     let rotation: DecomposedTransform.Slerp
+    /// Both perspectives are (0, 0, 0, 1): interpolating them gives that back.
+    /// (After the Slerp's last field: no padding between them.)
+    let plainPerspective: Bool
     let from: PackedDecomposition
     /// The quaternion is the one on the short way from `from`'s.
     let to: PackedDecomposition

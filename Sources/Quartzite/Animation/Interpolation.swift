@@ -222,9 +222,9 @@ struct DecomposedTransform {
     /// one `sin` fewer): whether the quaternions are nearly parallel (then
     /// normalised linear interpolation), else the angle between them and its sine.
     struct Slerp {
-        let nearlyParallel: Bool
         let theta: Double
         let sinTheta: Double
+        let nearlyParallel: Bool
 
         /// `q2` becomes the end quaternion on the short way (negated when the
         /// two are more than a half turn apart).

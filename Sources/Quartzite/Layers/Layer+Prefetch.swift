@@ -5,13 +5,13 @@ import CQuartzite
 /// overwrites: objects reached through pointers, so on a tree larger than the
 /// caches each step would wait on memory in turn. While layer i is evaluated,
 /// the lines of layer i + 6 (model and copy) are requested, then (their
-/// pointers now at hand) the list and the copy's transform box of layer i + 4,
-/// then the animations of layer i + 2, then for layer i + 1 (its plans' kinds
-/// now at hand) the transform end points, the rest of a rect animation's
-/// plan, and the model's transform box when no transform
-/// animation replaces it (a frame then does not read it). Hints only: nothing
-/// is read that is not valid, and without the offsets (checked once at
-/// startup) nothing is prefetched.
+/// pointers now at hand) the list (without one, the model's transform box)
+/// and the copy's transform box of layer i + 4, then the animations of layer
+/// i + 2, then for layer i + 1 (its plans' kinds now at hand) the transform
+/// end points, the rest of a rect animation's plan, and the model's transform
+/// box when no transform animation replaces it (a frame then does not read
+/// it). Hints only: nothing is read that is not valid, and without the
+/// offsets (checked once at startup) nothing is prefetched.
 struct PresentationPrefetch {
     /// Byte offsets: of `animationList` and `transformBox` inside a Layer; of
     /// the count and the first element inside an array's buffer; of the
@@ -91,7 +91,12 @@ struct PresentationPrefetch {
             if i &+ 6 < m { Self.lines(copy(i &+ 6), 4) }
         }
         if i &+ 4 < n {
-            if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) { Self.lines(list, 3) }
+            // (Without animations, the copy reads the model's transform box.)
+            if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+                Self.lines(list, 3)
+            } else if let box = model(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) {
+                Self.lines(box, 3)
+            }
             if i &+ 4 < m, let box = copy(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
         }
         // The first two lines of each animation (all a plan but a rect's reads).
@@ -110,8 +115,8 @@ struct PresentationPrefetch {
         // model's transform box unless a transform animation replaces it.
         if i &+ 1 < n {
             let layer = model(i &+ 1)
-            var replaced = false
             if let list = layer.load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+                var replaced = false
                 let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
                 var k = 0
                 while k < count {
@@ -125,8 +130,8 @@ struct PresentationPrefetch {
                     }
                     k &+= 1
                 }
+                if !replaced, let box = layer.load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
             }
-            if !replaced, let box = layer.load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
         }
     }
 }
