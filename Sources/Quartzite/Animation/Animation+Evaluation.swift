@@ -97,15 +97,7 @@ extension Animation {
     /// The zero of the animated value's type for a key with no value yet.
     private func defaultBase(for target: Layer, _ keyPath: String) -> Value? {
         let sample = fromValue ?? toValue ?? byValue ?? values?.first
-        guard let sample else { return nil }
-        switch sample.storage {
-        case .number: return Value(.number(0))
-        case .point: return Value(.point(CGPoint(x: 0, y: 0)))
-        case .size: return Value(.size(CGSize(width: 0, height: 0)))
-        case .rect: return Value(.rect(.zero))
-        case .transform3D, .affineTransform: return Value(.transform3D(.identity))
-        default: return nil
-        }
+        return sample.flatMap(Value.zero(like:))
     }
 
     /// Applies the value function, adds onto the base when additive, and

@@ -8,6 +8,19 @@ import Glibc
 
 extension Value {
     /// The value a fraction `t` of the way from `a` to `b`.
+    /// The zero of `sample`'s type (what a property with no value yet
+    /// animates from or to), or nil for types without one.
+    static func zero(like sample: Value) -> Value? {
+        switch sample.storage {
+        case .number: return Value(.number(0))
+        case .point: return Value(.point(CGPoint(x: 0, y: 0)))
+        case .size: return Value(.size(CGSize(width: 0, height: 0)))
+        case .rect: return Value(.rect(.zero))
+        case .transform3D, .affineTransform: return Value(.transform3D(.identity))
+        default: return nil
+        }
+    }
+
     static func interpolate(_ a: Value, _ b: Value, _ t: Double) -> Value {
         switch (a.storage, b.storage) {
         case let (.number(x), .number(y)): return Value(.number(x + (y - x) * t))

@@ -117,15 +117,7 @@ struct ImplicitAnimation {
         case .point: return Value(.point(CGPoint(x: 0, y: 0)))
         case .rect: return Value(.rect(.zero))
         case .transform: return Value(.transform3D(.identity))
-        case .value(let v):
-            switch v.storage {
-            case .number: return Value(.number(0))
-            case .point: return Value(.point(CGPoint(x: 0, y: 0)))
-            case .size: return Value(.size(CGSize(width: 0, height: 0)))
-            case .rect: return Value(.rect(.zero))
-            case .transform3D, .affineTransform: return Value(.transform3D(.identity))
-            default: return nil
-            }
+        case .value(let v): return Value.zero(like: v)
         case .none, .color: return nil
         }
     }
@@ -189,16 +181,7 @@ extension Layer {
             for r in records { removeCommittedAnimation(forKey: r.key.name, finished: false) }
         }
         guard var list = implicitList else {
-            // (Kept as is when at least half full: running lists stay for as
-            // long as the animations run.)
-            if records.capacity <= 2 * records.count {
-                implicitList = records
-            } else {
-                var exact: [ImplicitAnimation] = []
-                exact.reserveCapacity(records.count)
-                exact.append(contentsOf: records)
-                implicitList = exact
-            }
+            implicitList = records.keptForRunning()
             return
         }
         implicitList = nil
@@ -217,5 +200,18 @@ extension Layer {
         implicitList!.remove(at: i)
         if implicitList!.isEmpty { implicitList = nil }
         return true
+    }
+}
+
+extension Array {
+    /// A pending list about to become a running one: kept as is when at
+    /// least half full, else copied to an exact-size list (running lists stay
+    /// for as long as their animations run).
+    func keptForRunning() -> [Element] {
+        if capacity <= 2 * count { return self }
+        var exact: [Element] = []
+        exact.reserveCapacity(count)
+        exact.append(contentsOf: self)
+        return exact
     }
 }

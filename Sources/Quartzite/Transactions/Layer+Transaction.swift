@@ -88,17 +88,7 @@ extension Layer {
         if (animationList?.isEmpty ?? true) && !hasTransition {
             // Nothing to replace (keys in a transaction are unique): the
             // pending list becomes the running list.
-            // (Copied to an exact-size list when the pending list reserved
-            // much more room than it used: running lists stay for as long as
-            // the animations run. At least half full, it is kept as is.)
-            if pending.capacity <= 2 * pending.count {
-                animationList = pending
-            } else {
-                var list: [AnimationEntry] = []
-                list.reserveCapacity(pending.count)
-                list.append(contentsOf: pending)
-                animationList = list
-            }
+            animationList = pending.keptForRunning()
         } else {
             for entry in pending {
                 insertCommitted(entry.animation, forKey: entry.key, now: now, localNow: localNow, register: false,
