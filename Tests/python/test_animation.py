@@ -13,17 +13,13 @@ from quartzite import (
     Transform3D, Transition, UnknownConstantError, WrongTypeError,
 )
 
+from media_clock import Clock
+
 START = 1000.0
 
 
-class Clock:
-    """The media clock, stepped by hand."""
-
-    def __init__(self, now):
-        self.now = now
-
-    def __call__(self):
-        return self.now
+class SteppedClock(Clock):
+    """The media clock, stepped by hand, with time given from START."""
 
     def at(self, offset):
         """Sets the time to START + offset. What this thread changed first
@@ -36,7 +32,7 @@ class Clock:
 
 @pytest.fixture
 def clock():
-    fake = Clock(START)
+    fake = SteppedClock(START)
     quartzite.set_media_time_source(fake)
     yield fake
     quartzite.set_media_time_source(None)

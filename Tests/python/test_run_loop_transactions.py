@@ -5,18 +5,10 @@ once), and a display link drives implicit animations frame by frame."""
 import pytest
 
 import quartzite
-from quartzite import Layer, run_loop, transaction
+from quartzite import run_loop, transaction
 from quartzite.run_loop import RunResult
 
-
-class Clock:
-    """A media clock the test moves by hand; reads never advance it."""
-
-    def __init__(self, now):
-        self.now = now
-
-    def __call__(self):
-        return self.now
+from media_clock import Clock, committed_layer
 
 
 class SteppingClock:
@@ -39,12 +31,6 @@ def clock():
     transaction.flush()
     quartzite.process_animation_events()
     quartzite.set_media_time_source(None)
-
-
-def committed_layer(**properties):
-    layer = Layer(bounds=(0, 0, 10, 10), **properties)
-    transaction.flush()
-    return layer
 
 
 def test_a_turn_commits_the_implicit_transaction(clock):

@@ -8,32 +8,19 @@ import pytest
 import quartzite
 from quartzite import Action, InvalidStateError, Layer, TimingFunction, null_action, transaction
 
+from media_clock import Clock, committed_layer
+
 START = 500.0
-
-
-class Clock:
-    def __init__(self):
-        self.now = START
-
-    def __call__(self):
-        return self.now
 
 
 @pytest.fixture
 def clock():
-    fake = Clock()
+    fake = Clock(START)
     quartzite.set_media_time_source(fake)
     yield fake
     transaction.flush()
     quartzite.process_animation_events()
     quartzite.set_media_time_source(None)
-
-
-def committed_layer(**properties):
-    """A layer whose creation is committed, so that its changes animate."""
-    layer = Layer(bounds=(0, 0, 10, 10), **properties)
-    transaction.flush()
-    return layer
 
 
 def test_the_context_manager_sets_duration_and_timing_function(clock):
