@@ -186,16 +186,7 @@ public final class Animation: QZObject, Handle {
     /// Boxes the unboxed from value (once).
     @inline(never)
     private func materializeFrom() -> Value? {
-        let v: Value
-        switch lazyFrom {
-        case .none: return fromStore
-        case .number(let n): v = Value(.number(n))
-        case .point(let p): v = Value(.point(p))
-        case .rect(let r): v = Value(.rect(r))
-        case .color(let c): v = Value(.color(c))
-        case .transform(let box): v = Value(.transform3D(box?.value ?? .identity))
-        case .value(let boxed): v = boxed
-        }
+        guard let v = lazyFrom.boxed else { return fromStore }
         lazyFrom = .none
         fromStore = v
         return v
@@ -286,6 +277,19 @@ enum LazyEndpoint {
     case transform(TransformBox?)
     /// Any other value, already boxed (compact implicit animations).
     case value(Value)
+
+    /// The value boxed; nil for .none.
+    var boxed: Value? {
+        switch self {
+        case .none: return nil
+        case .number(let n): return Value(.number(n))
+        case .point(let p): return Value(.point(p))
+        case .rect(let r): return Value(.rect(r))
+        case .color(let c): return Value(.color(c))
+        case .transform(let box): return Value(.transform3D(box?.value ?? .identity))
+        case .value(let v): return v
+        }
+    }
 }
 
 /// An animation delegate: the host's table and info.

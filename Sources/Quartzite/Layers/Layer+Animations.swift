@@ -101,7 +101,7 @@ extension Layer {
             if let i = state.pending.firstIndex(where: { $0.key == key }) {
                 let entry = state.pending.remove(at: i)
                 ended(entry.animation, finished: finished)
-            } else if let i = state.pendingImplicit.firstIndex(where: { $0.key.name == key }) {
+            } else if let k = LayerKey.byName[key], let i = state.pendingImplicit.firstIndex(where: { $0.key == k }) {
                 state.pendingImplicit.remove(at: i)
             }
         }

@@ -40,19 +40,6 @@ struct ImplicitAnimation {
         return a
     }
 
-    /// The from value boxed (what the object's fromValue would be).
-    var boxedFrom: Value {
-        switch from {
-        case .none: return Value.null
-        case .value(let v): return v
-        case .number(let n): return Value(.number(n))
-        case .point(let p): return Value(.point(p))
-        case .rect(let r): return Value(.rect(r))
-        case .color(let c): return Value(.color(c))
-        case .transform(let box): return Value(.transform3D(box?.value ?? .identity))
-        }
-    }
-
     /// Applies it to a presentation copy at the layer's local time `t`, as
     /// the object's general path would (the same arithmetic, in the same
     /// order): the value before it (`base`) is the end point. Returns false
@@ -103,9 +90,7 @@ struct ImplicitAnimation {
         // (a nil from value resolves to the value before, like the end point).
         let name = key.name
         let base = target.value(forKeyPath: name) ?? Self.zero(like: from) ?? Value.null
-        let start: Value
-        if case .none = from { start = base } else { start = boxedFrom }
-        let v = Value.interpolate(start, base, p)
+        let v = Value.interpolate(from.boxed ?? base, base, p)
         hostCall { _ = target.setValue(v, forKeyPath: name, function: "presentation") }
         return true
     }
@@ -141,7 +126,7 @@ extension Layer {
         if state.pendingKeys & mask != 0 {
             if let i = state.pendingImplicit.firstIndex(where: { $0.key == record.key }) {
                 state.pendingImplicit.remove(at: i)
-            } else if let i = state.pending.firstIndex(where: { $0.key == record.key.name }) {
+            } else if case let name = record.key.name, let i = state.pending.firstIndex(where: { $0.key == name }) {
                 let old = state.pending.remove(at: i)
                 ended(old.animation, finished: false)
             }

@@ -39,7 +39,7 @@ extension Layer {
             if let i = state.pending.firstIndex(where: { $0.key == key }) {
                 let old = state.pending.remove(at: i)
                 ended(old.animation, finished: false)
-            } else if let i = state.pendingImplicit.firstIndex(where: { $0.key.name == key }) {
+            } else if let k = LayerKey.byName[key], let i = state.pendingImplicit.firstIndex(where: { $0.key == k }) {
                 state.pendingImplicit.remove(at: i)
             }
         }
@@ -284,11 +284,8 @@ extension Layer {
         }
         switch key {
         case .position, .anchorPoint, .bounds, .zPosition, .anchorPointZ, .opacity, .cornerRadius, .borderWidth,
-             .shadowOpacity, .shadowRadius, .transform, .sublayerTransform:
-            return storedEndpoint(key)
-        case .backgroundColor:
-            if let c = visuals?.backgroundColor { return .color(c) }
-            return .none
+             .shadowOpacity, .shadowRadius, .transform, .sublayerTransform, .backgroundColor:
+            return storedEndpoint(key)   // (a nil colour is .none: the boxed path)
         default: return .none
         }
     }
