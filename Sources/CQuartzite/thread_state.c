@@ -10,6 +10,8 @@ static _Thread_local qz_error_state error_state;
 
 qz_error_state *qz_internal_error_state(void) { return &error_state; }
 
+uint64_t qz_internal_plan_generation = 1;
+
 static pthread_mutex_t callbacks_lock = PTHREAD_MUTEX_INITIALIZER;
 static QZErrorHandlerCallback error_handler;
 static void *error_handler_info;

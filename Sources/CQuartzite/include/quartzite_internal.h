@@ -59,6 +59,12 @@ bool qz_internal_model_trylock(void);
 /* A hint to bring the cache line holding `p` in (the presentation walk
  * fetches the next layers' model, animations and copies ahead of use). */
 static inline void qz_internal_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+static inline void qz_internal_prefetch_l2(const void *p) { __builtin_prefetch(p, 0, 2); }
+
+/* Counts forgotten animation plans: a layer's plan block (PlanBlock.swift)
+ * records the count it was made at and is made again once the count moved.
+ * Read and written under the model lock. */
+extern uint64_t qz_internal_plan_generation;
 
 /* CLOCK_MONOTONIC in seconds. */
 double qz_internal_monotonic_seconds(void);

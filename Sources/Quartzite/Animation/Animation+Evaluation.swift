@@ -342,9 +342,10 @@ struct PlanQuad {
 
 /// The decomposed end points of a transform animation, packed, with the
 /// rotation's slerp prepared (see DecomposedTransform.Slerp). What a frame
-/// reads comes first (248 bytes with the header); the perspectives, read only
-/// when one of them is not the identity's, last.
-final class TransformEnds {
+/// reads comes first; the perspectives, read only when one of them is not
+/// the identity's, last. A plain value, so that a layer's plan block
+/// (PlanBlock.swift) can hold it inline.
+struct TransformEndsData {
     let rotation: DecomposedTransform.Slerp
     /// Both perspectives are (0, 0, 0, 1): interpolating them gives that back.
     /// (After the Slerp's last field: no padding between them.)
@@ -383,6 +384,13 @@ final class TransformEnds {
         }
         return DecomposedTransform.interpolate(a, b, shortWay: b.quaternion, t, rotation).matrix
     }
+}
+
+/// TransformEndsData out of line, so that a plan of another kind stays small
+/// (248 bytes with the header).
+final class TransformEnds {
+    let data: TransformEndsData
+    init(_ from: DecomposedTransform, _ to: DecomposedTransform) { data = TransformEndsData(from, to) }
 }
 
 /// A DecomposedTransform's translation, scale and skew (3 each) and
@@ -476,7 +484,7 @@ extension Animation {
                                    width: fastPlan.fromZ + (fastPlan.toZ - fastPlan.fromZ) * p, height: fastPlan.fromW + (fastPlan.toW - fastPlan.fromW) * p)
         case .transform, .sublayerTransform:
             // The plan owns the ends (the animation holds the plan for the whole call).
-            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.matrix(at: p) }
+            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.data.matrix(at: p) }
             if fastPlan.kind == .transform {
                 TransformBox.store(m, in: &target.transformBox)
             } else {

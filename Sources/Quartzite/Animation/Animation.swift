@@ -177,10 +177,14 @@ public final class Animation: QZObject, Handle {
     }
 
     /// Forgets the resolved plan (nothing to do while it is unresolved: a
-    /// fresh animation's begin time is set without rewriting the plan).
+    /// fresh animation's begin time is set without rewriting the plan). The
+    /// layers' plan blocks, which may hold a copy of it, are then out of date.
     @inline(__always)
     func invalidatePlan() {
-        if fastPlan.kind != .unresolved { fastPlan = .unresolved }
+        if fastPlan.kind != .unresolved {
+            fastPlan = .unresolved
+            qz_internal_plan_generation &+= 1
+        }
     }
 
     /// Boxes the unboxed from value (once).

@@ -183,7 +183,8 @@ extension Layer {
             }
             keep.append(entry)
         }
-        animationList = keep.isEmpty ? nil : keep
+        // (Unchanged, the list keeps its plan block.)
+        if keep.count != list.count { animationList = keep.isEmpty ? nil : keep }
     }
 
     // MARK: - Presentation
@@ -318,21 +319,27 @@ extension Layer {
         // callback) could replace the list during the loop: before anything
         // that may run some, the list is held (retained) for the rest of it.
         if animationList != nil {
-            let list = animationList.unsafelyUnwrapped.withUnsafeBufferPointer { $0 }
             let hostCode = layerClass.hasNeedsDisplayForKey || copy.flags.contains(.hasStyle)
-            var held: [AnimationEntry]? = hostCode ? animationList : nil
-            for i in list.indices {
-                list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
-                    if held == nil && !animation.evaluatesWithoutHostCode { held = animationList }
-                    if animation.apply(to: copy, parentTime: t), animation.fastPlan.kind == .transform { transformWritten = true }
-                    // needsDisplayForKey keys mark the copy for display while they animate.
-                    if hostCode, layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
-                       let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
-                        copy.flags.insert(.needsDisplay)
+            // Typed plans only (no host code): the packed block, one read
+            // stream instead of the list, the animations and their end points.
+            if !hostCode, let block = currentPlanBlock() {
+                if PlanBlock.apply(block, to: copy, localTime: t) { transformWritten = true }
+            } else {
+                let list = animationList.unsafelyUnwrapped.withUnsafeBufferPointer { $0 }
+                var held: [AnimationEntry]? = hostCode ? animationList : nil
+                for i in list.indices {
+                    list.unretainedAnimation(i)._withUnsafeGuaranteedRef { animation in
+                        if held == nil && !animation.evaluatesWithoutHostCode { held = animationList }
+                        if animation.apply(to: copy, parentTime: t), animation.fastPlan.kind == .transform { transformWritten = true }
+                        // needsDisplayForKey keys mark the copy for display while they animate.
+                        if hostCode, layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
+                           let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
+                            copy.flags.insert(.needsDisplay)
+                        }
                     }
                 }
+                withExtendedLifetime(held) {}
             }
-            withExtendedLifetime(held) {}
         }
         // Implicit animations kept as records: newer than every object.
         if let records = implicitList {
@@ -367,7 +374,12 @@ extension Layer {
     /// buffer's layout was not verified.
     @inline(__always)
     func replacesWholeTransform() -> Bool {
-        guard !flags.contains(.hasStyle), implicitList == nil, let o = PresentationPrefetch.offsets,
+        guard !flags.contains(.hasStyle), implicitList == nil else { return false }
+        if let b = planBlock, PlanBlock.header(b).generation == qz_internal_plan_generation {
+            let h = PlanBlock.header(b)
+            return !h.general && h.setsTransform
+        }
+        guard let o = PresentationPrefetch.offsets,
               let buffer = withUnsafeMutablePointer(to: &animationList, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
         else { return false }
         let count = buffer.load(fromByteOffset: o.count, as: Int.self)

@@ -1,22 +1,27 @@
 import CQuartzite
 
 /// Software prefetching for the presentation walk. A frame reads, per layer,
-/// the model layer, its animation list, each animation's plan and the copy it
+/// the model layer, its plan block (PlanBlock.swift) and the copy it
 /// overwrites: objects reached through pointers, so on a tree larger than the
 /// caches each step would wait on memory in turn. While layer i is evaluated,
 /// the lines of layer i + 6 (model and copy) are requested, then (their
-/// pointers now at hand) the list (without one, the model's transform box)
-/// and the copy's transform box of layer i + 4, then the animations of layer
-/// i + 2, then for layer i + 1 (its plans' kinds now at hand) the transform
-/// end points, the rest of a rect animation's plan, and the model's transform
-/// box when no transform animation replaces it (a frame then does not read
-/// it). Hints only: nothing is read that is not valid, and without the
-/// offsets (checked once at startup) nothing is prefetched.
+/// pointers now at hand) the first lines of the plan block (without one, the
+/// animation list or the model's transform box) and the copy's transform box
+/// of layer i + 4, then the rest of the plan block of layer i + 2 (its size
+/// now at hand), and the model's transform box of layer i + 1 when no
+/// transform animation replaces it (a frame then does not read it). A layer
+/// whose block is not made yet or says the animations take the general path
+/// gets its animations and their transform end points requested instead.
+/// Hints only: nothing is read that is not valid, and without the offsets
+/// (checked once at startup) nothing is prefetched.
 struct PresentationPrefetch {
     /// Byte offsets: of `animationList` and `transformBox` inside a Layer; of
     /// the count and the first element inside an array's buffer; of the
     /// animation inside an AnimationEntry.
     let list: Int, box: Int, count: Int, layerElements: Int, entryElements: Int
+    /// Byte offset of `planBlock` inside a Layer; bytes of a Layer a frame
+    /// reads (up to `layerClass`, which ends where `creator` begins).
+    let block: Int, hot: Int
     /// Byte offsets of `fastPlan.transforms` and `fastPlan.kind` inside an Animation.
     let ends: Int, kind: Int
 
@@ -31,6 +36,8 @@ struct PresentationPrefetch {
         let base = UnsafeRawPointer(Unmanaged.passUnretained(l).toOpaque())
         let list = withUnsafeMutablePointer(to: &l.animationList) { UnsafeRawPointer($0) - base }
         let box = withUnsafeMutablePointer(to: &l.transformBox) { UnsafeRawPointer($0) - base }
+        let block = withUnsafeMutablePointer(to: &l.planBlock) { UnsafeRawPointer($0) - base }
+        let hot = withUnsafeMutablePointer(to: &l.creator) { UnsafeRawPointer($0) - base }
         let entryBuffer = unsafeBitCast(entries, to: UnsafeRawPointer.self)
         let layerBuffer = unsafeBitCast(layers, to: UnsafeRawPointer.self)
         let entryElements = entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) - entryBuffer }
@@ -49,9 +56,13 @@ struct PresentationPrefetch {
         else { return nil }
         probe.fastPlan = .unresolved
         let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements,
-                                     ends: endsOffset, kind: kindOffset)
+                                     block: block, hot: hot, ends: endsOffset, kind: kindOffset)
         // Check every offset against what Swift itself reads.
+        let marker = UnsafeMutableRawPointer(bitPattern: 0x5a5a50)
+        l.planBlock = marker
+        defer { l.planBlock = nil }
         guard list >= 0, box >= 0, list < 512, box < 512, layerElements >= 24, entryElements >= 24,
+              block >= 0, block < 512, hot > block, hot <= 512, base.load(fromByteOffset: block, as: UnsafeMutableRawPointer?.self) == marker,
               base.load(fromByteOffset: list, as: UnsafeRawPointer?.self) == entryBuffer,
               base.load(fromByteOffset: box, as: UnsafeRawPointer?.self)
                 == UnsafeRawPointer(Unmanaged.passUnretained(l.transformBox!).toOpaque()),
@@ -73,6 +84,15 @@ struct PresentationPrefetch {
         while k < count { qz_internal_prefetch(p + k &* 64); k &+= 1 }
     }
 
+    /// Every line holding bytes p..<p + count (one more line than
+    /// count / 64 when p is not line-aligned).
+    @inline(__always)
+    static func span(_ p: UnsafeRawPointer, _ count: Int) {
+        var k = 0
+        while k < count { qz_internal_prefetch_l2(p + k); k &+= 64 }
+        qz_internal_prefetch_l2(p + (count &- 1))
+    }
+
     /// Prefetches for the sublayer loop at index `i`: `models` are the model's
     /// sublayers, `copies` the earlier copies about to be overwritten.
     @inline(__always)
@@ -86,36 +106,58 @@ struct PresentationPrefetch {
             UnsafeRawPointer(copies.baseAddress.unsafelyUnwrapped).load(fromByteOffset: j &* 8, as: UnsafeRawPointer.self)
         }
         if i &+ 6 < n {
-            // (A layer's fields up to layerClass: 200 bytes, four lines.)
-            Self.lines(model(i &+ 6), 4)
-            if i &+ 6 < m { Self.lines(copy(i &+ 6), 4) }
+            // (A layer's fields up to layerClass: four or five lines.)
+            Self.span(model(i &+ 6), hot)
+            if i &+ 6 < m { Self.span(copy(i &+ 6), hot) }
+        }
+        // A layer's plan block when it is current and has entries.
+        @inline(__always) func block(_ layer: UnsafeRawPointer) -> UnsafeRawPointer? {
+            guard let b = layer.load(fromByteOffset: self.block, as: UnsafeRawPointer?.self),
+                  PlanBlock.header(b).generation == qz_internal_plan_generation, !PlanBlock.header(b).general
+            else { return nil }
+            return b
         }
         if i &+ 4 < n {
             // (Without animations, the copy reads the model's transform box.)
-            if let list = model(i &+ 4).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+            let layer = model(i &+ 4)
+            if let b = layer.load(fromByteOffset: self.block, as: UnsafeRawPointer?.self) {
+                Self.lines(b, 2)
+            } else if let list = layer.load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
                 Self.lines(list, 3)
-            } else if let box = model(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) {
+            } else if let box = layer.load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) {
                 Self.lines(box, 3)
             }
             if i &+ 4 < m, let box = copy(i &+ 4).load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
         }
-        // The first two lines of each animation (all a plan but a rect's reads).
-        if i &+ 2 < n, let list = model(i &+ 2).load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
-            let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
-            var k = 0
-            while k < count {
-                let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
-                                    &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
-                Self.lines(a, 2)
-                k &+= 1
+        if i &+ 2 < n {
+            let layer = model(i &+ 2)
+            if let b = block(layer) {
+                // The rest of the block (its first two lines were requested at i + 4).
+                let end = Int(PlanBlock.header(b).byteCount)
+                var k = 128
+                while k < end { qz_internal_prefetch(b + k); k &+= 64 }
+                if end > 64 { qz_internal_prefetch(b + (end &- 1)) }
+            } else if let list = layer.load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+                // The first two lines of each animation (all a plan but a rect's reads).
+                let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
+                var k = 0
+                while k < count {
+                    let a = list.load(fromByteOffset: entryElements &+ k &* MemoryLayout<AnimationEntry>.stride
+                                        &+ AnimationEntry.animationOffset, as: UnsafeRawPointer.self)
+                    Self.lines(a, 2)
+                    k &+= 1
+                }
             }
         }
-        // The transform animations' decomposed end points of layer i + 1; the
-        // third line of a rect animation; the
-        // model's transform box unless a transform animation replaces it.
+        // Without a block: the transform animations' decomposed end points of
+        // layer i + 1; the third line of a rect animation. The model's
+        // transform box unless a transform animation replaces it.
         if i &+ 1 < n {
             let layer = model(i &+ 1)
-            if let list = layer.load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
+            if let b = block(layer) {
+                if !PlanBlock.header(b).setsTransform,
+                   let box = layer.load(fromByteOffset: self.box, as: UnsafeRawPointer?.self) { Self.lines(box, 3) }
+            } else if let list = layer.load(fromByteOffset: self.list, as: UnsafeRawPointer?.self) {
                 var replaced = false
                 let count = Swift.min(list.load(fromByteOffset: self.count, as: Int.self), 4)
                 var k = 0

@@ -35,7 +35,12 @@ public final class Layer: QZObject, Handle {
     var visuals: LayerVisuals?
     var timing: LayerTiming?
     /// Animations in the order they were added (nil when none).
-    var animationList: [AnimationEntry]?
+    var animationList: [AnimationEntry]? {
+        didSet { if planBlock != nil { dropPlanBlock() } }
+    }
+    /// The animations' plans packed for presentation (PlanBlock.swift), made
+    /// on the first presentation after the list changed; nil before.
+    var planBlock: UnsafeMutableRawPointer?
     /// Running implicit animations kept as records (ImplicitAnimation.swift),
     /// all newer than the animations in `animationList`; nil when none.
     var implicitList: [ImplicitAnimation]?
@@ -61,11 +66,10 @@ public final class Layer: QZObject, Handle {
     var setBits: (UInt64, UInt64) = (0, 0)
 
     /// Unused: keeps a layer's heap block at 272 bytes (a 256-byte object;
-    /// a 264-byte one, after a new 8-byte field takes part of this, still
-    /// fits). Measured in bench_animation: 240-byte blocks made presentation
-    /// copies of 100,000 layers 1.6x slower, 256-byte blocks animated frames
-    /// 5-15% slower than 272-byte ones.
-    private var blockPadding: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    /// planBlock took 8 bytes of this). Measured in bench_animation:
+    /// 240-byte blocks made presentation copies of 100,000 layers 1.6x
+    /// slower, 256-byte blocks animated frames 5-15% slower than 272-byte ones.
+    private var blockPadding: (UInt64, UInt64) = (0, 0)
 
     var text: TextLayerState? {
         get { rare?.text }
@@ -182,11 +186,13 @@ public final class Layer: QZObject, Handle {
     deinit {
         sublayers.withUnsafeBufferPointer { subs in
             // (A released presentation root visits every copy: the line
-            // holding `superlayer` is requested eight sublayers ahead.)
-            let ahead = subs.count > 16 ? Layer.superlayerOffset : nil
+            // holding `superlayer` is requested 64 sublayers ahead, into the
+            // second-level cache: a step takes a few nanoseconds, memory
+            // answers in about a hundred.)
+            let ahead = subs.count > 128 ? Layer.superlayerOffset : nil
             for i in subs.indices {
-                if let ahead, i &+ 8 < subs.count {
-                    qz_internal_prefetch(UnsafeRawPointer(subs.unretained(i &+ 8).toOpaque()) + ahead)
+                if let ahead, i &+ 64 < subs.count {
+                    qz_internal_prefetch_l2(UnsafeRawPointer(subs.unretained(i &+ 64).toOpaque()) + ahead)
                 }
                 subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
             }
@@ -195,6 +201,7 @@ public final class Layer: QZObject, Handle {
         hooks?.releaseAll()
         if inAnimationRegistry { withModelLock { AnimationRegistry.unregister(self) } }
         if let s = transactionState { Transactions.layerFreed(s) }
+        planBlock?.deallocate()
         // A presentation root the host released: its sublayers' copies go to
         // the model root, whose next presentation copy reuses them.
         // (Only when the lock is free or ours: a release never waits on it.)
