@@ -470,26 +470,48 @@ extension Animation {
     @inline(__always)
     func applyPlan(to target: Layer, progress: Double) {
         let p = fastPlan.eased ? fastPlan.function.unsafelyUnwrapped.curve.solve(progress) : progress
-        switch fastPlan.kind {
-        case .position:
-            target.position = CGPoint(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p)
-        case .anchorPoint:
-            target.anchorPoint = CGPoint(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p)
-        case .opacity:
-            target.opacity = Float(fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p)
-        case .zPosition:
-            target.zPosition = fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p
-        case .bounds:
-            target.bounds = CGRect(x: fastPlan.fromX + (fastPlan.toX - fastPlan.fromX) * p, y: fastPlan.fromY + (fastPlan.toY - fastPlan.fromY) * p,
-                                   width: fastPlan.fromZ + (fastPlan.toZ - fastPlan.fromZ) * p, height: fastPlan.fromW + (fastPlan.toW - fastPlan.fromW) * p)
-        case .transform, .sublayerTransform:
-            // The plan owns the ends (the animation holds the plan for the whole call).
-            let m = Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.data.matrix(at: p) }
-            if fastPlan.kind == .transform {
-                TransformBox.store(m, in: &target.transformBox)
-            } else {
-                TransformBox.store(m, in: &target.sublayerTransformBox)
+        FastPlan.write(fastPlan.kind, p, to: target, end: { k in
+            switch k {
+            case 0: fastPlan.fromX
+            case 1: fastPlan.toX
+            case 2: fastPlan.fromY
+            case 3: fastPlan.toY
+            case 4: fastPlan.fromZ
+            case 5: fastPlan.toZ
+            case 6: fastPlan.fromW
+            default: fastPlan.toW
             }
+        }, matrix: { p in
+            // The plan owns the ends (the animation holds the plan for the whole call).
+            Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.data.matrix(at: p) }
+        })
+    }
+}
+
+extension FastPlan {
+    /// Writes a typed plan's value at (eased) progress `p` into `target`:
+    /// the one definition of the arithmetic, shared by animations and plan
+    /// blocks so that both give identical values. `end(k)` reads the end
+    /// points in the order fromX, toX, fromY, toY, fromZ, toZ, fromW, toW;
+    /// `matrix(p)` interpolates a transform plan's decomposed end points.
+    @inline(__always)
+    static func write(_ kind: Kind, _ p: Double, to target: Layer, end: (Int) -> Double, matrix: (Double) -> CATransform3D) {
+        switch kind {
+        case .position:
+            target.position = CGPoint(x: end(0) + (end(1) - end(0)) * p, y: end(2) + (end(3) - end(2)) * p)
+        case .anchorPoint:
+            target.anchorPoint = CGPoint(x: end(0) + (end(1) - end(0)) * p, y: end(2) + (end(3) - end(2)) * p)
+        case .opacity:
+            target.opacity = Float(end(0) + (end(1) - end(0)) * p)
+        case .zPosition:
+            target.zPosition = end(0) + (end(1) - end(0)) * p
+        case .bounds:
+            target.bounds = CGRect(x: end(0) + (end(1) - end(0)) * p, y: end(2) + (end(3) - end(2)) * p,
+                                   width: end(4) + (end(5) - end(4)) * p, height: end(6) + (end(7) - end(6)) * p)
+        case .transform:
+            TransformBox.store(matrix(p), in: &target.transformBox)
+        case .sublayerTransform:
+            TransformBox.store(matrix(p), in: &target.sublayerTransformBox)
         case .unresolved, .general:
             break
         }

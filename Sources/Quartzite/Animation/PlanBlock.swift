@@ -141,34 +141,11 @@ enum PlanBlock {
         return transformWritten
     }
 
-    /// Animation.applyPlan for the end points at `ends`.
+    /// FastPlan.write for the end points at `ends`.
     @inline(__always)
     private static func write(_ kind: FastPlan.Kind, ends: UnsafeRawPointer, _ p: Double, to target: Layer) {
-        @inline(__always) func at(_ k: Int) -> Double { ends.load(fromByteOffset: k &* 8, as: Double.self) }
-        switch kind {
-        case .position:
-            let (fromX, toX, fromY, toY) = (at(0), at(1), at(2), at(3))
-            target.position = CGPoint(x: fromX + (toX - fromX) * p, y: fromY + (toY - fromY) * p)
-        case .anchorPoint:
-            let (fromX, toX, fromY, toY) = (at(0), at(1), at(2), at(3))
-            target.anchorPoint = CGPoint(x: fromX + (toX - fromX) * p, y: fromY + (toY - fromY) * p)
-        case .opacity:
-            target.opacity = Float(at(0) + (at(1) - at(0)) * p)
-        case .zPosition:
-            target.zPosition = at(0) + (at(1) - at(0)) * p
-        case .bounds:
-            let (fromX, toX, fromY, toY) = (at(0), at(1), at(2), at(3))
-            let (fromZ, toZ, fromW, toW) = (at(4), at(5), at(6), at(7))
-            target.bounds = CGRect(x: fromX + (toX - fromX) * p, y: fromY + (toY - fromY) * p,
-                                   width: fromZ + (toZ - fromZ) * p, height: fromW + (toW - fromW) * p)
-        case .transform:
-            TransformBox.store(ends.assumingMemoryBound(to: TransformEndsData.self).pointee.matrix(at: p), in: &target.transformBox)
-        case .sublayerTransform:
-            TransformBox.store(ends.assumingMemoryBound(to: TransformEndsData.self).pointee.matrix(at: p),
-                               in: &target.sublayerTransformBox)
-        case .unresolved, .general:
-            break
-        }
+        FastPlan.write(kind, p, to: target, end: { k in ends.load(fromByteOffset: k &* 8, as: Double.self) },
+                       matrix: { p in ends.assumingMemoryBound(to: TransformEndsData.self).pointee.matrix(at: p) })
     }
 }
 
