@@ -285,6 +285,9 @@ final class TransformBox {
             if box != nil { box = nil }
             return
         }
+        // Already sharing it (a copy of a layer whose transform does not
+        // animate): nothing to read or count.
+        if withUnsafeMutablePointer(to: &box, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }) == raw { return }
         if box != nil, isKnownUniquelyReferenced(&box!) {
             box.unsafelyUnwrapped.value = Unmanaged<TransformBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
         } else {
