@@ -64,8 +64,8 @@ enum PlanBlock {
         }
     }
 
-    /// A block for `list` (resolving the animations' plans). Caller frees
-    /// it with `free`.
+    /// A block for `list` (resolving the animations' plans). The caller
+    /// frees it with `deallocate()`.
     static func make(_ list: [AnimationEntry]) -> UnsafeMutableRawPointer {
         var size = headerSize
         var general = false

@@ -136,8 +136,9 @@ struct PresentationPrefetch {
         if i &+ 2 < n {
             let layer = model(i &+ 2)
             if let b = block(layer) {
-                // The rest of the block (its first two lines were requested at i + 4).
-                let end = Int(PlanBlock.header(b).byteCount)
+                // The rest of the block (its first two lines were requested at
+                // i + 4), up to 1 KB (a layer with many animations).
+                let end = Swift.min(Int(PlanBlock.header(b).byteCount), 1024)
                 var k = 128
                 while k < end { qz_internal_prefetch(b + k); k &+= 64 }
                 if end > 64 { qz_internal_prefetch(b + (end &- 1)) }
