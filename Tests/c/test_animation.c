@@ -217,6 +217,16 @@ static void animation_properties_and_bad_input(void) {
     CARelease(v); CARelease(a);
 }
 
+/* Adds a 1-second CABasicAnimation of `key_path` from `from` to `to` under `key`. */
+static void add_basic(CALayerRef layer, const char *key_path, CAValueRef from, CAValueRef to, const char *key) {
+    CAAnimationRef a = CABasicAnimationCreate(key_path);
+    CAAnimationSetDuration(a, 1);
+    CABasicAnimationSetFromValue(a, from);
+    CABasicAnimationSetToValue(a, to);
+    CALayerAddAnimation(layer, a, key);
+    CARelease(a);
+}
+
 /* A tree of 300 animated layers (enough for the presentation walk's
  * prefetching and the released root's pass): every frame shows the same
  * values as the hand-computed ones; an animation changed through the layer's
@@ -234,25 +244,11 @@ static void a_large_tree_presents_and_follows_changes(void) {
     for (int i = 0; i < N; i++) {
         CALayerRef l = CALayerCreate();
         CALayerAddSublayer(root, l);
-        CAAnimationRef a = CABasicAnimationCreate("position");
-        CAAnimationSetDuration(a, 1);
         CAValueRef from = CAValueCreatePoint((CGPoint){i, 0}), to = CAValueCreatePoint((CGPoint){i + 100, 40});
-        CABasicAnimationSetFromValue(a, from);
-        CABasicAnimationSetToValue(a, to);
-        CALayerAddAnimation(l, a, "p");
-        CARelease(from); CARelease(to); CARelease(a);
-        a = CABasicAnimationCreate("opacity");
-        CAAnimationSetDuration(a, 1);
-        CABasicAnimationSetFromValue(a, zero);
-        CABasicAnimationSetToValue(a, one);
-        CALayerAddAnimation(l, a, "o");
-        CARelease(a);
-        a = CABasicAnimationCreate("transform");
-        CAAnimationSetDuration(a, 1);
-        CABasicAnimationSetFromValue(a, identity);
-        CABasicAnimationSetToValue(a, turn);
-        CALayerAddAnimation(l, a, "t");
-        CARelease(a);
+        add_basic(l, "position", from, to, "p");
+        add_basic(l, "opacity", zero, one, "o");
+        add_basic(l, "transform", identity, turn, "t");
+        CARelease(from); CARelease(to);
         CARelease(l);
     }
     CATransactionFlush();   /* the animations begin at 100 */
@@ -313,7 +309,6 @@ static void a_large_tree_presents_and_follows_changes(void) {
     CARelease(turn); CARelease(identity); CARelease(one); CARelease(zero);
     CARelease(root);
     QZSetMediaTimeSource(NULL, NULL);
-    (void)l8;
 }
 
 int main(void) {

@@ -470,18 +470,7 @@ extension Animation {
     @inline(__always)
     func applyPlan(to target: Layer, progress: Double) {
         let p = fastPlan.eased ? fastPlan.function.unsafelyUnwrapped.curve.solve(progress) : progress
-        FastPlan.write(fastPlan.kind, p, to: target, end: { k in
-            switch k {
-            case 0: fastPlan.fromX
-            case 1: fastPlan.toX
-            case 2: fastPlan.fromY
-            case 3: fastPlan.toY
-            case 4: fastPlan.fromZ
-            case 5: fastPlan.toZ
-            case 6: fastPlan.fromW
-            default: fastPlan.toW
-            }
-        }, matrix: { p in
+        FastPlan.write(fastPlan.kind, p, to: target, end: { fastPlan.end($0) }, matrix: { p in
             // The plan owns the ends (the animation holds the plan for the whole call).
             Unmanaged.passUnretained(fastPlan.transforms.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.data.matrix(at: p) }
         })
@@ -489,6 +478,22 @@ extension Animation {
 }
 
 extension FastPlan {
+    /// End point value `k` in the order fromX, toX, fromY, toY, fromZ, toZ,
+    /// fromW, toW (what FastPlan.write and a plan block read).
+    @inline(__always)
+    func end(_ k: Int) -> Double {
+        switch k {
+        case 0: fromX
+        case 1: toX
+        case 2: fromY
+        case 3: toY
+        case 4: fromZ
+        case 5: toZ
+        case 6: fromW
+        default: toW
+        }
+    }
+
     /// Writes a typed plan's value at (eased) progress `p` into `target`:
     /// the one definition of the arithmetic, shared by animations and plan
     /// blocks so that both give identical values. `end(k)` reads the end

@@ -90,8 +90,7 @@ enum PlanBlock {
                 let ends = block + offset + entrySize
                 switch plan.kind {
                 case .opacity, .zPosition, .position, .anchorPoint, .bounds:
-                    let values = [plan.fromX, plan.toX, plan.fromY, plan.toY, plan.fromZ, plan.toZ, plan.fromW, plan.toW]
-                    for k in 0..<(payloadSize(plan.kind) / 8) { ends.storeBytes(of: values[k], toByteOffset: k * 8, as: Double.self) }
+                    for k in 0..<(payloadSize(plan.kind) / 8) { ends.storeBytes(of: plan.end(k), toByteOffset: k * 8, as: Double.self) }
                 case .transform, .sublayerTransform:
                     ends.bindMemory(to: TransformEndsData.self, capacity: 1).initialize(to: plan.transforms.unsafelyUnwrapped.data)
                     if plan.kind == .transform { setsTransform = true }
@@ -109,6 +108,10 @@ enum PlanBlock {
 
     @inline(__always)
     static func header(_ block: UnsafeRawPointer) -> Header { block.load(as: Header.self) }
+
+    /// True when no plan was forgotten since the block was made.
+    @inline(__always)
+    static func isCurrent(_ block: UnsafeRawPointer) -> Bool { header(block).generation == qz_internal_plan_generation }
 
     /// Applies every entry in order to `copy` at the layer's local time `t`
     /// (Animation.apply's arithmetic, in the same order: identical values).
@@ -155,7 +158,7 @@ extension Layer {
     /// animations, under the model lock.
     @inline(__always)
     func currentPlanBlock() -> UnsafeRawPointer? {
-        if let b = planBlock, PlanBlock.header(b).generation == qz_internal_plan_generation {
+        if let b = planBlock, PlanBlock.isCurrent(b) {
             return PlanBlock.header(b).general ? nil : UnsafeRawPointer(b)
         }
         return remakePlanBlock()

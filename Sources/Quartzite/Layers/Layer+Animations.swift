@@ -369,35 +369,13 @@ extension Layer {
     }
 
     /// True when every animation is evaluated by a typed plan (none reads the
-    /// current transform) and one of them sets the whole transform. Reads the
-    /// list through its buffer (no reference counting); false when the
-    /// buffer's layout was not verified.
+    /// current transform) and one of them sets the whole transform: what the
+    /// layer's plan block records (made here if need be).
     @inline(__always)
     func replacesWholeTransform() -> Bool {
-        guard !flags.contains(.hasStyle), implicitList == nil else { return false }
-        if let b = planBlock, PlanBlock.header(b).generation == qz_internal_plan_generation {
-            let h = PlanBlock.header(b)
-            return !h.general && h.setsTransform
-        }
-        guard let o = PresentationPrefetch.offsets,
-              let buffer = withUnsafeMutablePointer(to: &animationList, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
+        guard !flags.contains(.hasStyle), implicitList == nil, animationList != nil, let b = currentPlanBlock()
         else { return false }
-        let count = buffer.load(fromByteOffset: o.count, as: Int.self)
-        var whole = false
-        var k = 0
-        while k < count {
-            let a = Unmanaged<Animation>.fromOpaque(buffer.load(
-                fromByteOffset: o.entryElements &+ k &* MemoryLayout<AnimationEntry>.stride &+ AnimationEntry.animationOffset,
-                as: UnsafeRawPointer.self))
-            let kind = a._withUnsafeGuaranteedRef { a in
-                if a.fastPlan.kind == .unresolved { a.resolveFastPlan() }
-                return a.fastPlan.kind
-            }
-            if kind == .general || kind == .unresolved { return false }
-            if kind == .transform { whole = true }
-            k &+= 1
-        }
-        return whole
+        return PlanBlock.header(b).setsTransform
     }
 
     /// True when `modelLayer` is `model` (compared without retaining either).

@@ -115,7 +115,7 @@ struct PresentationPrefetch {
         // A layer's plan block when it is current and has entries.
         @inline(__always) func block(_ layer: UnsafeRawPointer) -> UnsafeRawPointer? {
             guard let b = layer.load(fromByteOffset: self.block, as: UnsafeRawPointer?.self),
-                  PlanBlock.header(b).generation == qz_internal_plan_generation, !PlanBlock.header(b).general
+                  PlanBlock.isCurrent(b), !PlanBlock.header(b).general
             else { return nil }
             return b
         }
