@@ -103,6 +103,8 @@ static void test_draw_list(void) {
     CHECK(QZDrawListGetOperation(list, 3, &op) && op.kind == QZDrawOperationPopClip);
     CHECK(!QZDrawListGetOperation(list, 4, &op));
     CHECK_ERROR(QZErrorOutOfRange);
+    CHECK(!QZDrawListGetOperation(list, (size_t)-1, &op));   /* a negative index reaches Swift as -1 */
+    CHECK_ERROR(QZErrorOutOfRange);
     CGSize size = QZDrawListGetTargetSize(list);
     CHECK(size.width == 32 && size.height == 32);
     CARelease(list);

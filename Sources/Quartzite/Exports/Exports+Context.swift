@@ -148,59 +148,55 @@ func withBitmapContext<R>(_ ctx: QZCGContextRef?, _ fallback: R, _ function: Sta
     withContext(ctx, CGAffineTransform.identity) { $0.gstate.ctm }
 }
 
+/// Applies `t` before the current transformation (arguments already checked).
 @inline(__always)
-func changeCTM(_ ctx: QZCGContextRef?, _ values: [Double], _ function: StaticString, _ t: CGAffineTransform) {
-    guard values.allSatisfy({ $0.isFinite }) else {
-        recordError(QZErrorNotFinite, function, "arguments must be finite")
-        return
-    }
+func changeCTM(_ ctx: QZCGContextRef?, _ function: StaticString, _ t: CGAffineTransform) {
     withContext(ctx, (), function) { c in c.gstate.ctm = t.concatenating(c.gstate.ctm) }
 }
 
 @c public func CGContextTranslateCTM(_ ctx: QZCGContextRef?, _ tx: Double, _ ty: Double) {
-    changeCTM(ctx, [tx, ty], #function, CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty))
+    guard checkFinite(tx, ty, function: #function) else { return }
+    changeCTM(ctx, #function, CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty))
 }
 
 @c public func CGContextScaleCTM(_ ctx: QZCGContextRef?, _ sx: Double, _ sy: Double) {
-    changeCTM(ctx, [sx, sy], #function, CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0))
+    guard checkFinite(sx, sy, function: #function) else { return }
+    changeCTM(ctx, #function, CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0))
 }
 
 /// Rotates user space by `angle` radians (positive turns x towards y).
 @c public func CGContextRotateCTM(_ ctx: QZCGContextRef?, _ angle: Double) {
-    changeCTM(ctx, [angle], #function, CGAffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0))
+    guard checkFinite(angle, function: #function) else { return }
+    changeCTM(ctx, #function, CGAffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0))
 }
 
 @c public func CGContextConcatCTM(_ ctx: QZCGContextRef?, _ t: CGAffineTransform) {
-    changeCTM(ctx, [t.a, t.b, t.c, t.d, t.tx, t.ty], #function, t)
+    guard checkAffine(t, #function) else { return }
+    changeCTM(ctx, #function, t)
 }
 
 // MARK: - Drawing
 
 /// Sets the fill colour (components clamped to 0...1).
 @c public func CGContextSetRGBFillColor(_ ctx: QZCGContextRef?, _ red: Double, _ green: Double, _ blue: Double, _ alpha: Double) {
-    guard [red, green, blue, alpha].allSatisfy({ !$0.isNaN }) else {
-        recordError(QZErrorNotFinite, #function, "components must not be NaN")
-        return
-    }
+    guard checkNumbers(red, green, blue, alpha, function: #function) else { return }
     func c(_ v: Double) -> Float { Float(min(max(v, 0), 1)) }
     withContext(ctx, ()) { $0.gstate.fill = SIMD4(c(red) * c(alpha), c(green) * c(alpha), c(blue) * c(alpha), c(alpha)) }
 }
 
 @c public func CGContextSetFillColorWithColor(_ ctx: QZCGContextRef?, _ color: QZCGColorRef?) {
     guard let col = object(color, as: Color.self) else { return }
-    let v = col.rgba
-    let a = Float(v.w)
-    withContext(ctx, ()) { $0.gstate.fill = SIMD4(Float(v.x) * a, Float(v.y) * a, Float(v.z) * a, a) }
+    withContext(ctx, ()) { $0.gstate.fill = col.premultipliedRGBA }
 }
 
 /// Paints `rect` (user space) with the fill colour, source-over, anti-aliased.
 @c public func CGContextFillRect(_ ctx: QZCGContextRef?, _ rect: CGRect) {
-    guard !rect.hasNaN else { recordError(QZErrorNotFinite, #function, "rect has NaN"); return }
+    guard checkRect(rect, #function) else { return }
     withBitmapContext(ctx, ()) { c, _ in _ = c.fill(rect, clear: false) }
 }
 
 /// Makes `rect` (user space) transparent black.
 @c public func CGContextClearRect(_ ctx: QZCGContextRef?, _ rect: CGRect) {
-    guard !rect.hasNaN else { recordError(QZErrorNotFinite, #function, "rect has NaN"); return }
+    guard checkRect(rect, #function) else { return }
     withBitmapContext(ctx, ()) { c, _ in _ = c.fill(rect, clear: true) }
 }

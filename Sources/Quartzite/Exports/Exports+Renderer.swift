@@ -111,7 +111,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 /// Adds `rect` (target pixels) to the current frame's update rectangle.
 /// QZErrorInvalidState outside a frame; QZErrorNotFinite for NaN.
 @c public func CARendererAddUpdateRect(_ renderer: CARendererRef?, _ rect: CGRect) {
-    guard !rect.hasNaN else { recordError(QZErrorNotFinite, #function, "rect has NaN"); return }
+    guard checkRect(rect, #function) else { return }
     withRenderer(renderer, ()) { r in
         guard r.frameTime != nil else {
             recordError(QZErrorInvalidState, #function, "no frame is open (call CARendererBeginFrameAtTime)")
@@ -184,8 +184,8 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 @c public func QZDrawListGetOperation(_ list: QZDrawListRef?, _ index: size_t, _ operation: UnsafeMutablePointer<QZDrawOperation>?) -> Bool {
     guard let out = requireOut(operation, #function) else { return false }
     return withObject(list, as: DrawList.self, fallback: false) { l in
-        guard index < l.ops.count else {
-            recordError(QZErrorOutOfRange, #function, "index \(index) is not below the count \(l.ops.count)")
+        guard index >= 0, index < l.ops.count else {
+            recordError(QZErrorOutOfRange, #function, "index \(index) is outside 0..<\(l.ops.count)")
             return false
         }
         let op = l.ops[index]

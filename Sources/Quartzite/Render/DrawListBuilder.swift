@@ -104,10 +104,10 @@ struct DrawListBuilder {
         let radius = cornerRadius(layer)
         let edges = (v?.edgeAntialiasingMask ?? 0xF) & 0xF
         let id = layerID(layer)
-        if let bg = v?.backgroundColor, bg.alpha > 0 {
+        if let v, v.paintsBackground, let bg = v.backgroundColor {
             var op = DrawOp(.fill)
             op.transform = h; op.rect = b; op.cornerRadius = radius
-            op.color = premultiplied(bg); op.opacity = opacity; op.edgeMask = edges; op.layerID = id
+            op.color = bg.premultipliedRGBA; op.opacity = opacity; op.edgeMask = edges; op.layerID = id
             add(op, bounds: h.bounds(of: b))
         }
         let clips = layer.flags.contains(.masksToBounds)
@@ -143,11 +143,11 @@ struct DrawListBuilder {
             }
         }
         if clips { popClip(layer) }
-        if let v, v.borderWidth > 0, v.borderWidth.isFinite, let bc = v.borderColor, bc.alpha > 0 {
+        if let v, v.paintsBorder, let bc = v.borderColor {
             var op = DrawOp(.border)
             op.transform = h; op.rect = b; op.cornerRadius = radius
             op.borderWidth = min(v.borderWidth, max(b.width, b.height))
-            op.color = premultiplied(bc); op.opacity = opacity; op.edgeMask = edges; op.layerID = id
+            op.color = bc.premultipliedRGBA; op.opacity = opacity; op.edgeMask = edges; op.layerID = id
             add(op, bounds: h.bounds(of: b))
         }
     }
@@ -191,15 +191,12 @@ struct DrawListBuilder {
         base.minFilter = v.minificationFilter; base.magFilter = v.magnificationFilter
         base.filterBias = v.minificationFilterBias.isFinite ? v.minificationFilterBias : 0
         base.layerID = id
-        var cc = v.contentsCenter.standardized
-        let isUnit = cc.minX <= 0 && cc.minY <= 0 && cc.maxX >= 1 && cc.maxY >= 1
-        let scaling = v.contentsGravity >= ConstantSet.gravityResize
-        if isUnit || !scaling || cc.hasNaN {
+        guard v.slicesContents else {
             base.rect = dest; base.textureRect = cr; base.edgeMask = edges
             add(base, bounds: h.bounds(of: dest))
             return
         }
-        cc = cc.intersection(CGRect(x: 0, y: 0, width: 1, height: 1))
+        var cc = v.contentsCenter.standardized.intersection(CGRect(x: 0, y: 0, width: 1, height: 1))
         if cc.isNull { cc = CGRect(x: 0.5, y: 0.5, width: 0, height: 0) }
         // Nine parts: edges keep their natural size (shrunk together when the
         // destination is smaller), the centre stretches.
@@ -241,7 +238,7 @@ struct DrawListBuilder {
         let off = v.shadowOffset
         let dx = (off.width.isFinite ? off.width : 0) * scale, dy = (off.height.isFinite ? off.height : 0) * scale
         let s = begin(.beginShadow)
-        ops[s].color = premultiplied(color)
+        ops[s].color = color.premultipliedRGBA
         ops[s].opacity = min(v.shadowOpacity, 1)
         ops[s].shadowRadius = radius
         ops[s].shadowOffset = CGSize(width: dx, height: dy)
@@ -315,14 +312,14 @@ struct DrawListBuilder {
 
     // MARK: - Helpers
 
+    /// At most how many operations the layer itself emits (emitBody's and
+    /// emitContents's tests, shared through LayerVisuals).
     private func ownOperationCount(_ layer: Layer) -> Int {
         guard let v = layer.visuals else { return 0 }
         var n = 0
-        if let bg = v.backgroundColor, bg.alpha > 0 { n += 1 }
-        if v.contents is PixelBuffer { n += 1 }
-        if v.borderWidth > 0, let bc = v.borderColor, bc.alpha > 0 { n += 1 }
-        let cc = v.contentsCenter
-        if v.contents is PixelBuffer, !(cc.minX <= 0 && cc.minY <= 0 && cc.maxX >= 1 && cc.maxY >= 1) { n += 8 }
+        if v.paintsBackground { n += 1 }
+        if v.contents is PixelBuffer { n += v.slicesContents ? 9 : 1 }
+        if v.paintsBorder { n += 1 }
         return n
     }
 
@@ -336,12 +333,6 @@ struct DrawListBuilder {
 
     func layerID(_ layer: Layer) -> UInt {
         UInt(bitPattern: Int(bitPattern: Unmanaged.passUnretained(layer.modelLayer ?? layer).toOpaque()))
-    }
-
-    private func premultiplied(_ c: Color) -> SIMD4<Float> {
-        let v = c.rgba
-        let a = Float(v.w)
-        return SIMD4(Float(v.x) * a, Float(v.y) * a, Float(v.z) * a, a)
     }
 
     private mutating func add(_ op: DrawOp, bounds: CGRect) {
@@ -385,5 +376,19 @@ struct DrawListBuilder {
             }
         }
         return r
+    }
+}
+
+extension LayerVisuals {
+    /// A visible background colour is painted.
+    var paintsBackground: Bool { (backgroundColor?.alpha ?? 0) > 0 }
+    /// A visible border is stroked.
+    var paintsBorder: Bool { borderWidth > 0 && borderWidth.isFinite && (borderColor?.alpha ?? 0) > 0 }
+    /// The contents are drawn in nine parts: contentsCenter is not the unit
+    /// rectangle (nor NaN) and the gravity scales.
+    var slicesContents: Bool {
+        let cc = contentsCenter.standardized
+        let isUnit = cc.minX <= 0 && cc.minY <= 0 && cc.maxX >= 1 && cc.maxY >= 1
+        return !isUnit && !cc.hasNaN && contentsGravity >= ConstantSet.gravityResize
     }
 }

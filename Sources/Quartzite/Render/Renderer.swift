@@ -117,17 +117,18 @@ public final class Renderer: QZObject, Handle {
     func nextFrameTime(after t: Double) -> Double {
         guard let layer else { return .infinity }
         var next = Double.infinity
-        var stack = [layer]
+        // Each layer with its superlayer's local time (the root's from media time).
+        var stack = [(layer, layer.superlayer.map { $0.localTime(fromMedia: t) } ?? t)]
         var guardCount = 0
-        while let l = stack.popLast(), guardCount < 1_000_000 {
+        while let (l, parentTime) = stack.popLast(), guardCount < 1_000_000 {
             guardCount += 1
+            let localNow = l.localTime(fromParent: parentTime)
             if let list = l.animationList {
                 for e in list {
                     let a = e.animation
                     let begin = a.resolvedBeginTime ?? a.timing.beginTime
                     let speed = Double(a.timing.speed)
                     let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
-                    let localNow = l.localTime(fromMedia: t)
                     if localNow < begin {
                         next = min(next, l.mediaTime(fromLocal: begin))
                     } else if speed == 0 || (localNow - begin) * abs(speed) < total || total.isInfinite {
@@ -136,7 +137,6 @@ public final class Renderer: QZObject, Handle {
                 }
             }
             if let records = l.implicitList {
-                let localNow = l.localTime(fromMedia: t)
                 for r in records {
                     if localNow < r.begin {
                         next = min(next, l.mediaTime(fromLocal: r.begin))
@@ -145,8 +145,8 @@ public final class Renderer: QZObject, Handle {
                     }
                 }
             }
-            stack.append(contentsOf: l.sublayers)
-            if let m = l.visuals?.mask { stack.append(m) }
+            for s in l.sublayers { stack.append((s, localNow)) }
+            if let m = l.visuals?.mask { stack.append((m, localNow)) }
         }
         return next
     }

@@ -35,6 +35,13 @@ public final class Color: QZObject, Handle {
         }
     }
 
+    /// `rgba` premultiplied by alpha, in the renderer's Float form.
+    var premultipliedRGBA: SIMD4<Float> {
+        let v = rgba
+        let a = Float(v.w)
+        return SIMD4(Float(v.x) * a, Float(v.y) * a, Float(v.z) * a, a)
+    }
+
     /// Same space and numerically equal components (Apple's CGColorEqualToColor).
     public func isEqual(to other: Color) -> Bool {
         if self === other { return true }
