@@ -16,12 +16,11 @@ extension Animation {
         if fastPlan.kind == .unresolved { resolveFastPlan() }
         let sample: MediaTiming.Sample
         // One plain pass (speed 1, no offset or repeats), inside it: the
-        // general computation reduces to t / duration (same operations, same
-        // result); everything else takes the general path.
-        // (The + 0 is the general path's time offset, for identical zeros.)
-        let t = (parentTime - fastPlan.begin) + 0
-        if fastPlan.simpleTiming, t >= 0, t / fastPlan.duration < 1 {
-            sample = MediaTiming.Sample(phase: .active, progress: t / fastPlan.duration, iteration: 0)
+        // general computation reduces to t / duration; everything else takes
+        // the general path.
+        if fastPlan.simpleTiming,
+           let progress = FastPlan.plainProgress(at: parentTime, begin: fastPlan.begin, duration: fastPlan.duration) {
+            sample = MediaTiming.Sample(phase: .active, progress: progress, iteration: 0)
         } else {
             guard let s = fastPlan.timing.sample(at: parentTime) else { return false }
             sample = s
@@ -338,6 +337,16 @@ struct PlanQuad {
     @inline(__always) init(_ x: Double, _ y: Double, _ z: Double, _ w: Double) {
         (self.x, self.y, self.z, self.w) = (x, y, z, w)
     }
+
+    /// Component i: x, y, z, w.
+    @inline(__always) subscript(_ i: Int) -> Double {
+        switch i {
+        case 0: x
+        case 1: y
+        case 2: z
+        default: w
+        }
+    }
 }
 
 /// The decomposed end points of a transform animation, packed, with the
@@ -478,6 +487,18 @@ extension Animation {
 }
 
 extension FastPlan {
+    /// The progress at time `t` through one plain pass (speed 1, no time
+    /// offset or repeats) that starts at `begin`, or nil outside it. The
+    /// general timing computation's operations, in its order (the + 0 is its
+    /// time offset, for identical zeros): animations, plan blocks and
+    /// implicit records all sample through this.
+    @inline(__always)
+    static func plainProgress(at t: Double, begin: Double, duration: Double) -> Double? {
+        let elapsed = (t - begin) + 0
+        guard elapsed >= 0, elapsed / duration < 1 else { return nil }
+        return elapsed / duration
+    }
+
     /// End point value `k` in the order fromX, toX, fromY, toY, fromZ, toZ,
     /// fromW, toW (what FastPlan.write and a plan block read).
     @inline(__always)

@@ -7,7 +7,6 @@ import Glibc
 // strings, objects) switch halfway.
 
 extension Value {
-    /// The value a fraction `t` of the way from `a` to `b`.
     /// The zero of `sample`'s type (what a property with no value yet
     /// animates from or to), or nil for types without one.
     static func zero(like sample: Value) -> Value? {
@@ -21,6 +20,7 @@ extension Value {
         }
     }
 
+    /// The value a fraction `t` of the way from `a` to `b`.
     static func interpolate(_ a: Value, _ b: Value, _ t: Double) -> Value {
         switch (a.storage, b.storage) {
         case let (.number(x), .number(y)): return Value(.number(x + (y - x) * t))

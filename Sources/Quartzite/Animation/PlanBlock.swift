@@ -125,9 +125,7 @@ enum PlanBlock {
         while i < count {
             let e = block.load(fromByteOffset: offset, as: Entry.self)
             let written: Bool
-            let elapsed = (t - e.begin) + 0
-            if e.simpleTiming, elapsed >= 0, elapsed / e.duration < 1 {
-                let progress = elapsed / e.duration
+            if e.simpleTiming, let progress = FastPlan.plainProgress(at: t, begin: e.begin, duration: e.duration) {
                 let p = e.eased
                     ? Unmanaged<TimingFunction>.fromOpaque(e.function.unsafelyUnwrapped)._withUnsafeGuaranteedRef { $0.curve.solve(progress) }
                     : progress
@@ -166,7 +164,7 @@ extension Layer {
 
     @inline(never)
     private func remakePlanBlock() -> UnsafeRawPointer? {
-        planBlock?.deallocate()
+        dropPlanBlock()
         let b = PlanBlock.make(animationList ?? [])
         planBlock = b
         return PlanBlock.header(b).general ? nil : UnsafeRawPointer(b)

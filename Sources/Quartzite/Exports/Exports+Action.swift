@@ -50,7 +50,7 @@ import CQuartzite
     let t = ThreadTransactions.current
     return readLayer(layer, nil) { l -> CAActionRef? in
         let declared = l.declaredKey(k)
-        guard let p = l.findAction(forKey: k, declared: declared, state: l.transactionState, thread: t) else {
+        guard let p = l.findAction(forKey: k, declared: declared, thread: t) else {
             t.lastAction = nil
             return nil
         }

@@ -9,11 +9,8 @@ import CQuartzite
 /// invalidated or freed; QZDisplayLinkSetInfoRelease sets how it is
 /// released. Returns +1 (CARelease); NULL with an error for a NULL `fn`.
 @c public func CADisplayLinkCreate(_ fn: CADisplayLinkCallback?, _ info: UnsafeMutableRawPointer?) -> CADisplayLinkRef? {
-    guard let fn else {
-        recordError(QZErrorNullArgument, #function, "fn is NULL")
-        return nil
-    }
-    let link = DisplayLink { l in fn(OpaquePointer(Unmanaged.passUnretained(l).toOpaque()), info) }
+    guard let fn = requireNonNull(fn, "fn", #function) else { return nil }
+    let link = DisplayLink { l in fn(borrowedHandle(l), info) }
     link.info = info
     return retainedHandle(link)
 }
@@ -24,7 +21,8 @@ import CQuartzite
 @c public func QZDisplayLinkSetInfoRelease(_ link: CADisplayLinkRef?, _ release: QZInfoReleaseCallback?) {
     guard let l = object(link, as: DisplayLink.self) else { return }
     let info = l.info
-    l.setRelease(release.map { fn in { fn(info) } })
+    // (The host's function runs as a host call: errors it records stay its own.)
+    l.setRelease(release.map { fn in { hostCall { fn(info) } } })
 }
 
 /// Registers the link with `rl` for `mode` (kCFRunLoopCommonModes: every

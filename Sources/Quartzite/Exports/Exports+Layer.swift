@@ -278,8 +278,10 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     withModelLock {
         let old = parent.sublayers
         guard parent.setSublayers(list, function: #function) else { return }
-        for l in old where !list.contains(where: { $0 === l }) { l.triggerAction("onOrderOut") }
-        for l in list where !old.contains(where: { $0 === l }) { l.triggerAction("onOrderIn") }
+        // (Sets: a list of many layers must not cost old x new comparisons.)
+        let kept = Set(list.map(ObjectIdentifier.init)), before = Set(old.map(ObjectIdentifier.init))
+        for l in old where !kept.contains(ObjectIdentifier(l)) { l.triggerAction("onOrderOut") }
+        for l in list where !before.contains(ObjectIdentifier(l)) { l.triggerAction("onOrderIn") }
     }
 }
 

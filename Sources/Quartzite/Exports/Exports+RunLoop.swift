@@ -192,13 +192,8 @@ func currentRunLoop(_ function: StaticString) -> RunLoop? {
 @c public func CFRunLoopTimerCreate(_ fireDate: CFTimeInterval, _ interval: CFTimeInterval,
                                      _ callout: CFRunLoopTimerCallBack?, _ info: UnsafeMutableRawPointer?) -> QZCFRunLoopTimerRef? {
     guard requireFinite(fireDate, "fireDate", #function), requireFinite(interval, "interval", #function) else { return nil }
-    guard let callout else {
-        recordError(QZErrorNullArgument, #function, "callout is NULL")
-        return nil
-    }
-    let timer = RunLoopTimer(fireDate: fireDate, interval: interval) { t in
-        callout(OpaquePointer(Unmanaged.passUnretained(t).toOpaque()), info)
-    }
+    guard let callout = requireNonNull(callout, "callout", #function) else { return nil }
+    let timer = RunLoopTimer(fireDate: fireDate, interval: interval) { t in callout(borrowedHandle(t), info) }
     timer.info = info
     return retainedHandle(timer)
 }
@@ -209,7 +204,8 @@ func currentRunLoop(_ function: StaticString) -> RunLoop? {
 @c public func QZRunLoopTimerSetInfoRelease(_ timer: QZCFRunLoopTimerRef?, _ release: QZInfoReleaseCallback?) {
     guard let t = object(timer, as: RunLoopTimer.self) else { return }
     let info = t.info
-    t.setRelease(release.map { fn in { fn(info) } })
+    // (The host's function runs as a host call: errors it records stay its own.)
+    t.setRelease(release.map { fn in { hostCall { fn(info) } } })
 }
 
 /// Adds `timer` to `rl` in `mode` (kCFRunLoopCommonModes: every common mode);

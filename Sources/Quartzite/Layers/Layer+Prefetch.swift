@@ -58,11 +58,8 @@ struct PresentationPrefetch {
         let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements,
                                      block: block, hot: hot, ends: endsOffset, kind: kindOffset)
         // Check every offset against what Swift itself reads.
-        let marker = UnsafeMutableRawPointer(bitPattern: 0x5a5a50)
-        l.planBlock = marker
-        defer { l.planBlock = nil }
         guard list >= 0, box >= 0, list < 512, box < 512, layerElements >= 24, entryElements >= 24,
-              block >= 0, block < 512, hot > block, hot <= 512, base.load(fromByteOffset: block, as: UnsafeMutableRawPointer?.self) == marker,
+              block >= 0, block < 512, hot > block, hot <= 512,
               base.load(fromByteOffset: list, as: UnsafeRawPointer?.self) == entryBuffer,
               base.load(fromByteOffset: box, as: UnsafeRawPointer?.self)
                 == UnsafeRawPointer(Unmanaged.passUnretained(l.transformBox!).toOpaque()),

@@ -46,65 +46,56 @@ struct ImplicitAnimation {
     /// when it has no effect at `t`.
     @discardableResult
     func apply(to target: Layer, at t: Double) -> Bool {
-        let e = (t - begin) + 0
-        guard e >= 0, e / duration < 1 else { return false }
-        let p = timingFunction.solve(e / duration)
+        guard let progress = FastPlan.plainProgress(at: t, begin: begin, duration: duration) else { return false }
+        let p = timingFunction.solve(progress)
         if !target.flags.contains(.hasStyle) {
+            // The typed properties: FastPlan.write's arithmetic, from the
+            // record's value to the current one.
+            let ends: (FastPlan.Kind, PlanQuad, PlanQuad)?
             switch (key, from) {
             case (.position, .point(let a)):
                 let b = target.position
-                target.position = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
-                return true
+                ends = (.position, PlanQuad(a.x, a.y, 0, 0), PlanQuad(b.x, b.y, 0, 0))
             case (.anchorPoint, .point(let a)):
                 let b = target.anchorPoint
-                target.anchorPoint = CGPoint(x: a.x + (b.x - a.x) * p, y: a.y + (b.y - a.y) * p)
-                return true
+                ends = (.anchorPoint, PlanQuad(a.x, a.y, 0, 0), PlanQuad(b.x, b.y, 0, 0))
             case (.bounds, .rect(let a)):
                 let b = target.bounds
-                target.bounds = CGRect(x: a.origin.x + (b.origin.x - a.origin.x) * p, y: a.origin.y + (b.origin.y - a.origin.y) * p,
-                                       width: a.size.width + (b.size.width - a.size.width) * p,
-                                       height: a.size.height + (b.size.height - a.size.height) * p)
-                return true
+                ends = (.bounds, PlanQuad(a.origin.x, a.origin.y, a.size.width, a.size.height),
+                        PlanQuad(b.origin.x, b.origin.y, b.size.width, b.size.height))
             case (.zPosition, .number(let a)):
-                target.zPosition = a + (target.zPosition - a) * p
-                return true
-            case (.anchorPointZ, .number(let a)):
-                target.anchorPointZ = a + (target.anchorPointZ - a) * p
-                return true
+                ends = (.zPosition, PlanQuad(a, 0, 0, 0), PlanQuad(target.zPosition, 0, 0, 0))
             case (.opacity, .number(let a)):
-                target.opacity = Float(a + (Double(target.opacity) - a) * p)
-                return true
+                ends = (.opacity, PlanQuad(a, 0, 0, 0), PlanQuad(Double(target.opacity), 0, 0, 0))
             case (.transform, .transform(let box)):
-                let m = CATransform3D.interpolate(box?.value ?? .identity, target.transform, p)
-                TransformBox.store(m, in: &target.transformBox)
+                let b = target.transform
+                FastPlan.write(.transform, p, to: target, end: { _ in 0 },
+                               matrix: { CATransform3D.interpolate(box?.value ?? .identity, b, $0) })
                 return true
             case (.sublayerTransform, .transform(let box)):
-                let m = CATransform3D.interpolate(box?.value ?? .identity, target.sublayerTransform, p)
-                TransformBox.store(m, in: &target.sublayerTransformBox)
+                let b = target.sublayerTransform
+                FastPlan.write(.sublayerTransform, p, to: target, end: { _ in 0 },
+                               matrix: { CATransform3D.interpolate(box?.value ?? .identity, b, $0) })
+                return true
+            case (.anchorPointZ, .number(let a)):   // (no plan kind)
+                target.anchorPointZ = a + (target.anchorPointZ - a) * p
                 return true
             default:
-                break
+                ends = nil
+            }
+            if let (kind, a, b) = ends {
+                FastPlan.write(kind, p, to: target, end: { k in k & 1 == 0 ? a[k >> 1] : b[k >> 1] }, matrix: { _ in .identity })
+                return true
             }
         }
         // Every other property: boxed values, as Animation.applyBasic does
         // (a nil from value resolves to the value before, like the end point).
         let name = key.name
-        let base = target.value(forKeyPath: name) ?? Self.zero(like: from) ?? Value.null
-        let v = Value.interpolate(from.boxed ?? base, base, p)
+        let boxed = from.boxed
+        let base = target.value(forKeyPath: name) ?? boxed.flatMap(Value.zero(like:)) ?? Value.null
+        let v = Value.interpolate(boxed ?? base, base, p)
         hostCall { _ = target.setValue(v, forKeyPath: name, function: "presentation") }
         return true
-    }
-
-    /// The zero of the from value's type, for a property with no value yet.
-    private static func zero(like from: LazyEndpoint) -> Value? {
-        switch from {
-        case .number: return Value(.number(0))
-        case .point: return Value(.point(CGPoint(x: 0, y: 0)))
-        case .rect: return Value(.rect(.zero))
-        case .transform: return Value(.transform3D(.identity))
-        case .value(let v): return Value.zero(like: v)
-        case .none, .color: return nil
-        }
     }
 }
 

@@ -145,7 +145,7 @@ extension Layer {
             guard key.isAnimatable, key != .sublayers, key != .mask, isCommitted else { return nil }
             return PendingAction(action: implicitAnimation(key, thread: t), owned: true)
         }
-        return findAction(forKey: key.name, declared: key, state: state, thread: t)
+        return findAction(forKey: key.name, declared: key, thread: t)
     }
 
     /// After the change: runs the action found before it.
@@ -169,10 +169,9 @@ extension Layer {
         // Event keys have no implicit animation: only the host can answer.
         guard hasActionSources else { return }
         let t = ThreadTransactions.current
-        let state = Transactions.enlist(self, t, snapshot: true)
+        _ = Transactions.enlist(self, t, snapshot: true)
         if t.disableActions { return }
-        if let p = findAction(forKey: key, declared: LayerKey.byName[key].flatMap { declares($0) ? $0 : nil },
-                              state: state, thread: t) {
+        if let p = findAction(forKey: key, declared: LayerKey.byName[key].flatMap { declares($0) ? $0 : nil }, thread: t) {
             runPendingAction(key, p)
         }
     }
@@ -200,7 +199,7 @@ extension Layer {
             || (visuals != nil && visuals!.actions != nil)
     }
 
-    func findAction(forKey key: String, declared: LayerKey?, state: LayerTransactionState?, thread t: ThreadTransactions) -> PendingAction? {
+    func findAction(forKey key: String, declared: LayerKey?, thread t: ThreadTransactions) -> PendingAction? {
         let delegateFn = hooks?.delegate?.actionForLayerForKey
         let actions = visuals?.actions
         let hasStyle = flags.contains(.hasStyle)
@@ -467,7 +466,7 @@ extension Layer {
         let t = ThreadTransactions.current
         let state = Transactions.enlist(self, t, snapshot: true)
         state.logCustom(of: self)
-        let p = t.disableActions ? nil : findAction(forKey: name, declared: nil, state: state, thread: t)
+        let p = t.disableActions ? nil : findAction(forKey: name, declared: nil, thread: t)
         body()
         runPendingAction(name, p)
     }
