@@ -207,10 +207,16 @@ struct Compositor {
         let color = packBGRA(op.color)
         let opacity = Double(op.opacity)
 
+        // (The mip levels fetched once per quad, not per pixel.)
+        let mipLevels = op.minFilter == 2 || op.magFilter == 2 ? tex?.levels(withMips: true) : nil
         @inline(__always) func sample(_ t: Texture, _ u: Double, _ v: Double, _ lod: Double) -> UInt32 {
             switch lod > 0 ? op.minFilter : op.magFilter {
             case 0: return t.sampleNearest(u: u, v: v)
-            case 2: return t.sampleTrilinear(u: u, v: v, lod: lod + bias)
+            case 2:
+                // Texture.sampleTrilinear with the levels at hand.
+                let l = lod + bias
+                if l > 0, let lv = mipLevels { return Texture.trilinear(lv, t.width, t.height, u, v, l) }
+                return t.sampleBilinear(u: u, v: v)
             default: return t.sampleBilinear(u: u, v: v)
             }
         }

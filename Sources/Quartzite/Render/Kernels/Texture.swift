@@ -21,7 +21,8 @@ final class Texture {
     let height: Int
     /// Level 0: the image itself.
     let base: Bitmap
-    private let mips = Mutex<[Bitmap]>([])
+    /// The mip chain (levels 1...) and every level's surface (0...), made once.
+    private let mips = Mutex<(chain: [Bitmap], levels: [Surface])>(([], []))
 
     /// Samples `bitmap` directly (no copy); the caller must not change its
     /// pixels afterwards unless it makes a new texture.
@@ -40,9 +41,12 @@ final class Texture {
     /// Level 0 and, when `withMips`, every further level down to 1x1.
     func levels(withMips: Bool) -> [Surface] {
         if !withMips || (width <= 1 && height <= 1) { return [base.surface] }
-        return mips.withLock { chain in
-            if chain.isEmpty { chain = Texture.buildChain(base.surface) }
-            return [base.surface] + chain.map { $0.surface }
+        return mips.withLock { m in
+            if m.levels.isEmpty {
+                m.chain = Texture.buildChain(base.surface)
+                m.levels = [base.surface] + m.chain.map { $0.surface }
+            }
+            return m.levels
         }
     }
 
