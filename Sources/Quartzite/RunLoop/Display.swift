@@ -12,7 +12,7 @@ public enum Display {
         get { runLoopLock.with { rate } }
         set {
             runLoopLock.with { rate = newValue }
-            RunLoopRegistry.wakeAll()
+            runLoopWakeAllSleeping()
         }
     }
 }

@@ -19,12 +19,12 @@ extension RunLoop {
 
         let start = now()
         let limit = seconds > 0 ? start + seconds : start
-        if !hasWork(mode: mode) {
+        if !schedule(mode: mode, now: start).hasWork {
             // Nothing to run; the wake-ups are consumed all the same, and
             // transactions still get their end-of-turn call.
             qz_internal_wait_port_drain(&port)
             transactionRunLoopTurnDidFinish()
-            armPort(nextDeadline(mode: RunLoopMode.defaultMode, now: start))
+            armPort(schedule(mode: RunLoopMode.defaultMode, now: start).deadline)
             return .finished
         }
         while true {
@@ -33,14 +33,14 @@ extension RunLoop {
             // the completions owed to it, at the end of every turn.
             transactionRunLoopTurnDidFinish()
             let t = now()
-            let workDeadline = nextDeadline(mode: mode, now: t)
-            armPort(workDeadline)
+            let next = schedule(mode: mode, now: t)
+            armPort(next.deadline)
             // Apple's order of reasons, except that a stop wins over a timeout.
             if runLoopLock.with({ activation.stopped }) { return .stopped }
             if handled && returnAfterSourceHandled { return .handledSource }
             if t >= limit { return .timedOut }
-            if !hasWork(mode: mode) { return .finished }
-            wait(until: min(limit, workDeadline), now: t)
+            if !next.hasWork { return .finished }
+            wait(until: min(limit, next.deadline), now: t)
         }
     }
 
@@ -50,34 +50,30 @@ extension RunLoop {
         run(mode: RunLoopMode.defaultMode, seconds: 0, returnAfterSourceHandled: false)
     }
 
-    /// Whether `mode` has anything that could make a turn do work.
-    func hasWork(mode: String) -> Bool {
-        let items: Bool = runLoopLock.with {
-            performs.contains { matches($0.mode, mode) }
-                || timers.contains { $0.isValid && matches($0.modes, mode) }
-                || links.contains { $0.isValid && matches($0.modes(in: self) ?? [], mode) }
-        }
-        return items || transactionRunLoopNextDeadline() != nil
-    }
-
-    /// The media time of the next work in `mode` (now when a perform is
-    /// queued): timers, display-link frames and the transactions' deadline.
-    func nextDeadline(mode: String, now t: Double) -> Double {
-        var deadline: Double = runLoopLock.with {
-            var d = Double.infinity
-            if performs.contains(where: { matches($0.mode, mode) }) { d = t }
+    /// In one pass under the lock (and one question to the transactions):
+    /// whether `mode` has anything that could make a turn do work (a queued
+    /// perform, a valid timer or display link, transaction work), and the
+    /// media time of the next work (now when a perform is queued; timers,
+    /// display-link frames, the transactions' deadline).
+    func schedule(mode: String, now t: Double) -> (hasWork: Bool, deadline: Double) {
+        var (work, deadline): (Bool, Double) = runLoopLock.with {
+            var w = false, d = Double.infinity
+            if performs.contains(where: { matches($0.mode, mode) }) { (w, d) = (true, t) }
             for timer in timers where timer.isValid && matches(timer.modes, mode) {
+                w = true
                 d = min(d, timer.fireDate)
             }
             for link in links where matches(link.modes(in: self) ?? [], mode) {
+                if link.isValid { w = true }
                 if let next = link.nextFrameTime(now: t) { d = min(d, next) }
             }
-            return d
+            return (w, d)
         }
-        if let transactions = transactionRunLoopNextDeadline(), !transactions.isNaN {
-            deadline = min(deadline, transactions)
+        if let transactions = transactionRunLoopNextDeadline() {
+            work = true
+            if !transactions.isNaN { deadline = min(deadline, transactions) }
         }
-        return deadline
+        return (work, deadline)
     }
 
     /// Arms the wait port's timer for `deadline` (a media time). With a

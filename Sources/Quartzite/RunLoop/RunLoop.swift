@@ -122,15 +122,15 @@ public final class RunLoop: QZObject, Handle {
     }
 }
 
-/// Which run loop each thread has, the main one, and every live loop's wake
-/// descriptor (for runLoopWakeAllSleeping).
+/// Which run loop each thread has, the main one, and every live loop's owner
+/// and wake descriptor (for runLoopWake and wakeAll).
 ///
 /// **The main run loop** is the run loop of the process's main thread (the
 /// thread whose kernel id is the process id), whichever thread asks first;
 /// it lives for the life of the process. Other threads' loops are made on
 /// demand by CFRunLoopGetCurrent and freed when their thread exits.
 enum RunLoopRegistry {
-    nonisolated(unsafe) private static var wakeDescriptors: [ObjectIdentifier: Int32] = [:]
+    nonisolated(unsafe) private static var wakeDescriptors: [ObjectIdentifier: (owner: Int32, fd: Int32)] = [:]
     nonisolated(unsafe) private static var mainLoop: RunLoop?
 
     private static let key: pthread_key_t = {
@@ -143,7 +143,7 @@ enum RunLoopRegistry {
     }()
 
     static func register(_ loop: RunLoop) {
-        runLoopLock.with { wakeDescriptors[ObjectIdentifier(loop)] = loop.port.event_fd }
+        runLoopLock.with { wakeDescriptors[ObjectIdentifier(loop)] = (loop.ownerThread, loop.port.event_fd) }
     }
 
     static func unregister(_ loop: RunLoop) {
@@ -152,7 +152,14 @@ enum RunLoopRegistry {
 
     static func wakeAll() {
         runLoopLock.with {
-            for fd in wakeDescriptors.values { qz_internal_wait_port_signal(fd) }
+            for d in wakeDescriptors.values { qz_internal_wait_port_signal(d.fd) }
+        }
+    }
+
+    /// Signals the wait port of every live loop owned by thread `owner`.
+    static func wake(owner: Int32) {
+        runLoopLock.with {
+            for d in wakeDescriptors.values where d.owner == owner { qz_internal_wait_port_signal(d.fd) }
         }
     }
 

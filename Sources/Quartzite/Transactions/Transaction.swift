@@ -63,7 +63,7 @@ final class CompletionGroup {
         thread.owed.append(self)
         thread.waiting.removeAll { $0 === self }
         // Its thread may be asleep in its run loop: the deadline is now.
-        runLoopWakeAllSleeping()
+        runLoopWake(thread: thread.threadID)
     }
 }
 
@@ -111,6 +111,8 @@ final class LayerTransactionState {
 
 /// A thread's transaction stack and the completions owed to it.
 final class ThreadTransactions {
+    /// The kernel id of the thread (whose run loop delivers its completions).
+    let threadID = qz_internal_thread_id()
     var scopes: [TransactionScope] = [] { didSet { refresh() } }
     var record: TransactionRecord? {
         didSet { if record != nil && oldValue == nil { serial &+= 1 } }
@@ -287,7 +289,7 @@ enum Transactions {
         g.committed = true
         if g.liveAnimations > 0 { g.thread.waiting.append(g) }
         g.owIfDone()
-        if g.liveAnimations > 0 { runLoopWakeAllSleeping() }
+        if g.liveAnimations > 0 { runLoopWake(thread: g.thread.threadID) }
     }
 
     // MARK: - Commit
