@@ -194,4 +194,24 @@ private func everyKindLayer(configure: (Animation) -> Void = { _ in }) -> Layer 
         }
         withModelLock { #expect(children.allSatisfy { $0.planBlock != nil }) }
     }
+
+    @Test func aReusedCopyShowsTheModelTransformBeforeItsAnimationBegins() {
+        // The walk skips taking the model's transform when a transform plan
+        // replaces it; before the animation begins (fill removed) it must take it.
+        let root = Layer(), child = Layer()
+        let model = CATransform3D(scaleX: 3, y: 2, z: 1)
+        withModelLock {
+            _ = root.addSublayer(child, function: "test")
+            TransformBox.store(model, in: &child.transformBox)
+            let a = basic("transform", from: Value(.transform3D(.identity)), to: Value(.transform3D(tilted)))
+            a.timing.beginTime = 1
+            add(child, a, "t")
+        }
+        for t in [0.5, 1.5, 0.25, 2.5] {   // reused copies in between
+            // (Released inside the lock: the next frame overwrites the copies.)
+            let shown = withModelLock { root.presentationCopy(now: t).sublayers[0].transform }
+            let expected = t >= 1 && t < 2 ? referenceCopy(child, at: t).transform : model
+            #expect(shown.isEqual(to: expected), "t = \(t)")
+        }
+    }
 }

@@ -64,12 +64,14 @@ enum PlanBlock {
         }
     }
 
-    /// A block for `list` (resolving the animations' plans). The caller
-    /// frees it with `deallocate()`.
-    static func make(_ list: [AnimationEntry]) -> UnsafeMutableRawPointer {
+    /// A block for `list` (resolving the animations' plans). `general`: the
+    /// layer's animations are evaluated one by one whatever they are (its
+    /// class asks needsDisplayForKey while they run). The caller frees the
+    /// block with `deallocate()`.
+    static func make(_ list: [AnimationEntry], general: Bool) -> UnsafeMutableRawPointer {
         var size = headerSize
-        var general = false
-        for entry in list {
+        var general = general
+        for entry in list where !general {
             guard entry.animation.evaluatesWithoutHostCode else { general = true; break }
             size += entrySize + payloadSize(entry.animation.fastPlan.kind)
         }
@@ -165,7 +167,7 @@ extension Layer {
     @inline(never)
     private func remakePlanBlock() -> UnsafeRawPointer? {
         dropPlanBlock()
-        let b = PlanBlock.make(animationList ?? [])
+        let b = PlanBlock.make(animationList ?? [], general: layerClass.hasNeedsDisplayForKey)
         planBlock = b
         return PlanBlock.header(b).general ? nil : UnsafeRawPointer(b)
     }

@@ -482,7 +482,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 @c public func CALayerAddAnimation(_ layer: CALayerRef?, _ anim: CAAnimationRef?, _ key: UnsafePointer<CChar>?) {
     guard let l = object(layer, as: Layer.self), let a = object(anim, as: Animation.self) else { return }
     let k = key.map { String(cString: $0) }
-    withModelLock { l.addAnimationInTransaction(a, forKey: k, copy: true) }
+    withModelLock { l.addAnimationInTransaction(a, forKey: k) }
 }
 
 /// The animation running under `key`, or NULL. Borrowed: the copy the layer

@@ -351,11 +351,7 @@ extension Layer {
             }
         }
         if deferTransform && !transformWritten {
-            if hasCommittedSnapshot, let committed = committedSnapshot() {
-                TransformBox.assign(from: &committed.transformBox, to: &copy.transformBox)
-            } else {
-                TransformBox.assign(from: &transformBox, to: &copy.transformBox)
-            }
+            withPresentationSource { TransformBox.assign(from: &$0.transformBox, to: &copy.transformBox) }
         }
     }
 
@@ -397,12 +393,19 @@ extension Layer {
         }
     }
 
+    /// What presentation copies: the committed state, which a layer with
+    /// uncommitted changes builds from the model and its log of committed
+    /// values; else the layer itself. (Tested without retaining self or its state.)
+    /// (A body, not a returned reference: the layer itself is passed
+    /// without a retain.)
+    @inline(__always)
+    func withPresentationSource<R>(_ body: (Layer) -> R) -> R {
+        hasCommittedSnapshot ? body(committedSnapshot().unsafelyUnwrapped) : body(self)
+    }
+
     /// A copy of the layer's own state (no tree links), as initWithLayer: makes.
     func shallowCopy() -> Layer {
-        // Presentation shows committed state: a layer with uncommitted
-        // changes builds it from the model and its log of committed values.
-        // (Tested without retaining self or its state.)
-        let c = Layer(copyOf: hasCommittedSnapshot ? committedSnapshot().unsafelyUnwrapped : self)
+        let c = withPresentationSource { Layer(copyOf: $0) }
         initWithLayer(c)
         return c
     }
@@ -411,11 +414,7 @@ extension Layer {
     /// a copy of the layer's own state, as `shallowCopy` makes.
     @inline(__always)
     private func copyState(into old: Layer, deferTransform: Bool) {
-        if hasCommittedSnapshot {
-            old.assign(copyOf: committedSnapshot().unsafelyUnwrapped, deferTransform: deferTransform)
-        } else {
-            old.assign(copyOf: self, deferTransform: deferTransform)
-        }
+        withPresentationSource { old.assign(copyOf: $0, deferTransform: deferTransform) }
         initWithLayer(old)
     }
 

@@ -58,7 +58,7 @@ enum Actions {
     /// custom action's callback runs on the calling thread.
     static func run(_ action: QZObject, key: String, layer: Layer, arguments: Value?) {
         if let a = action as? Animation {
-            layer.addAnimationInTransaction(a, forKey: key, copy: true)
+            layer.addAnimationInTransaction(a, forKey: key)
         } else if let a = action as? Action, let fn = a.run {
             let layerHandle = borrowedHandle(layer)
             let args = arguments.map(borrowedHandle)

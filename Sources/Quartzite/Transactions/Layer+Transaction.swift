@@ -17,14 +17,13 @@ struct PendingAction {
 extension Layer {
     // MARK: - Animations in a transaction
 
-    /// Apple's addAnimation:forKey: through the API: a copy (when `copy`)
-    /// waits in the calling thread's open transaction and starts when it
+    /// Apple's addAnimation:forKey: through the API: a copy waits in the calling thread's open transaction and starts when it
     /// commits. A duration of 0 or less takes the transaction's
     /// animationDuration (0.25 s by default). The completions of the open
     /// scopes wait for it.
-    func addAnimationInTransaction(_ animation: Animation, forKey key: String?, copy: Bool) {
+    func addAnimationInTransaction(_ animation: Animation, forKey key: String?) {
         let t = ThreadTransactions.current
-        let a = copy ? animation.copy() : animation
+        let a = animation.copy()
         if a.timing.duration <= 0 { a.timing.duration = t.animationDuration }
         let state = Transactions.enlist(self, t, snapshot: false)
         let key = a.animationKind == .transition ? "transition" : key
