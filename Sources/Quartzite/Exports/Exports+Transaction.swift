@@ -92,6 +92,11 @@ import CQuartzite
         guard let o = object(function, as: TimingFunction.self) else { return }
         f = o
     }
+    setTransactionTimingFunction(f)
+}
+
+/// The innermost transaction's timing function (nil: the default).
+func setTransactionTimingFunction(_ f: TimingFunction?) {
     let t = ThreadTransactions.current
     withModelLock { t.top.timingFunction = .some(f) }
 }
@@ -157,7 +162,6 @@ import CQuartzite
         guard let o = object(value, as: Value.self) else { return }
         v = o.type == CAValueTypeNull ? nil : o
     }
-    let t = ThreadTransactions.current
     switch k {
     case "animationDuration":
         guard let n = v?.number else {
@@ -170,7 +174,7 @@ import CQuartzite
             recordError(QZErrorWrongType, #function, "disableActions takes a bool")
             return
         }
-        withModelLock { t.top.disableActions = n != 0 }
+        CATransactionSetDisableActions(n != 0)
     case "animationTimingFunction":
         var f: TimingFunction?
         if let v {
@@ -180,10 +184,11 @@ import CQuartzite
             }
             f = tf
         }
-        withModelLock { t.top.timingFunction = .some(f) }
+        setTransactionTimingFunction(f)
     case "completionBlock":
         recordError(QZErrorInvalidArgument, #function, "set the completion with CATransactionSetCompletionBlock")
     default:
+        let t = ThreadTransactions.current
         withModelLock { t.top.values[k] = v }
     }
 }

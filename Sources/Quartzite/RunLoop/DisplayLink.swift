@@ -33,6 +33,8 @@ public final class DisplayLink: QZObject, Handle {
     var isValid = true
     var isPaused = false
     var interval = 1
+    /// `interval` as a step count, capped (under runLoopLock; the setter keeps it >= 1).
+    var frameStep: Int64 { Int64(min(interval, Int(Self.maximumInterval))) }
     /// The index of the last frame delivered, or of the frame current when
     /// the link was added or unpaused (nil before either), on the grid of
     /// `lastFrameRate`. An index, not a time: k / rate does not map back to
@@ -173,7 +175,7 @@ public final class DisplayLink: QZObject, Handle {
         guard isValid, !isPaused, let callback else { return nil }
         let grid = FrameGrid(rate: Display.rate)
         let current = grid.index(at: now)
-        let n = Int64(min(max(interval, 1), Int(Self.maximumInterval)))
+        let n = frameStep
         let frame = FrameGrid.floorMultiple(current, n)
         if let last = lastIndex(on: grid), frame <= last { return nil }
         record(frame: frame, interval: n, grid: grid, hostTime: simulated ? qz_internal_monotonic_nanoseconds() : nil)
@@ -186,7 +188,7 @@ public final class DisplayLink: QZObject, Handle {
         guard isValid, !isPaused, callback != nil else { return nil }
         let grid = FrameGrid(rate: Display.rate)
         let current = grid.index(at: now)
-        let n = Int64(min(max(interval, 1), Int(Self.maximumInterval)))
+        let n = frameStep
         let last = lastIndex(on: grid) ?? current
         if FrameGrid.floorMultiple(current, n) > last { return now }
         let next = FrameGrid.floorMultiple(max(last, current), n) + n
@@ -254,14 +256,11 @@ public final class DisplayLink: QZObject, Handle {
     /// step, unless paused. False when the link is invalidated.
     @discardableResult
     public func step(timestamp: Double) -> Bool {
-        let simulated: Bool = {
-            var info: UnsafeMutableRawPointer? = nil
-            return qz_internal_get_time_source(&info) != nil
-        }()
+        let simulated = MediaClock.hasCustomSource
         let result: (ok: Bool, call: ((DisplayLink) -> Void)?) = runLoopLock.with {
             guard isValid else { return (false, nil) }
             guard !isPaused, let callback else { return (true, nil) }
-            let n = Int64(min(max(interval, 1), Int(Self.maximumInterval)))
+            let n = frameStep
             steps += 1
             guard steps >= n else { return (true, nil) }
             steps = 0

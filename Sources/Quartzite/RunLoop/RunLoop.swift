@@ -80,9 +80,7 @@ public final class RunLoop: QZObject, Handle {
     /// True when time is simulated (a custom source or a test clock): the
     /// loop then never sleeps in real time.
     var isSimulated: Bool {
-        if clock != nil { return true }
-        var info: UnsafeMutableRawPointer? = nil
-        return qz_internal_get_time_source(&info) != nil
+        clock != nil || MediaClock.hasCustomSource
     }
 
     /// Makes the wait port readable: a waiting turn wakes, a polling host sees work.

@@ -17,4 +17,10 @@ public enum MediaClock {
         }
         return t
     }
+
+    /// True when the host installed a time source (QZSetMediaTimeSource).
+    static var hasCustomSource: Bool {
+        var info: UnsafeMutableRawPointer? = nil
+        return qz_internal_get_time_source(&info) != nil
+    }
 }

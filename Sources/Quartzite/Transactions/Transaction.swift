@@ -233,14 +233,13 @@ enum Transactions {
             guard let s = t.scopes.last, !s.implicit else { return false }
             t.scopes.removeLast()
             // A nested scope's completion waits for the outermost commit.
-            if let g = s.completion { t.record?.closedGroups.append(g) }
+            close(s, t)
             if t.scopes.isEmpty {
                 commitRecord(t)
-            } else if t.scopes.count == 1, t.scopes[0].implicit, t.flushWhenClosed {
-                t.flushWhenClosed = false
-                let implicit = t.scopes.removeLast()
-                if let g = implicit.completion { t.record?.closedGroups.append(g) }
-                commitRecord(t)
+            } else if t.flushWhenClosed {
+                // (Commits only when the implicit scope is all that is left;
+                // committing clears the flag.)
+                commitImplicit(t)
             }
             return true
         }
@@ -265,7 +264,7 @@ enum Transactions {
     static func threadEnded(_ t: ThreadTransactions) {
         withModelLock {
             if !t.scopes.isEmpty {
-                for s in t.scopes { if let g = s.completion { t.record?.closedGroups.append(g) } }
+                for s in t.scopes { close(s, t) }
                 t.scopes.removeAll()
                 commitRecord(t)
             }
@@ -280,8 +279,13 @@ enum Transactions {
     static func commitImplicit(_ t: ThreadTransactions) {
         guard t.scopes.count == 1, let s = t.scopes.first, s.implicit else { return }
         t.scopes.removeAll()
-        if let g = s.completion { t.record?.closedGroups.append(g) }
+        close(s, t)
         commitRecord(t)
+    }
+
+    /// A closed scope's completion joins the record (it waits for the commit).
+    private static func close(_ s: TransactionScope, _ t: ThreadTransactions) {
+        if let g = s.completion { t.record?.closedGroups.append(g) }
     }
 
     /// A completion whose transaction committed (its animations are on their layers).
