@@ -1,7 +1,9 @@
 """quartzite.transaction and actions: explicit and implicit transactions,
 implicit animations, completions and custom actions from Python callables, on
 a fake media clock."""
+import gc
 import threading
+import weakref
 
 import pytest
 
@@ -183,3 +185,84 @@ def test_each_thread_has_its_own_transactions():
         t.join()
         assert transaction.get_animation_duration() == 4
     assert seen == [0.25]
+
+
+class _Recorder:
+    """A completion callable that can be watched with a weak reference."""
+
+    def __init__(self, calls, tag):
+        self.calls = calls
+        self.tag = tag
+
+    def __call__(self):
+        self.calls.append(self.tag)
+
+
+def _gone(ref):
+    gc.collect()
+    return ref() is None
+
+
+def test_a_replaced_completion_is_released_and_the_new_one_runs(clock):
+    calls = []
+    first = _Recorder(calls, "first")
+    first_ref = weakref.ref(first)
+    transaction.begin()
+    transaction.set_completion(first)
+    del first
+    transaction.set_completion(_Recorder(calls, "second"))
+    assert _gone(first_ref)
+    transaction.commit()
+    quartzite.process_animation_events()
+    assert calls == ["second"]
+
+
+def test_a_cleared_completion_is_released_and_never_runs(clock):
+    calls = []
+    first = _Recorder(calls, "first")
+    first_ref = weakref.ref(first)
+    transaction.begin()
+    transaction.set_completion(first)
+    del first
+    transaction.set_completion(None)
+    assert _gone(first_ref)
+    transaction.commit()
+    quartzite.process_animation_events()
+    assert calls == []
+
+
+def test_an_inner_completion_leaves_the_outer_one_in_place(clock):
+    calls = []
+    outer = _Recorder(calls, "outer")
+    outer_ref = weakref.ref(outer)
+    transaction.begin()
+    transaction.set_completion(outer)
+    del outer
+    with transaction():
+        transaction.set_completion(None)   # this scope has none: nothing to clear
+    assert not _gone(outer_ref)
+    with transaction():
+        transaction.set_completion(_Recorder(calls, "inner"))
+        transaction.set_completion(_Recorder(calls, "inner again"))
+    assert not _gone(outer_ref)
+    transaction.commit()
+    quartzite.process_animation_events()
+    assert sorted(calls) == ["inner again", "outer"]
+    assert _gone(outer_ref)
+
+
+def test_a_completion_left_owed_by_an_ended_thread_is_released():
+    refs = []
+
+    def other():
+        fn = _Recorder([], "other")
+        refs.append(weakref.ref(fn))
+        transaction.begin()
+        transaction.set_completion(fn)
+        transaction.commit()
+        # The thread ends without a run-loop turn: the library drops the completion.
+
+    t = threading.Thread(target=other)
+    t.start()
+    t.join()
+    assert _gone(refs[0])

@@ -22,13 +22,14 @@ runs on the thread running the run loop the link is in (or the thread calling
 """
 
 from . import _lib
+from ._callbacks import Targets, next_id
 from .errors import call
 from .handle import Handle
-from .run_loop import DEFAULT_MODE, _mode, _next_id, _Targets, current
+from .run_loop import DEFAULT_MODE, _mode, current
 
 __all__ = ["DisplayLink", "refresh_rate", "set_refresh_rate"]
 
-_targets = _Targets("Exception ignored in a display link callback")
+_targets = Targets("Exception ignored in a display link callback")
 
 
 @_lib.CADisplayLinkCallback
@@ -44,23 +45,16 @@ def _link_release(info):
 class DisplayLink(Handle):
     """CADisplayLinkCreate with ``callback(link)`` as the target."""
 
-    __slots__ = ("_info",)
+    __slots__ = ()
     _type_name = "CADisplayLinkRef"
 
     def __init__(self, callback):
         if not callable(callback):
             raise TypeError("DisplayLink needs a callable")
-        info = _next_id()
+        info = next_id()
         self._ref = call(_lib.CADisplayLinkCreate, _link_thunk, info)
-        self._info = info
         _targets.add(info, callback, self)
         call(_lib.QZDisplayLinkSetInfoRelease, self, _link_release)
-
-    @classmethod
-    def _borrowed(cls, ref):
-        obj = cls.from_handle(ref)
-        obj._info = None
-        return obj
 
     def add_to_run_loop(self, loop=None, mode=DEFAULT_MODE):
         """CADisplayLinkAddToRunLoop on ``loop`` (default: the calling

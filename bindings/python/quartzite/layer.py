@@ -113,7 +113,6 @@ itself through the library) are not run: a RecursionError is reported instead.
 """
 import ctypes
 import enum
-import itertools
 import numbers
 import sys
 import threading
@@ -121,7 +120,7 @@ import traceback
 import types
 import weakref
 
-from . import _closures, _lib, path as _path, values as _values
+from . import _callbacks, _closures, _lib, path as _path, values as _values
 from .color import Color
 from .errors import ErrorCode, OutOfRangeError, QuartziteError, WrongTypeError, call, error_for
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
@@ -423,7 +422,6 @@ class Context(Handle):
 
 # MARK: - Delegates and layout managers
 
-_next_id = itertools.count(1).__next__
 # info -> record of an installed delegate or layout manager, until release(info).
 _hook_records = {}
 # layer handle -> info of its current Python delegate / layout manager.
@@ -1311,7 +1309,7 @@ class Layer(Handle):
         self._install(_lib.CALayerSetLayoutManager, table, obj, _layout_manager_of)
 
     def _install(self, setter, table, obj, mapping):
-        info = _next_id()
+        info = _callbacks.next_id()
         _hook_records[info] = _HookRecord(obj, self._ref, mapping)
         try:
             call(setter, self, ctypes.byref(table), info)
@@ -1649,7 +1647,7 @@ def _create_layer_class(cls):
         else:
             setattr(table, field, _CLASS_THUNKS[name])
     table.release = _class_release
-    info = _next_id()
+    info = _callbacks.next_id()
     _class_records[info] = _ClassRecord(cls, hooks)
     name = f"{cls.__module__}.{cls.__qualname__}".encode("utf-8", "replace").replace(b"\0", b"?")
     try:

@@ -7,6 +7,7 @@ from . import _lib
 from .errors import call
 from .geometry import Rect
 from .handle import Handle
+from .layer import _as_rect
 from .video import PixelBuffer
 
 # QZDrawOperationKind values by name.
@@ -14,14 +15,6 @@ DRAW_OPERATION_KINDS = {
     1: "fill", 2: "border", 3: "image", 4: "path", 5: "push_clip", 6: "pop_clip",
     7: "begin_group", 8: "begin_mask", 9: "end_group", 10: "begin_shadow", 11: "end_shadow",
 }
-
-
-def _rect(r):
-    return Rect(r.origin.x, r.origin.y, r.size.width, r.size.height)
-
-
-def _c_rect(r):
-    return r if isinstance(r, _lib.CGRect) else Rect(*r)
 
 
 class DrawList(Handle):
@@ -35,33 +28,37 @@ class DrawList(Handle):
         return call(_lib.QZDrawListGetCount, self)
 
     def __getitem__(self, index):
+        count = len(self)
         if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
+            index += count
+        if not 0 <= index < count:
             raise IndexError(index)
+        return self._operation(index)
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self._operation(i)
+
+    def _operation(self, index):
         op = _lib.QZDrawOperation()
         call(_lib.QZDrawListGetOperation, self, index, ctypes.byref(op))
         t = op.transform
         return {
             "kind": DRAW_OPERATION_KINDS.get(op.kind, op.kind),
             "transform": tuple(getattr(t, f"m{r}{c}") for r in range(1, 5) for c in range(1, 5)),
-            "rect": _rect(op.rect),
+            "rect": Rect.from_c(op.rect),
             "corner_radius": op.cornerRadius,
             "border_width": op.borderWidth,
             "color": tuple(op.color),
             "opacity": op.opacity,
             "texture": op.texture,
-            "texture_rect": _rect(op.textureRect),
-            "bounds": _rect(op.bounds),
+            "texture_rect": Rect.from_c(op.textureRect),
+            "bounds": Rect.from_c(op.bounds),
             "shadow_offset": (op.shadowOffset.width, op.shadowOffset.height),
             "shadow_radius": op.shadowRadius,
             "layer_id": op.layerID,
             "depth": op.depth,
         }
-
-    def __iter__(self):
-        for i in range(len(self)):
-            yield self[i]
 
 
 class Renderer(Handle):
@@ -105,11 +102,11 @@ class Renderer(Handle):
 
     @property
     def bounds(self):
-        return _rect(call(_lib.CARendererGetBounds, self))
+        return Rect.from_c(call(_lib.CARendererGetBounds, self))
 
     @bounds.setter
     def bounds(self, r):
-        call(_lib.CARendererSetBounds, self, _c_rect(r))
+        call(_lib.CARendererSetBounds, self, _as_rect(r))
 
     def begin_frame(self, time):
         call(_lib.CARendererBeginFrameAtTime, self, float(time), None)
@@ -117,10 +114,10 @@ class Renderer(Handle):
     def update_bounds(self):
         """The pixels the current frame redraws (None when nothing changed)."""
         r = call(_lib.CARendererUpdateBounds, self)
-        return None if math.isinf(r.origin.x) else _rect(r)
+        return None if math.isinf(r.origin.x) else Rect.from_c(r)
 
     def add_update_rect(self, r):
-        call(_lib.CARendererAddUpdateRect, self, _c_rect(r))
+        call(_lib.CARendererAddUpdateRect, self, _as_rect(r))
 
     def render(self):
         call(_lib.CARendererRender, self)

@@ -27,10 +27,9 @@ binding keeps each Python callable alive until the library is done with it
 """
 
 import enum
-import itertools
-import weakref
 
 from . import _lib
+from ._callbacks import Registry, Targets, next_id
 from .errors import call
 from .handle import Handle
 from .layer import _run_callback
@@ -154,7 +153,7 @@ def run_forever():
 def run_once(loop=None):
     """QZRunLoopRunOnce: one turn of the calling thread's loop (or ``loop``,
     which must be this thread's) without waiting."""
-    return RunResult(call(_lib.QZRunLoopRunOnce, loop if loop is not None else None))
+    return RunResult(call(_lib.QZRunLoopRunOnce, loop))
 
 
 def stop(loop=None):
@@ -174,14 +173,13 @@ def add_common_mode(mode, loop=None):
 
 # MARK: - Performs
 
-_next_id = itertools.count(1).__next__
 # info -> callable, from QZRunLoopPerformFunction until it runs.
-_performs = {}
+_performs = Registry()
 
 
 @_lib.QZRunLoopPerformCallback
 def _perform_thunk(info):
-    fn = _performs.pop(info, None)
+    fn = _performs.pop(info)
     if fn is not None:
         _run_callback("Exception ignored in a run-loop perform", fn, fn)
 
@@ -192,48 +190,17 @@ def perform(fn, mode=DEFAULT_MODE, loop=None):
     if not callable(fn):
         raise TypeError("perform() needs a callable")
     target = loop if loop is not None else current()
-    info = _next_id()
-    _performs[info] = fn
+    info = _performs.register(fn)
     try:
         call(_lib.QZRunLoopPerformFunction, target, _mode(mode), _perform_thunk, info)
     except BaseException:
-        _performs.pop(info, None)
+        _performs.pop(info)
         raise
 
 
 # MARK: - Timers
 
-class _Targets:
-    """The Python callables behind one kind of C callback with an info
-    pointer (run-loop timers, display links): info -> (callable, weakref to
-    the wrapper), from creation until the library releases the info."""
-
-    def __init__(self, message):
-        self._entries = {}
-        self._message = message
-
-    def add(self, info, callback, wrapper):
-        self._entries[info] = (callback, weakref.ref(wrapper))
-
-    def call(self, cls, ref, info):
-        """Calls the callable for `info` with the wrapper of handle `ref`."""
-        entry = self._entries.get(info)
-        if entry is None:
-            return
-        fn, wrapper_ref = entry
-        obj = wrapper_ref()
-        if obj is None or obj._ref != ref:
-            obj = cls._borrowed(ref)
-        _run_callback(self._message, fn, lambda: fn(obj))
-
-    def release(self, info):
-        try:
-            self._entries.pop(info, None)
-        except BaseException:  # noqa: BLE001 -- may run at interpreter exit
-            pass
-
-
-_timers = _Targets("Exception ignored in a run-loop timer callback")
+_timers = Targets("Exception ignored in a run-loop timer callback")
 
 
 @_lib.CFRunLoopTimerCallBack
@@ -263,7 +230,7 @@ class Timer(Handle):
     :meth:`invalidate`.
     """
 
-    __slots__ = ("_info",)
+    __slots__ = ()
     _type_name = "CFRunLoopTimerRef"
 
     def __init__(self, callback, interval=0.0, fire_date=None):
@@ -272,18 +239,10 @@ class Timer(Handle):
         interval = float(interval)
         if fire_date is None:
             fire_date = current_media_time() + max(interval, 0.0)
-        info = _next_id()
-        ref = call(_lib.CFRunLoopTimerCreate, float(fire_date), interval, _timer_thunk, info)
-        self._ref = ref
-        self._info = info
+        info = next_id()
+        self._ref = call(_lib.CFRunLoopTimerCreate, float(fire_date), interval, _timer_thunk, info)
         _timers.add(info, callback, self)
         call(_lib.QZRunLoopTimerSetInfoRelease, self, _timer_release)
-
-    @classmethod
-    def _borrowed(cls, ref):
-        obj = cls.from_handle(ref)
-        obj._info = None
-        return obj
 
     def add_to_run_loop(self, loop=None, mode=DEFAULT_MODE):
         """CFRunLoopAddTimer on ``loop`` (default: the calling thread's)."""
@@ -317,6 +276,3 @@ class Timer(Handle):
     @next_fire_date.setter
     def next_fire_date(self, value):
         call(_lib.CFRunLoopTimerSetNextFireDate, self, float(value))
-
-
-

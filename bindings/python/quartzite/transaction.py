@@ -19,14 +19,16 @@ Callbacks (completions and custom actions made from Python callables) run on
 the thread named in the C header: a completion on the thread that committed
 its transaction, during that thread's process_animation_events (or run-loop
 turn); an action on the thread that triggered it. Exceptions they raise are
-reported through ``sys.unraisablehook``. The binding keeps their ctypes
-callbacks alive: a completion until it has run, an action until the library
-frees it (its release callback).
+reported through ``sys.unraisablehook``. The binding keeps their Python
+callables alive: a completion until it has run, is replaced or cleared, or
+its (Python) thread ends; an action until the library frees it (its release
+callback).
 """
-import itertools
+import ctypes
 import threading
 
 from . import _lib
+from ._callbacks import Registry
 from .errors import call
 from .handle import Handle
 from .layer import _run_callback
@@ -39,29 +41,61 @@ __all__ = [
 ]
 
 # info -> Python callable, for callbacks the library holds. The integers are
-# the `info` pointers passed to C; entries go when C is done with them.
-_registry = {}
-_registry_lock = threading.Lock()
-_ids = itertools.count(1)
+# the `info` pointers passed to C; entries go when C is done with them: a
+# completion when it runs, is replaced or cleared, or its thread ends
+# (set_completion); an action when the library releases it.
+_completions = Registry()
+_actions = Registry()
 
 
-def _register(obj):
-    with _registry_lock:
-        key = next(_ids)
-        _registry[key] = obj
-        return key
+class _ThreadCompletions:
+    """The completions set from Python on one Python thread and not yet run,
+    replaced or cleared. A completion runs only on the thread that set it,
+    and the library drops those still owed when the thread exits; this object
+    lives in a threading.local, so it goes with the thread and releases them."""
+
+    __slots__ = ("keys",)
+
+    def __init__(self):
+        self.keys = set()
+
+    def __del__(self):
+        try:
+            for key in self.keys:
+                _completions.pop(key)
+        except BaseException:  # noqa: BLE001 -- may run at interpreter exit
+            pass
+
+
+_thread_completions = threading.local()
+
+
+def _completions_of_this_thread():
+    """This thread's _ThreadCompletions, or None on a thread Python did not
+    start: there a callback's Python thread state (and its threading.local)
+    may end when the callback returns, long before the thread does."""
+    holder = getattr(_thread_completions, "holder", None)
+    if holder is None and not isinstance(threading.current_thread(), threading._DummyThread):
+        holder = _thread_completions.holder = _ThreadCompletions()
+    return holder
+
+
+def _forget_completion(key):
+    """The library will not call completion `key` again: drop its callable."""
+    holder = getattr(_thread_completions, "holder", None)
+    if holder is not None:
+        holder.keys.discard(key)
+    return _completions.pop(key)
 
 
 def _run_completion(info):
-    with _registry_lock:
-        fn = _registry.pop(info, None)   # exactly once
+    fn = _forget_completion(info)   # exactly once
     if fn is not None:
         _run_callback("Exception ignored in a transaction completion", fn, fn)
 
 
 def _run_action(key, layer, arguments, info):
-    with _registry_lock:
-        fn = _registry.get(info)
+    fn = _actions.get(info)
     if fn is None:
         return
 
@@ -73,14 +107,19 @@ def _run_action(key, layer, arguments, info):
 
 
 def _release_action(info):
-    with _registry_lock:
-        _registry.pop(info, None)
+    _actions.pop(info)
+
+
+def _thunk_address(fn):
+    return ctypes.cast(fn, ctypes.c_void_p).value
 
 
 # One thunk of each kind for the life of the process (the info says which callable).
 _COMPLETION_THUNK = _lib.CATransactionCompletionCallback(_run_completion)
 _ACTION_THUNK = _lib.CAActionCallback(_run_action)
 _RELEASE_THUNK = _lib.CAActionReleaseCallback(_release_action)
+_COMPLETION_ADDRESS = _thunk_address(_COMPLETION_THUNK)
+_NO_COMPLETION = _lib.CATransactionCompletionCallback()   # NULL (ctypes refuses None here)
 
 
 class Action(Handle):
@@ -96,11 +135,11 @@ class Action(Handle):
     def __init__(self, run):
         if not callable(run):
             raise TypeError(f"Action needs a callable, not {type(run).__name__}")
-        key = _register(run)
+        key = _actions.register(run)
         try:
             self._ref = call(_lib.CAActionCreateWithRelease, _ACTION_THUNK, key, _RELEASE_THUNK)
         except BaseException:
-            _release_action(key)
+            _actions.pop(key)
             raise
 
     def run(self, key, layer, arguments=None):
@@ -218,22 +257,57 @@ def set_animation_timing_function(function):
     call(_lib.CATransactionSetAnimationTimingFunction, f)
 
 
+def _take_innermost_completion():
+    """Clears the completion of the innermost open transaction when it is
+    one set from Python, and returns its info (else None, clearing nothing).
+
+    The library neither owns nor releases a completion's info, and calls a
+    replaced or cleared one never. The binding cannot track the transaction
+    scopes itself (C code, layer changes and run-loop turns open and commit
+    them too), so it asks the library: CATransactionGetCompletionBlock gives
+    the innermost completion of any open scope; when it is a Python one, a
+    NULL set on the innermost scope tells whether it was that scope's (it is
+    then gone) or an outer scope's (the innermost has none: nothing changes)."""
+    info = ctypes.c_void_p()
+    fn = call(_lib.CATransactionGetCompletionBlock, ctypes.byref(info))
+    key = info.value
+    if not fn or _thunk_address(fn) != _COMPLETION_ADDRESS or key not in _completions:
+        return None
+    call(_lib.CATransactionSetCompletionBlock, _NO_COMPLETION, None)
+    after = ctypes.c_void_p()
+    fn = call(_lib.CATransactionGetCompletionBlock, ctypes.byref(after))
+    if fn and after.value == key:
+        return None   # an outer scope's: still owed
+    return key
+
+
 def set_completion(fn):
     """CATransactionSetCompletionBlock with a Python callable (no arguments),
     called once on this thread after the animations added from now on in the
     transaction end (at the end of a run-loop turn or in
-    process_animation_events). None clears it."""
-    if fn is None:
-        call(_lib.CATransactionSetCompletionBlock, None, None)
-        return
-    if not callable(fn):
+    process_animation_events). Setting another replaces it; None clears it.
+    The binding drops the callable once it ran, was replaced or cleared, or
+    its thread ended (a Python thread; on a thread started outside Python a
+    completion left unrun when the thread exits stays held)."""
+    if fn is not None and not callable(fn):
         raise TypeError(f"completion must be callable, not {type(fn).__name__}")
-    key = _register(fn)
+    replaced = _take_innermost_completion()
     try:
-        call(_lib.CATransactionSetCompletionBlock, _COMPLETION_THUNK, key)
-    except BaseException:
-        _release_action(key)
-        raise
+        if fn is None:
+            call(_lib.CATransactionSetCompletionBlock, _NO_COMPLETION, None)
+            return
+        key = _completions.register(fn)
+        try:
+            call(_lib.CATransactionSetCompletionBlock, _COMPLETION_THUNK, key)
+        except BaseException:
+            _completions.pop(key)
+            raise
+        holder = _completions_of_this_thread()
+        if holder is not None:
+            holder.keys.add(key)
+    finally:
+        if replaced is not None:
+            _forget_completion(replaced)
 
 
 def value(key):
