@@ -656,6 +656,55 @@ private func insideRoundedRect(_ px: Double, _ py: Double, _ x0: Double, _ y0: D
         #expect(m.mask[0, 0] == 255 && m.mask[11, 11] == 255)
         #expect(rasterizePathCoverage(into: m, path: PathData()).isEmpty)
     }
+
+    @Test func polygonCoverageMatchesPaths() throws {
+        // The same rectangle as a polygon: the same areas as through a path.
+        let rect = [CGPoint(x: 2.25, y: 1.5), CGPoint(x: 6.75, y: 1.5), CGPoint(x: 6.75, y: 4.5), CGPoint(x: 2.25, y: 4.5)]
+        let m = MaskBitmap(width: 10, height: 6)!
+        #expect(rasterizePolygonCoverage(into: m.mask, polygons: [rect]) == PixelRect(x: 2, y: 1, width: 5, height: 4))
+        #expect(m.mask[2, 1] == 96 && m.mask[4, 2] == 255 && m.mask[6, 4] == 96 && m.mask[3, 1] == 128 && m.mask[7, 2] == 0)
+        // Nonzero: a square inside another drawn the other way round is a hole;
+        // drawn the same way round it is filled.
+        func square(_ x: Double, _ y: Double, _ s: Double) -> [CGPoint] {
+            [CGPoint(x: x, y: y), CGPoint(x: x + s, y: y), CGPoint(x: x + s, y: y + s), CGPoint(x: x, y: y + s)]
+        }
+        let b = MaskBitmap(width: 12, height: 12)!
+        rasterizePolygonCoverage(into: b.mask, polygons: [square(1, 1, 10), square(4, 4, 4).reversed()])
+        #expect(b.mask[2, 2] == 255 && b.mask[5, 5] == 0 && b.mask[9, 9] == 255)
+        rasterizePolygonCoverage(into: b.mask, polygons: [square(1, 1, 10), square(4, 4, 4)])
+        #expect(b.mask[5, 5] == 255)
+        #expect(rasterizePolygonCoverage(into: b.mask, polygons: [square(1, 1, 3) + [CGPoint(x: .nan, y: 2)]]).isEmpty)
+        // An ellipse flattened to a polygon gives the mask of the same path.
+        let ellipse = (0..<64).map { i -> CGPoint in
+            let t = Double(i) * 2 * Double.pi / 64
+            return CGPoint(x: 15 + 12.3 * cos(t), y: 10 + 7.7 * sin(t))
+        }
+        let viaPath = MaskBitmap(width: 30, height: 20)!, viaPolygon = MaskBitmap(width: 30, height: 20)!
+        var elements: [PathElement] = [.moveTo(ellipse[0])]
+        for p in ellipse.dropFirst() { elements.append(.lineTo(p)) }
+        elements.append(.closeSubpath)
+        let r1 = rasterizePathCoverage(into: viaPath, path: try PathData(elements))
+        let r2 = rasterizePolygonCoverage(into: viaPolygon.mask, polygons: [ellipse])
+        #expect(r1 == r2 && !r1.isEmpty)
+        var same = true
+        for y in 0..<20 { for x in 0..<30 where viaPath.mask[x, y] != viaPolygon.mask[x, y] { same = false } }
+        #expect(same)
+        // The spans handed over row by row hold every covered pixel, rows in order.
+        var edges = CoverageEdges(height: 20)
+        let added = edges.add(polygon: ellipse)
+        #expect(added)
+        let spans = MaskBitmap(width: 30, height: 20)!
+        var rows: [(y: Int, xs: Int, xe: Int)] = []
+        edges.rasterize(into: spans.mask, evenOdd: false, antialias: true) { rows.append(($0, $1, $2)) }
+        #expect(rows.map(\.y) == Array(rows.first!.y...rows.last!.y) && rows.count > 10)
+        var inside = true
+        for y in 0..<20 { for x in 0..<30 where viaPath.mask[x, y] != 0 {
+            guard let r = rows.first(where: { $0.y == y }), x >= r.xs, x < r.xe, spans.mask[x, y] == viaPath.mask[x, y] else {
+                inside = false; continue
+            }
+        } }
+        #expect(inside)
+    }
 }
 
 // MARK: - Placement

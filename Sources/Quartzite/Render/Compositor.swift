@@ -402,65 +402,37 @@ struct Compositor {
 
     // MARK: - Paths
 
-    /// Fills device-space polygons (nonzero rule) with 4 sub-scanlines per row
-    /// and exact horizontal span coverage.
+    /// Fills device-space polygons (nonzero rule) through the kernels' path
+    /// rasterizer (16 sample rows per pixel row, exact horizontal coverage),
+    /// blending each row's touched span as soon as it is rasterized.
     private func drawPath(_ op: DrawOp) {
         let canvas = top
         let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
-        guard !region.isEmpty else { return }
-        var edges: [(x0: Double, y0: Double, x1: Double, y1: Double, dir: Int)] = []
+        guard !region.isEmpty, op.opacity > 0 else { return }
+        var edges = CoverageEdges(height: region.height)
+        let ox = Double(region.x0), oy = Double(region.y0)
         for poly in op.polygons {
-            for k in 0..<poly.count {
-                let a = poly[k], b = poly[(k + 1) % poly.count]
-                if a.y == b.y { continue }
-                edges.append(a.y < b.y ? (a.x, a.y, b.x, b.y, 1) : (b.x, b.y, a.x, a.y, -1))
-            }
+            guard edges.add(polygon: poly.map { CGPoint(x: $0.x - ox, y: $0.y - oy) }) else { return }
         }
+        if edges.isEmpty { return }
+        // One row of coverage serves every row: the rasterizer hands each row
+        // over (span) before it writes the next, so the mask's rows share it.
         let w = region.width
-        var acc = [Double](repeating: 0, count: w + 2)
-        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: w)
-        defer { coverage.deallocate() }
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: w)
+        defer { line.deallocate() }
+        let mask = AlphaMask(base: line, width: w, height: region.height, rowBytes: 0)
         let color = scalePixel(packBGRA(op.color), unit8(Double(op.opacity)))
-        var xs: [(Double, Int)] = []
-        let sub = 4
-        for py in region.y0..<region.y1 {
-            for k in 0..<w + 2 { acc[k] = 0 }
-            for s in 0..<sub {
-                let sy = Double(py) + (Double(s) + 0.5) / Double(sub)
-                xs.removeAll(keepingCapacity: true)
-                for e in edges where sy >= e.y0 && sy < e.y1 {
-                    xs.append((e.x0 + (sy - e.y0) / (e.y1 - e.y0) * (e.x1 - e.x0), e.dir))
-                }
-                xs.sort { $0.0 < $1.0 }
-                var wind = 0
-                for j in 0..<xs.count {
-                    let before = wind
-                    wind += xs[j].1
-                    if before == 0 && wind != 0, j + 1 < xs.count {
-                        // Find where winding returns to zero.
-                        var w2 = wind, k = j + 1
-                        while k < xs.count { w2 += xs[k].1; if w2 == 0 { break }; k += 1 }
-                        let a = max(xs[j].0 - Double(region.x0), 0)
-                        let b = min((k < xs.count ? xs[k].0 : xs[xs.count - 1].0) - Double(region.x0), Double(w))
-                        if b > a { addSpan(&acc, a, b, 1.0 / Double(sub)) }
-                    }
+        edges.rasterize(into: mask, evenOdd: false, antialias: true) { y, xs, xe in
+            let py = region.y0 + y
+            if !clips.isEmpty {
+                let cy = Double(py) + 0.5
+                for x in xs..<xe where line[x] != 0 {
+                    let k = clipCoverage(Double(region.x0 + x) + 0.5, cy)
+                    line[x] = UInt8((Double(line[x]) * k + 0.5).rounded(.down))
                 }
             }
-            for x in 0..<w {
-                var c = min(acc[x], 1)
-                if c > 0, !clips.isEmpty { c *= clipCoverage(Double(region.x0 + x) + 0.5, Double(py) + 0.5) }
-                coverage[x] = UInt8(unit8(c))
-            }
-            fillSpanOverMasked(dst: canvas.row(py) + region.x0, color: color, coverage: coverage, count: w)
+            fillSpanOverMasked(dst: canvas.row(py) + region.x0 + xs, color: color, coverage: line + xs, count: xe - xs)
         }
-    }
-
-    private func addSpan(_ acc: inout [Double], _ a: Double, _ b: Double, _ weight: Double) {
-        let ia = Int(a), ib = Int(b)
-        if ia == ib { acc[ia] += (b - a) * weight; return }
-        acc[ia] += (Double(ia + 1) - a) * weight
-        if ia + 1 < ib { for k in (ia + 1)..<ib { acc[k] += weight } }
-        if ib < acc.count { acc[ib] += (b - Double(ib)) * weight }
     }
 
     // MARK: - Groups and shadows

@@ -243,99 +243,185 @@ func rasterizePathCoverage(into mask: AlphaMask, path: PathData, transform: CGAf
         do { try t.append(contentsOf: path, transform: transform) } catch { return .empty }
         data = t
     }
-    // Edges as (xTop, yTop, xBottom, yBottom, winding), horizontal ones dropped.
-    struct Edge { var x0, y0, x1, y1: Double; var dir: Int; var dxdy: Double }
-    var edges: [Edge] = []
-    let limitY = Double(mask.height)
+    var edges = CoverageEdges(height: mask.height)
     for poly in data.flattened(tolerance: 0.02) {
-        var pts = poly.points
-        if let f = pts.first, let l = pts.last, f.x != l.x || f.y != l.y { pts.append(f) }
-        if pts.count < 2 { continue }
-        for i in 0..<(pts.count - 1) {
-            let a = pts[i], b = pts[i + 1]
-            if !a.isFinite || !b.isFinite { return .empty }
+        if !edges.add(polygon: poly.points) { return .empty }
+    }
+    return edges.rasterize(into: mask, evenOdd: evenOdd, antialias: antialias)
+}
+
+/// Fills `mask` with the coverage of `polygons` (mask pixels, each closed,
+/// non-zero winding rule), as `rasterizePathCoverage` does for a path's
+/// flattened subpaths. A non-finite point gives an empty mask.
+@discardableResult
+func rasterizePolygonCoverage(into mask: AlphaMask, polygons: [[CGPoint]], antialias: Bool = true) -> PixelRect {
+    mask.fill(0)
+    if mask.width == 0 || mask.height == 0 { return .empty }
+    var edges = CoverageEdges(height: mask.height)
+    for poly in polygons {
+        if !edges.add(polygon: poly) { return .empty }
+    }
+    return edges.rasterize(into: mask, evenOdd: false, antialias: antialias)
+}
+
+/// The non-horizontal edges of closed polygons for the scanline rasterizer
+/// behind `rasterizePathCoverage` and `rasterizePolygonCoverage`: y-sorted,
+/// walked with an active-edge list, 16 sample rows per pixel row (one
+/// without antialiasing), each with exact horizontal coverage.
+struct CoverageEdges {
+    /// An edge from its top (x0, y0) to its bottom (x1, y1); dir +1 when the
+    /// polygon runs downwards along it, -1 upwards.
+    private struct Edge { var x0, y0, x1, y1: Double; var dir: Int; var dxdy: Double }
+    private var edges: [Edge] = []
+    /// The height of the target: edges entirely above row 0 or below it are dropped.
+    private let limitY: Double
+
+    init(height: Int) { limitY = Double(height) }
+
+    var isEmpty: Bool { edges.isEmpty }
+
+    /// Adds the edges of the polygon `points`, closed (its last point joins
+    /// its first); false (nothing added) when a point is not finite.
+    mutating func add(polygon points: [CGPoint]) -> Bool {
+        let n = points.count
+        if n < 2 { return true }
+        for p in points where !p.isFinite { return false }
+        for i in 0..<n {
+            let a = points[i], b = points[i + 1 == n ? 0 : i + 1]
             if a.y == b.y { continue }
             let (t, u, dir) = a.y < b.y ? (a, b, 1) : (b, a, -1)
             if u.y <= 0 || t.y >= limitY { continue }
             edges.append(Edge(x0: t.x, y0: t.y, x1: u.x, y1: u.y, dir: dir, dxdy: (u.x - t.x) / (u.y - t.y)))
         }
+        return true
     }
-    if edges.isEmpty { return .empty }
-    edges.sort { $0.y0 < $1.y0 }
-    let w = mask.width
-    let samples = antialias ? 16 : 1
-    let weight = 1 / Double(samples)
-    var acc = [Double](repeating: 0, count: w + 2)
-    var run = [Double](repeating: 0, count: w + 2)
-    var active: [Int] = []
-    var next = 0
-    var crossings: [(x: Double, dir: Int)] = []
-    let firstRow = Swift.max(0, Texture.clampedIndex(edges[0].y0))
-    var touched = PixelRect.empty
-    var y = firstRow
-    while y < mask.height {
-        if active.isEmpty && next < edges.count {
-            y = Swift.max(y, Texture.clampedIndex(edges[next].y0))
-            if y >= mask.height { break }
+
+    /// Writes the coverage of the edges into the rows of `mask` (whose
+    /// height must be the one given to `init`) that they reach, and returns
+    /// the pixel rectangle that may hold non-zero coverage. Only each
+    /// touched row's span is written (the rest of the mask is left as it
+    /// was: clear it first for a whole mask); `span(y, xs, xe)` is called
+    /// right after row y is written, with the pixels [xs, xe) that hold its
+    /// non-zero coverage, rows in increasing order.
+    @discardableResult
+    mutating func rasterize(into mask: AlphaMask, evenOdd: Bool, antialias: Bool,
+                            span: (Int, Int, Int) -> Void = { _, _, _ in }) -> PixelRect {
+        if edges.isEmpty || mask.width == 0 || mask.height == 0 { return .empty }
+        edges.sort { $0.y0 < $1.y0 }
+        let w = mask.width, height = mask.height
+        let samples = antialias ? 16 : 1
+        let weight = 1 / Double(samples)
+        let count = edges.count
+        // Scratch: coverage of partly covered pixels (acc), the start and end
+        // steps of fully covered runs (run), the active edges, and one sample
+        // row's crossings (x, winding), kept sorted as they are found.
+        let acc = UnsafeMutablePointer<Double>.allocate(capacity: w + 2)
+        let run = UnsafeMutablePointer<Double>.allocate(capacity: w + 2)
+        let active = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        let crossX = UnsafeMutablePointer<Double>.allocate(capacity: count)
+        let crossDir = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        acc.initialize(repeating: 0, count: w + 2)
+        run.initialize(repeating: 0, count: w + 2)
+        defer {
+            acc.deallocate(); run.deallocate(); active.deallocate(); crossX.deallocate(); crossDir.deallocate()
         }
-        if active.isEmpty && next >= edges.count { break }
-        let rowTop = Double(y), rowBottom = rowTop + 1
-        while next < edges.count && edges[next].y0 < rowBottom { active.append(next); next += 1 }
-        active.removeAll { edges[$0].y1 <= rowTop }
-        var rowAny = false
-        var minXi = w, maxXi = 0
-        for s in 0..<samples {
-            let sy = rowTop + (Double(s) + 0.5) * weight
-            crossings.removeAll(keepingCapacity: true)
-            for e in active {
-                let ed = edges[e]
-                if sy >= ed.y0 && sy < ed.y1 {
-                    crossings.append((ed.x0 + (sy - ed.y0) * ed.dxdy, ed.dir))
+        return edges.withUnsafeBufferPointer { e -> PixelRect in
+            var activeCount = 0
+            var next = 0
+            var touched = PixelRect.empty
+            var y = Swift.max(0, Texture.clampedIndex(e[0].y0))
+            while y < height {
+                if activeCount == 0 {
+                    if next >= count { break }
+                    y = Swift.max(y, Texture.clampedIndex(e[next].y0))
+                    if y >= height { break }
                 }
+                let rowTop = Double(y), rowBottom = rowTop + 1
+                // Drop the edges that ended above this row, add those that start in it.
+                var kept = 0
+                for i in 0..<activeCount where e[active[i]].y1 > rowTop {
+                    active[kept] = active[i]; kept += 1
+                }
+                activeCount = kept
+                while next < count && e[next].y0 < rowBottom {
+                    if e[next].y1 > rowTop { active[activeCount] = next; activeCount += 1 }
+                    next += 1
+                }
+                var rowAny = false
+                var minXi = w, maxXi = 0
+                for s in 0..<samples {
+                    let sy = rowTop + (Double(s) + 0.5) * weight
+                    var n = 0
+                    for i in 0..<activeCount {
+                        let ed = e[active[i]]
+                        if sy >= ed.y0 && sy < ed.y1 {
+                            let x = ed.x0 + (sy - ed.y0) * ed.dxdy
+                            var j = n
+                            while j > 0 && crossX[j - 1] > x { crossX[j] = crossX[j - 1]; crossDir[j] = crossDir[j - 1]; j -= 1 }
+                            crossX[j] = x; crossDir[j] = ed.dir
+                            n += 1
+                        }
+                    }
+                    if n < 2 { continue }
+                    var wind = 0
+                    for k in 0..<(n - 1) {
+                        wind += crossDir[k]
+                        let inside = evenOdd ? (wind & 1) != 0 : wind != 0
+                        if !inside { continue }
+                        var xa = crossX[k], xb = crossX[k + 1]
+                        if !antialias {
+                            // Pixel centres in [xa, xb).
+                            xa = (xa - 0.5).rounded(.up) ; xb = (xb - 0.5).rounded(.up)
+                        }
+                        xa = Swift.max(xa, 0); xb = Swift.min(xb, Double(w))
+                        if xb <= xa { continue }
+                        let ia = Int(xa), ib = Int(xb)
+                        rowAny = true
+                        minXi = Swift.min(minXi, ia); maxXi = Swift.max(maxXi, Swift.min(ib + 1, w))
+                        if ia == ib {
+                            acc[ia] += (xb - xa) * weight
+                        } else {
+                            acc[ia] += (Double(ia + 1) - xa) * weight
+                            run[ia + 1] += weight
+                            run[ib] -= weight
+                            acc[ib] += (xb - Double(ib)) * weight
+                        }
+                    }
+                }
+                if rowAny {
+                    let row = mask.row(y)
+                    var level = 0.0
+                    var any: UInt8 = 0
+                    var x = minXi
+                    let end = Swift.min(maxXi + 1, w)
+                    while x < end {
+                        level += run[x]
+                        let a = acc[x]
+                        let b = byte(level + a)
+                        row[x] = b
+                        any |= b
+                        x += 1
+                        if a == 0 {
+                            // The pixels up to the next span end or partial
+                            // pixel have the same coverage.
+                            let from = x
+                            while x < end && run[x] == 0 && acc[x] == 0 { x += 1 }
+                            if x > from { (row + from).update(repeating: b, count: x - from) }
+                        }
+                    }
+                    let clearEnd = Swift.min(maxXi + 1, w + 1)
+                    (acc + minXi).update(repeating: 0, count: clearEnd + 1 - minXi)
+                    (run + minXi).update(repeating: 0, count: clearEnd + 1 - minXi)
+                    if any != 0 {
+                        touched = touched.union(PixelRect(x: minXi, y: y, width: maxXi - minXi, height: 1))
+                        span(y, minXi, maxXi)
+                    }
+                }
+                y += 1
             }
-            if crossings.count < 2 { continue }
-            crossings.sort { $0.x < $1.x }
-            var wind = 0
-            for k in 0..<(crossings.count - 1) {
-                wind += crossings[k].dir
-                let inside = evenOdd ? (wind & 1) != 0 : wind != 0
-                if !inside { continue }
-                var xa = crossings[k].x, xb = crossings[k + 1].x
-                if !antialias {
-                    // Pixel centres in [xa, xb).
-                    xa = (xa - 0.5).rounded(.up) ; xb = (xb - 0.5).rounded(.up)
-                }
-                xa = Swift.max(xa, 0); xb = Swift.min(xb, Double(w))
-                if xb <= xa { continue }
-                let ia = Int(xa), ib = Int(xb)
-                rowAny = true
-                minXi = Swift.min(minXi, ia); maxXi = Swift.max(maxXi, Swift.min(ib + 1, w))
-                if ia == ib {
-                    acc[ia] += (xb - xa) * weight
-                } else {
-                    acc[ia] += (Double(ia + 1) - xa) * weight
-                    run[ia + 1] += weight
-                    run[ib] -= weight
-                    acc[ib] += (xb - Double(ib)) * weight
-                }
-            }
+            return touched
         }
-        if rowAny {
-            let row = mask.row(y)
-            var level = 0.0
-            var any = false
-            for x in minXi..<Swift.min(maxXi + 1, w) {
-                level += run[x]
-                let b = byte(level + acc[x])
-                row[x] = b
-                if b != 0 { any = true }
-            }
-            for x in minXi...Swift.min(maxXi + 1, w + 1) { acc[x] = 0; run[x] = 0 }
-            if any { touched = touched.union(PixelRect(x: minXi, y: y, width: maxXi - minXi, height: 1)) }
-        }
-        y += 1
     }
-    return touched
 }
 
 @discardableResult
