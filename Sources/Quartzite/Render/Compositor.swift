@@ -208,16 +208,19 @@ struct Compositor {
         let opacity = Double(op.opacity)
 
         // (The mip levels fetched once per quad, not per pixel.)
-        let mipLevels = op.minFilter == 2 || op.magFilter == 2 ? tex?.levels(withMips: true) : nil
+        // (Filters decoded once; an unknown value filters linearly.)
+        let minFilter = TextureFilter(rawValue: op.minFilter) ?? .linear
+        let magFilter = TextureFilter(rawValue: op.magFilter) ?? .linear
+        let mipLevels = minFilter == .trilinear || magFilter == .trilinear ? tex?.levels(withMips: true) : nil
         @inline(__always) func sample(_ t: Texture, _ u: Double, _ v: Double, _ lod: Double) -> UInt32 {
-            switch lod > 0 ? op.minFilter : op.magFilter {
-            case 0: return t.sampleNearest(u: u, v: v)
-            case 2:
+            switch lod > 0 ? minFilter : magFilter {
+            case .nearest: return t.sampleNearest(u: u, v: v)
+            case .trilinear:
                 // Texture.sampleTrilinear with the levels at hand.
                 let l = lod + bias
                 if l > 0, let lv = mipLevels { return Texture.trilinear(lv, t.width, t.height, u, v, l) }
                 return t.sampleBilinear(u: u, v: v)
-            default: return t.sampleBilinear(u: u, v: v)
+            case .linear: return t.sampleBilinear(u: u, v: v)
             }
         }
         @inline(__always) func general(_ row: UnsafeMutablePointer<UInt32>, _ px: Int, _ cy: Double) {
@@ -264,7 +267,7 @@ struct Compositor {
             guard tex != nil, sxA > 0, syA > 0 else { return 0 }
             return log2(max(max(texScaleX / sxA, texScaleY / syA), 1e-12))
         }()
-        let fastFilter: UInt8 = fastLod > 0 ? op.minFilter : op.magFilter
+        let fastFilter = fastLod > 0 ? minFilter : magFilter
         let op8 = unit8(opacity)
         let spanColor = op8 < 255 ? scalePixel(color, op8) : color
         let W = iv.8
@@ -290,7 +293,7 @@ struct Compositor {
         // Scaled (not one-to-one), unrotated bilinear images: the kernels'
         // sampler resamples each source row once for all the rows it serves.
         var scaled: (sampler: ScaledRowSampler, start: Int)?
-        if let a = axis, let t = tex, fastFilter == 1, a.wide.0 < a.wide.1, ax * texScaleX != 1 {
+        if let a = axis, let t = tex, fastFilter == .linear, a.wide.0 < a.wide.1, ax * texScaleX != 1 {
             let cx = Double(a.wide.0) + 0.5
             let qx = (cx * iv.0 + iv.6) / W
             scaled = (ScaledRowSampler(texture: t, count: a.wide.1 - a.wide.0, u0: u0 + (qx - r.minX) * texScaleX,
@@ -300,7 +303,7 @@ struct Compositor {
         // row is a straight run of a texture row (texel column and row from
         // the first row, stepping by one).
         var direct: (u: Int, ustart: Int, v: Int)?
-        if let a = axis, let t = tex, fastFilter != 2, a.wide.0 < a.wide.1, ax * texScaleX == 1, iv.4 / W * texScaleY == 1 {
+        if let a = axis, let t = tex, fastFilter != .trilinear, a.wide.0 < a.wide.1, ax * texScaleX == 1, iv.4 / W * texScaleY == 1 {
             let cx = Double(a.wide.0) + 0.5, cy0 = Double(region.y0) + 0.5
             let ui = u0 + ((cx * iv.0 + iv.6) / W - r.minX) * texScaleX - 0.5
             let vi = v0 + ((cy0 * iv.4 + iv.7) / W - r.minY) * texScaleY - 0.5
@@ -358,14 +361,14 @@ struct Compositor {
                     let us = u0 + (qx - r.minX) * texScaleX, vs = v0 + (qy - r.minY) * texScaleY
                     let du = ax * texScaleX, dv = ay * texScaleY
                     let ui = us - 0.5, vi = vs - 0.5
-                    if fastFilter != 2, du == 1, dv == 0, ui >= 0, vi >= 0, ui < 1e9, vi < 1e9,
+                    if fastFilter != .trilinear, du == 1, dv == 0, ui >= 0, vi >= 0, ui < 1e9, vi < 1e9,
                        ui == Double(Int(ui)), vi == Double(Int(vi)), Int(ui) + n <= t.width, Int(vi) < t.height {
                         // Texels one to one: blend straight from the texture's row.
                         blendSpanOver(dst: row + ia, src: t.base.surface.row(Int(vi)) + Int(ui), count: n, opacity: UInt8(op8))
                     } else {
                         let scratch = scratchRow()
                         switch fastFilter {
-                        case 0:
+                        case .nearest:
                             // Nearest in Double, as the general path computes it, so that
                             // samples exactly on texel edges agree (the kernels' 16.16 row
                             // stepper truncates and can land one texel early there).
@@ -377,8 +380,8 @@ struct Compositor {
                                 let y = Int(min(max((v0 + (qy - r.minY) * texScaleY).rounded(.down), 0), Double(s.height - 1)))
                                 scratch[i] = s[x, y]
                             }
-                        case 2: t.sampleRowTrilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv, lod: fastLod + bias)
-                        default: t.sampleRowBilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv)
+                        case .trilinear: t.sampleRowTrilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv, lod: fastLod + bias)
+                        case .linear: t.sampleRowBilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv)
                         }
                         blendSpanOver(dst: row + ia, src: scratch, count: n, opacity: UInt8(op8))
                     }
