@@ -1,11 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The linker version script keeps only the public C API in the .so's dynamic
-// symbol table; the linker needs its absolute path.
-let packageRoot = String(#filePath.dropLast("/Package.swift".count))
-let exportsMap = packageRoot + "/Sources/exports.map"
-
+// No unsafe flags here, so that another package can depend on this one by
+// version. The flags of the shipped libquartzite.so (lld with the exports
+// version script, static stdlib, unchecked exclusivity) are given where the
+// .so is produced: CMakeLists.txt.
 let package = Package(
     name: "Quartzite",
     // MARK: - Public API
@@ -23,7 +22,6 @@ let package = Package(
         .target(
             name: "CQuartzite",
             path: "Sources/CQuartzite",
-            cSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [.linkedLibrary("png")]
         ),
         // The engine and its @c export layer.
@@ -35,11 +33,7 @@ let package = Package(
                 // Thread safety comes from explicit locks around shared state (see DESIGN.md),
                 // which Swift 6 strict concurrency checking cannot see.
                 .swiftLanguageMode(.v5),
-                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
-            ],
-            // lld (shipped with the toolchain) keeps every non-public symbol out of
-            // .dynsym; gold leaves local Swift metadata symbols there.
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "--version-script=\(exportsMap)"])]
+            ]
         ),
         // MARK: - Unit test bundles
         .testTarget(

@@ -24,8 +24,8 @@ public enum ObjectKind: UInt16, Sendable {
     case pixelBufferPool = 33
     /// The boxed CVFillExtendedPixelsCallBackData of a pixel format description.
     case fillExtendedPixelsCallback = 34
-    // Reserved for the transaction, run-loop and renderer domains (issues 5
-    // and 7), so that work on them can proceed side by side.
+    // The transaction, run-loop and renderer domains each have a range of
+    // their own.
     /// A CAActionRef made by CAActionCreate (animations are actions too).
     case action = 56
     case displayLink = 64
