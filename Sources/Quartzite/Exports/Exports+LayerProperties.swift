@@ -350,9 +350,14 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
 /// Sets the contents: a pixel buffer (retained: the layer keeps it alive,
 /// so the release callback of a CVPixelBufferCreateWithBytes buffer waits
 /// until the layer lets it go), or NULL for none. Any other handle records
-/// QZErrorWrongType and changes nothing. The renderer reads the pixels at
-/// render time; lock and unlock read-write after changing them (the seed
-/// tells caches).
+/// QZErrorWrongType and changes nothing. Every pixel format with a
+/// conversion renders (the 32, 24, 48 and 64-bit RGB formats, the 16-bit
+/// RGB 555, 5551 and 565 formats, gray, and 8-bit 4:2:0 and 4:2:2 Y'CbCr,
+/// converted to BGRA); a buffer in any other format (indexed colour, which
+/// has no colour table, the 10-bit and 4:4:4 Y'CbCr formats, registered
+/// formats) records QZErrorInvalidArgument and changes nothing, instead of
+/// rendering as nothing. The renderer reads the pixels at render time; lock
+/// and unlock read-write after changing them (the seed tells caches).
 @c public func CALayerSetContents(_ layer: CALayerRef?, _ contents: QZCVPixelBufferRef?) {
     var v: Value?
     if let contents {

@@ -283,7 +283,8 @@ extension Layer {
             scrollMode = i
         default:
             if let handled = setVisual(key, v, number: number, numberFail: numberFail, point: point, size: size, rect: rect,
-                                       bool: bool, color: color, constant: constant, object: object, fail: fail) {
+                                       bool: bool, color: color, constant: constant, object: object, fail: fail,
+                                       function: function) {
                 if !handled { return false }
             } else if let handled = setTiming(key, v, number: number, numberFail: numberFail, bool: bool, constant: constant, fail: fail) {
                 if !handled { return false }
@@ -303,10 +304,17 @@ extension Layer {
     private func setVisual(_ key: LayerKey, _ v: Value?, number: (Bool) -> Double?, numberFail: () -> Bool,
                            point: () -> CGPoint?, size: () -> CGSize?, rect: () -> CGRect?, bool: () -> Bool?,
                            color: () -> Color??, constant: (ConstantSet) -> UInt8?, object: () -> QZObject??,
-                           fail: (String) -> Bool) -> Bool? {
+                           fail: (String) -> Bool, function: StaticString) -> Bool? {
         switch key {
         case .contents:
             guard let o = object(), o == nil || o is PixelBuffer else { return fail("a pixel buffer (CVPixelBufferRef)") }
+            // Contents the renderer cannot read are refused here rather than
+            // drawn as nothing.
+            if let pb = o as? PixelBuffer, !pb.canBeContents {
+                recordError(QZErrorInvalidArgument, function,
+                            "contents in pixel format \(fourCharCodeString(pb.pixelFormat)) (\(pb.format.name)) cannot be rendered")
+                return false
+            }
             ensureVisuals.contents = o
         case .contentsRect, .contentsCenter:
             guard let r = rect() else { return fail("a finite rect") }
