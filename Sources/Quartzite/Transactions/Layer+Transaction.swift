@@ -47,7 +47,7 @@ extension Layer {
         state.pendingKeys |= mask
         if t.hasCompletions {
             for s in t.scopes {
-                if let g = s.completion {
+                for g in s.completions {
                     g.liveAnimations += 1
                     if a.completionGroups == nil { a.completionGroups = [g] } else { a.completionGroups!.append(g) }
                 }
