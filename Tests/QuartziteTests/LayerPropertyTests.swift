@@ -59,7 +59,8 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         ("name", nil, Value(string: "card")),
         ("actions", nil, Value(.dictionary(ValueDictionary()))),
         ("beginTime", Value(.number(0)), Value(.number(1.5))),
-        ("duration", Value(.number(0)), Value(.number(2))),
+        // Infinite, as observed on Apple's QuartzCore (the reference's 0 is an animation's).
+        ("duration", Value(.number(.infinity)), Value(.number(2))),
         ("speed", Value(.number(1)), Value(.number(0.5))),
         ("timeOffset", Value(.number(0)), Value(.number(0.25))),
         ("repeatCount", Value(.number(0)), Value(.number(2.5))),

@@ -348,7 +348,12 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 }
 
 /// Converts a time from `other`'s local time (NULL: absolute media time) to
-/// the layer's: each layer maps its parent's time t to (t - beginTime) * speed + timeOffset.
+/// the layer's: each layer maps its parent's time t to (t - beginTime) *
+/// speed + timeOffset, and a layer with a finite duration to the position in
+/// its cycle (repeats, autoreverse, fill mode: the time model of animations).
+/// Going up the tree inverts the linear part only (a cycle has no single
+/// inverse); where a layer has no time (outside its active interval without
+/// fill) the linear mapping is used.
 @c public func CALayerConvertTimeFromLayer(_ layer: CALayerRef?, _ time: CFTimeInterval, _ other: CALayerRef?) -> CFTimeInterval {
     guard checkFinite(time, function: #function), let l = object(layer, as: Layer.self) else { return time }
     let o = optionalLayer(other, #function)

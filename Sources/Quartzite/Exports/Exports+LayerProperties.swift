@@ -512,8 +512,13 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 @c public func CALayerGetBeginTime(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .beginTime, 0, #function) { $0.beginTime } }
 @c public func CALayerSetBeginTime(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .beginTime, t, allowInfinity: false, #function) { $0.beginTime = $1 } }
 
-/// Duration (default 0).
-@c public func CALayerGetDuration(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .duration, 0, #function) { $0.duration } }
+/// Duration of one pass through the layer's time (default infinite, as
+/// observed on Apple's QuartzCore: the reference gives an animation's 0).
+/// A finite duration makes the layer's time cycle like an animation's: its
+/// sublayers' and its own animations replay repeatCount times (or for
+/// repeatDuration), backwards on the way back when it autoreverses, and
+/// fillMode says what they show outside its active interval.
+@c public func CALayerGetDuration(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .duration, .infinity, #function) { $0.duration } }
 @c public func CALayerSetDuration(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .duration, t, allowInfinity: true, #function) { $0.duration = $1 } }
 
 /// Rate of the layer's time relative to its parent's (default 1; 0 pauses).
@@ -524,19 +529,24 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 @c public func CALayerGetTimeOffset(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .timeOffset, 0, #function) { $0.timeOffset } }
 @c public func CALayerSetTimeOffset(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .timeOffset, t, allowInfinity: false, #function) { $0.timeOffset = $1 } }
 
-/// Repeat count (default 0; HUGE_VALF repeats forever).
+/// Repeat count of the layer's cycle (default 0: once; HUGE_VALF repeats
+/// forever; used with a finite duration).
 @c public func CALayerGetRepeatCount(_ layer: CALayerRef?) -> Float { Float(timingNumber(layer, .repeatCount, 0, #function) { Double($0.repeatCount) }) }
 @c public func CALayerSetRepeatCount(_ layer: CALayerRef?, _ count: Float) { setTimingNumber(layer, .repeatCount, Double(count), allowInfinity: true, #function) { $0.repeatCount = Float($1) } }
 
-/// Repeat duration (default 0).
+/// Repeat duration: the length of the layer's active interval (default 0:
+/// repeatCount decides).
 @c public func CALayerGetRepeatDuration(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .repeatDuration, 0, #function) { $0.repeatDuration } }
 @c public func CALayerSetRepeatDuration(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .repeatDuration, t, allowInfinity: true, #function) { $0.repeatDuration = $1 } }
 
-/// Whether each cycle plays backwards after forwards (default false).
-@c public func CALayerGetAutoreverses(_ layer: CALayerRef?) -> Bool { readLayer(layer, false) { l in styledBool(l, .autoreverses) ?? l.timing?.autoreverses ?? false } }
+/// Whether each cycle of the layer's time plays backwards after forwards
+/// (default false; used with a finite duration).
+@c public func CALayerGetAutoreverses(_ layer: CALayerRef?) -> Bool { readLayer(layer, false) { $0.timing?.autoreverses ?? false } }
 @c public func CALayerSetAutoreverses(_ layer: CALayerRef?, _ on: Bool) { changeLayer(layer, .autoreverses) { $0.ensureTiming.autoreverses = on } }
 
-/// Fill mode: kCAFillModeRemoved (default), Forwards, Backwards or Both.
+/// Fill mode of the layer's time outside its active interval:
+/// kCAFillModeRemoved (default: no time there, so the animations in it have
+/// no effect), Forwards, Backwards or Both.
 @c public func CALayerGetFillMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
     constantProperty(layer, .fillMode, .fillMode, #function) { $0.timing?.fillMode ?? 0 }
 }

@@ -138,7 +138,7 @@ extension Layer {
         let t = timing
         switch key {
         case .beginTime: return Value(.number(t?.beginTime ?? 0))
-        case .duration: return Value(.number(t?.duration ?? 0))
+        case .duration: return Value(.number(t?.duration ?? .infinity))
         case .speed: return Value(.number(Double(t?.speed ?? 1)))
         case .timeOffset: return Value(.number(t?.timeOffset ?? 0))
         case .repeatCount: return Value(.number(Double(t?.repeatCount ?? 0)))

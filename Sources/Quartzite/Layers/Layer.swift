@@ -369,16 +369,41 @@ final class LayerVisuals {
     var dirtyRect = CGRect.null
 }
 
-/// CAMediaTiming of a layer, with the protocol's defaults.
+/// CAMediaTiming of a layer, with the defaults observed on Apple's
+/// QuartzCore: the duration is infinite (the reference's 0 is an
+/// animation's), so a layer's time is its parent's, shifted and scaled,
+/// until it is given a finite duration or repeatDuration.
 final class LayerTiming {
     var beginTime = 0.0
-    var duration = 0.0
+    var duration = Double.infinity
     var speed: Float = 1
     var timeOffset = 0.0
     var repeatCount: Float = 0
     var repeatDuration = 0.0
     var autoreverses = false
     var fillMode: UInt8 = 0   // removed
+
+    /// No cycle and an endless active interval: local time is
+    /// (t - beginTime) * speed + timeOffset (the common case, and every
+    /// layer with default timing). Otherwise `mediaTiming` shapes it.
+    @inline(__always)
+    var isLinear: Bool {
+        !(duration > 0 && duration < .infinity) && !(repeatDuration > 0 && repeatDuration < .infinity)
+    }
+
+    /// The same timing as an animation's (one time model for both).
+    var mediaTiming: MediaTiming {
+        var m = MediaTiming()
+        m.beginTime = beginTime
+        m.duration = duration
+        m.speed = speed
+        m.timeOffset = timeOffset
+        m.repeatCount = repeatCount
+        m.repeatDuration = repeatDuration
+        m.autoreverses = autoreverses
+        m.fillMode = MediaTiming.FillMode(rawValue: fillMode) ?? .removed
+        return m
+    }
 }
 
 /// CATextLayer's properties and defaults.
