@@ -25,11 +25,7 @@ func readLayer<R>(_ layer: CALayerRef?, _ fallback: R, _ function: StaticString 
 func changeLayer(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString = #function, _ body: (Layer) -> Void) {
     withObject(layer, as: Layer.self, fallback: (), function) { l in
         withModelLock {
-            l.transactionChange(key) {
-                body(l)
-                l.markSet(key)
-                l.didChange(key)
-            }
+            l.transactionChange(key) { l.change(key) { body(l) } }
         }
     }
 }

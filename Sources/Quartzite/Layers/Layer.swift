@@ -61,8 +61,8 @@ public final class Layer: QZObject, Handle {
     var creator: ThreadTransactions?
     var creatorSerial: UInt64 = 0
 
-    /// Properties set explicitly (for the style dictionary fallback: read
-    /// only when `flags` has hasStyle).
+    /// Properties set explicitly (the style dictionary does not change them;
+    /// shouldArchiveValueForKey: answers from them).
     var setBits: (UInt64, UInt64) = (0, 0)
 
     /// Unused: keeps a layer's heap block at 272 bytes (a 256-byte object;
@@ -254,6 +254,8 @@ public final class Layer: QZObject, Handle {
 
     @inline(__always) func markSet(_ key: LayerKey) {
         if key.word == 0 { setBits.0 |= key.bit } else { setBits.1 |= key.bit }
+        // Setting the frame sets the position and bounds (as Apple's setFrame: does).
+        if key == .frame { setBits.0 |= LayerKey.position.bit | LayerKey.bounds.bit }
     }
 
     @inline(__always) func isSet(_ key: LayerKey) -> Bool {
@@ -408,8 +410,13 @@ final class LayerTiming {
 
 /// CATextLayer's properties and defaults.
 final class TextLayerState {
+    /// A new text layer's font: Apple's default face, Helvetica, as a font
+    /// name (observed on Apple's QuartzCore: a new CATextLayer has a font,
+    /// not nil). Shared by every text layer (values are immutable).
+    static let defaultFont = Value(string: "Helvetica")
+
     var string: Value?
-    var font: Value?
+    var font: Value? = TextLayerState.defaultFont
     var fontSize = 36.0
     var foregroundColor: Color? = Color.opaqueWhite
     var wrapped = false
