@@ -160,10 +160,14 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     return c.needsDisplay(forKey: k)
 }
 
-/// Apple's -shouldArchiveValueForKey: (always true).
+/// Apple's -shouldArchiveValueForKey:, as observed on Apple's QuartzCore
+/// (the reference says true for every key): false for a property until it
+/// has been set (by its setter or key-value coding; setting the frame sets
+/// the position and bounds), true after; always false for "frame" and
+/// "superlayer". A custom key is set while it holds a value.
 @c public func CALayerShouldArchiveValueForKey(_ layer: CALayerRef?, _ key: UnsafePointer<CChar>?) -> Bool {
-    guard requireString(key, "key", #function) != nil else { return false }
-    return readLayer(layer, false) { _ in true }
+    guard let k = requireString(key, "key", #function) else { return false }
+    return readLayer(layer, false) { $0.shouldArchiveValue(forKey: k) }
 }
 
 // MARK: - The tree
@@ -391,20 +395,26 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 }
 
 /// Scrolls the closest enclosing CAScrollLayer so that `point` (layer
-/// coordinates) lies at its origin. Without one it does nothing.
+/// coordinates) lies at its top left (its bounds origin), as far as its
+/// scrollMode allows; the layer's visibleRect follows. On a CAScrollLayer
+/// itself it scrolls that layer (observed on Apple's QuartzCore). Without
+/// a scroll layer it does nothing.
 @c public func CALayerScrollPoint(_ layer: CALayerRef?, _ point: CGPoint) {
     guard checkFinite(point.x, point.y, function: #function) else { return }
     readLayer(layer, ()) { l in
-        guard let scroller = l.enclosingScrollLayer, let p = l.convert(point, to: scroller) else { return }
+        guard let scroller = l.scrollingLayer else { return }
+        guard let p = scroller === l ? point : l.convert(point, to: scroller) else { return }
         scroller.scroll(to: p)
     }
 }
 
-/// Scrolls the closest enclosing CAScrollLayer so that `rect` is visible.
+/// Scrolls the closest enclosing CAScrollLayer (or the layer itself when it
+/// is one) by the least amount that makes `rect` (layer coordinates) visible.
 @c public func CALayerScrollRectToVisible(_ layer: CALayerRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     readLayer(layer, ()) { l in
-        guard let scroller = l.enclosingScrollLayer, let r = l.convert(rect, to: scroller) else { return }
+        guard let scroller = l.scrollingLayer else { return }
+        guard let r = scroller === l ? rect : l.convert(rect, to: scroller) else { return }
         scroller.scroll(toVisible: r)
     }
 }
@@ -441,7 +451,9 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 // MARK: - Layout
 
 /// Marks the layer as needing layout and tells its layout manager
-/// (invalidateLayoutOfLayer).
+/// (invalidateLayoutOfLayer) if it did not need layout yet: a second call
+/// while the layout is pending does not tell it again (as observed on
+/// Apple's QuartzCore).
 @c public func CALayerSetNeedsLayout(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.setNeedsLayout() }
 }

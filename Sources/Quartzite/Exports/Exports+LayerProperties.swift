@@ -94,9 +94,16 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
     changeLayer(layer, .sublayerTransform) { TransformBox.store(transform, in: &$0.sublayerTransformBox) }
 }
 
-/// The transform as an affine transform (its x-y part).
+/// The transform as an affine transform, or the identity when the transform
+/// is not affine (a z scale, a rotation about x or y, a z translation,
+/// perspective): Apple's QuartzCore was observed to answer so, where the
+/// reference says it is the transform's affine part.
+/// CATransform3DGetAffineTransform still gives the affine part.
 @c public func CALayerGetAffineTransform(_ layer: CALayerRef?) -> CGAffineTransform {
-    readLayer(layer, .identity) { l in (styledTransform(l, .transform) ?? l.transform).affine }
+    readLayer(layer, .identity) { l in
+        let t = l.transform
+        return t.isAffine ? t.affine : .identity
+    }
 }
 
 /// Sets the transform from an affine transform.
@@ -346,8 +353,11 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
     readLayer(layer, nil) { l in (l.visuals?.mask).map(borrowedHandle) }
 }
 
-/// Sets the mask layer (retained; NULL removes it). A mask that already has a
-/// superlayer, or would make a cycle, records QZErrorInvalidArgument.
+/// Sets the mask layer (retained; NULL removes it). A layer that is a
+/// sublayer somewhere (or another layer's mask) leaves its old tree and
+/// becomes the mask: its superlayer is then the masked layer (observed on
+/// Apple's QuartzCore). A mask that would make a cycle (the layer itself or
+/// one of its ancestors) records QZErrorInvalidArgument.
 @c public func CALayerSetMask(_ layer: CALayerRef?, _ mask: CALayerRef?) {
     guard let l = object(layer, as: Layer.self) else { return }
     let m = optionalLayer(mask, #function)

@@ -349,6 +349,12 @@ extension Layer {
         scroll(to: CGPoint(x: axis(r.minX, r.maxX, b.minX, b.maxX), y: axis(r.minY, r.maxY, b.minY, b.maxY)))
     }
 
+    /// What scrollPoint: and scrollRectToVisible: scroll: the layer itself
+    /// when it is a scroll layer, else its closest enclosing one.
+    var scrollingLayer: Layer? {
+        layerClass.builtin == .scroll ? self : enclosingScrollLayer
+    }
+
     /// The closest ancestor (not self) that is a scroll layer.
     var enclosingScrollLayer: Layer? {
         var l = superlayer

@@ -112,6 +112,15 @@ extension Layer {
         return true
     }
 
+    /// Apple's -shouldArchiveValueForKey: as observed: a declared property
+    /// once it has been set explicitly, a custom key while it has a value;
+    /// never frame or superlayer.
+    func shouldArchiveValue(forKey key: String) -> Bool {
+        if key == "frame" || key == "superlayer" { return false }
+        if let declared = declaredKey(key) { return isSet(declared) }
+        return custom?.values[key] != nil
+    }
+
     /// Apple's valueForKeyPath:.
     public func value(forKeyPath path: String) -> Value? {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false)
