@@ -25,7 +25,20 @@ func readLayer<R>(_ layer: CALayerRef?, _ fallback: R, _ function: StaticString 
 func changeLayer(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString = #function, _ body: (Layer) -> Void) {
     withObject(layer, as: Layer.self, fallback: (), function) { l in
         withModelLock {
-            l.transactionChange(key) { l.change(key) { body(l) } }
+            l.transactionChange(key) {
+                // (Two copies of the body: the common case keeps no value
+                // from before and forms no closure.)
+                if l.layerClass.hasNeedsDisplayForKey {
+                    // The class redisplays for some keys: only a change of value marks it.
+                    let before = l.storedValue(key)
+                    body(l)
+                    l.markSet(key)
+                    l.redisplayIfChanged(key, from: before)
+                } else {
+                    body(l)
+                    l.markSet(key)
+                }
+            }
         }
     }
 }

@@ -503,27 +503,6 @@ extension Layer {
 
     // MARK: - Side effects of a change
 
-    /// A typed setter's change: `body` stores the value, which is then
-    /// recorded as set explicitly; a class whose needsDisplayForKey names the
-    /// key redisplays when the value changed.
-    @inline(__always)
-    func change(_ key: LayerKey, _ body: () -> Void) {
-        if layerClass.hasNeedsDisplayForKey {
-            changeRedisplaying(key, body)
-        } else {
-            body()
-            markSet(key)
-        }
-    }
-
-    @inline(never)
-    private func changeRedisplaying(_ key: LayerKey, _ body: () -> Void) {
-        let before = storedValue(key)
-        body()
-        markSet(key)
-        redisplayIfChanged(key, from: before)
-    }
-
     /// After a change of a declared property (typed setters and key-value
     /// coding alike): setNeedsDisplay when the class's needsDisplayForKey
     /// names the key and the value differs from `before`. As observed on
