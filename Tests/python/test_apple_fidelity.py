@@ -363,3 +363,9 @@ def test_a_plain_animation_has_no_effect_and_tells_its_delegate(clock):
     assert events == ["start", ("stop", True)]
     group = AnimationGroup([Animation(), BasicAnimation("opacity", to_value=0)], duration=1)
     assert type(group.animations[0]) is Animation
+    # As an action: the change is not animated, the plain animation runs under the key.
+    layer.actions = {"opacity": Animation(duration=1)}
+    layer.opacity = 0.25
+    transaction.flush()
+    assert layer.animation("opacity").class_name == "CAAnimation"
+    assert layer.presentation().opacity == 0.25

@@ -588,7 +588,10 @@ CGColorRef CGColorRetain(CGColorRef color);
 /**
  * Apple's +defaultValueForKey: for a class: its callbacks' answer, else the
  * spec's default of a declared property (zero values by type, identity for
- * transforms), else NULL. Returns +1 (or NULL).
+ * transforms), else NULL. As observed on Apple's QuartzCore (Apple's
+ * behaviour wins over the reference's property defaults), there is none
+ * (NULL) for bounds, position, frame, minificationFilterBias, filters,
+ * compositingFilter, backgroundFilters and mask. Returns +1 (or NULL).
  */
 CAValueRef CALayerClassCopyDefaultValueForKey(CALayerClassRef cls, const char *key);
 
@@ -618,11 +621,17 @@ CALayerClassRef CALayerClassGetSuperclass(CALayerClassRef cls);
 
 /**
  * Apple's +needsDisplayForKey: for a class (false unless a callback says so).
+ * A layer of the class is marked for display when a property it names
+ * changes value, through its setter or key-value coding alike; setting the
+ * value the property already has does not mark it (observed on Apple's
+ * QuartzCore).
  */
 bool CALayerClassNeedsDisplayForKey(CALayerClassRef cls, const char *key);
 
 /**
- * Apple's +[CALayer defaultValueForKey:]. Returns +1 (or NULL).
+ * Apple's +[CALayer defaultValueForKey:] (NULL for bounds, position, frame,
+ * minificationFilterBias, filters, compositingFilter, backgroundFilters and
+ * mask, as observed on Apple's QuartzCore). Returns +1 (or NULL).
  */
 CAValueRef CALayerCopyDefaultValueForKey(const char *key);
 
@@ -644,7 +653,7 @@ CALayerClassRef CALayerGetClass(CALayerRef layer);
 
 /**
  * Apple's -shouldArchiveValueForKey:, as observed on Apple's QuartzCore
- * (the reference says true for every key): false for a property until it
+ * (where the reference says true, Apple's behaviour wins): false for a property until it
  * has been set (by its setter or key-value coding; setting the frame sets
  * the position and bounds), true after; always false for "frame" and
  * "superlayer". A custom key is set while it holds a value.
@@ -657,8 +666,8 @@ bool CALayerShouldArchiveValueForKey(CALayerRef layer, const char *key);
 CALayerRef CAScrollLayerCreate(void);
 
 /**
- * Creates a CATextLayer (fontSize 36, white foreground, not wrapped,
- * alignment natural, truncation none). Returns +1.
+ * Creates a CATextLayer (font Helvetica, fontSize 36, white foreground, not
+ * wrapped, alignment natural, truncation none). Returns +1.
  */
 CALayerRef CATextLayerCreate(void);
 
@@ -953,8 +962,9 @@ CAValueRef CALayerGetActions(CALayerRef layer);
 /**
  * The transform as an affine transform, or the identity when the transform
  * is not affine (a z scale, a rotation about x or y, a z translation,
- * perspective): Apple's QuartzCore was observed to answer so, where the
- * reference says it is the transform's affine part.
+ * perspective): Apple's QuartzCore was observed to answer so, and where the
+ * reference speaks of the affine transform that best represents the
+ * transform, Apple's behaviour wins.
  * CATransform3DGetAffineTransform still gives the affine part.
  */
 CGAffineTransform CALayerGetAffineTransform(CALayerRef layer);
@@ -1049,7 +1059,8 @@ bool CALayerGetDoubleSided(CALayerRef layer);
 
 /**
  * Duration of one pass through the layer's time (default infinite, as
- * observed on Apple's QuartzCore: the reference gives an animation's 0).
+ * observed on Apple's QuartzCore; where the reference gives 0, Apple's
+ * behaviour wins).
  * A finite duration makes the layer's time cycle like an animation's: its
  * sublayers' and its own animations replay repeatCount times (or for
  * repeatDuration), backwards on the way back when it autoreverses, and
@@ -1360,7 +1371,9 @@ void CAScrollLayerSetScrollMode(CALayerRef layer, const char *mode);
 const char *CATextLayerGetAlignmentMode(CALayerRef layer);
 
 /**
- * The font: a font-name string value (default NULL: the system font). Borrowed.
+ * The font: a font-name string value (default "Helvetica", Apple's default
+ * face: a new text layer has a font, not NULL, as observed on Apple's
+ * QuartzCore; setting NULL clears it). Borrowed.
  */
 CAValueRef CATextLayerGetFont(CALayerRef layer);
 
@@ -1737,9 +1750,10 @@ float CATransitionGetEndProgress(CAAnimationRef a);
 /**
  * Where the transition starts and ends (defaults 0 and 1). The values are
  * kept as given, even outside 0...1 or with the start after the end (no
- * clamping, no swapping), as observed on Apple's QuartzCore where the
- * reference speaks of clamping; rendering clamps the progress it uses to
- * 0...1. NaN and infinities record QZErrorNotFinite.
+ * clamping, no swapping), as observed on Apple's QuartzCore (where the
+ * reference gives 0...1 as the legal values, Apple's behaviour wins); rendering
+ * clamps the progress it uses to 0...1. NaN and infinities record
+ * QZErrorNotFinite.
  */
 float CATransitionGetStartProgress(CAAnimationRef a);
 

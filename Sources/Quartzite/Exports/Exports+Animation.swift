@@ -474,9 +474,10 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 
 /// Where the transition starts and ends (defaults 0 and 1). The values are
 /// kept as given, even outside 0...1 or with the start after the end (no
-/// clamping, no swapping), as observed on Apple's QuartzCore where the
-/// reference speaks of clamping; rendering clamps the progress it uses to
-/// 0...1. NaN and infinities record QZErrorNotFinite.
+/// clamping, no swapping), as observed on Apple's QuartzCore (where the
+/// reference gives 0...1 as the legal values, Apple's behaviour wins); rendering
+/// clamps the progress it uses to 0...1. NaN and infinities record
+/// QZErrorNotFinite.
 @c public func CATransitionGetStartProgress(_ a: CAAnimationRef?) -> Float { kindAnimation(a, [.transition], 0) { $0.startProgress } }
 @c public func CATransitionSetStartProgress(_ a: CAAnimationRef?, _ p: Float) {
     guard checkFinite(Double(p), function: #function) else { return }

@@ -97,8 +97,8 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     retainedHandle(withModelLock { created(Layer(class: .scroll)) })
 }
 
-/// Creates a CATextLayer (fontSize 36, white foreground, not wrapped,
-/// alignment natural, truncation none). Returns +1.
+/// Creates a CATextLayer (font Helvetica, fontSize 36, white foreground, not
+/// wrapped, alignment natural, truncation none). Returns +1.
 @c public func CATextLayerCreate() -> CALayerRef? {
     retainedHandle(withModelLock { created(Layer(class: .text)) })
 }
@@ -155,26 +155,35 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Apple's +defaultValueForKey: for a class: its callbacks' answer, else the
 /// spec's default of a declared property (zero values by type, identity for
-/// transforms), else NULL. Returns +1 (or NULL).
+/// transforms), else NULL. As observed on Apple's QuartzCore (Apple's
+/// behaviour wins over the reference's property defaults), there is none
+/// (NULL) for bounds, position, frame, minificationFilterBias, filters,
+/// compositingFilter, backgroundFilters and mask. Returns +1 (or NULL).
 @c public func CALayerClassCopyDefaultValueForKey(_ cls: CALayerClassRef?, _ key: UnsafePointer<CChar>?) -> CAValueRef? {
     guard let c = object(cls, as: LayerClass.self), let k = requireString(key, "key", #function) else { return nil }
     return c.defaultValue(forKey: k).map(retainedHandle)
 }
 
-/// Apple's +[CALayer defaultValueForKey:]. Returns +1 (or NULL).
+/// Apple's +[CALayer defaultValueForKey:] (NULL for bounds, position, frame,
+/// minificationFilterBias, filters, compositingFilter, backgroundFilters and
+/// mask, as observed on Apple's QuartzCore). Returns +1 (or NULL).
 @c public func CALayerCopyDefaultValueForKey(_ key: UnsafePointer<CChar>?) -> CAValueRef? {
     guard let k = requireString(key, "key", #function) else { return nil }
     return LayerClass.base.defaultValue(forKey: k).map(retainedHandle)
 }
 
 /// Apple's +needsDisplayForKey: for a class (false unless a callback says so).
+/// A layer of the class is marked for display when a property it names
+/// changes value, through its setter or key-value coding alike; setting the
+/// value the property already has does not mark it (observed on Apple's
+/// QuartzCore).
 @c public func CALayerClassNeedsDisplayForKey(_ cls: CALayerClassRef?, _ key: UnsafePointer<CChar>?) -> Bool {
     guard let c = object(cls, as: LayerClass.self), let k = requireString(key, "key", #function) else { return false }
     return c.needsDisplay(forKey: k)
 }
 
 /// Apple's -shouldArchiveValueForKey:, as observed on Apple's QuartzCore
-/// (the reference says true for every key): false for a property until it
+/// (where the reference says true, Apple's behaviour wins): false for a property until it
 /// has been set (by its setter or key-value coding; setting the frame sets
 /// the position and bounds), true after; always false for "frame" and
 /// "superlayer". A custom key is set while it holds a value.

@@ -96,8 +96,9 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// The transform as an affine transform, or the identity when the transform
 /// is not affine (a z scale, a rotation about x or y, a z translation,
-/// perspective): Apple's QuartzCore was observed to answer so, where the
-/// reference says it is the transform's affine part.
+/// perspective): Apple's QuartzCore was observed to answer so, and where the
+/// reference speaks of the affine transform that best represents the
+/// transform, Apple's behaviour wins.
 /// CATransform3DGetAffineTransform still gives the affine part.
 @c public func CALayerGetAffineTransform(_ layer: CALayerRef?) -> CGAffineTransform {
     readLayer(layer, .identity) { l in
@@ -480,7 +481,8 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 @c public func CALayerSetBeginTime(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .beginTime, t, allowInfinity: false, #function) { $0.beginTime = $1 } }
 
 /// Duration of one pass through the layer's time (default infinite, as
-/// observed on Apple's QuartzCore: the reference gives an animation's 0).
+/// observed on Apple's QuartzCore; where the reference gives 0, Apple's
+/// behaviour wins).
 /// A finite duration makes the layer's time cycle like an animation's: its
 /// sublayers' and its own animations replay repeatCount times (or for
 /// repeatDuration), backwards on the way back when it autoreverses, and
@@ -540,7 +542,9 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 }
 @c public func CATextLayerSetString(_ layer: CALayerRef?, _ string: CAValueRef?) { setLayerValueProperty(layer, .string, string, #function) }
 
-/// The font: a font-name string value (default NULL: the system font). Borrowed.
+/// The font: a font-name string value (default "Helvetica", Apple's default
+/// face: a new text layer has a font, not NULL, as observed on Apple's
+/// QuartzCore; setting NULL clears it). Borrowed.
 @c public func CATextLayerGetFont(_ layer: CALayerRef?) -> CAValueRef? {
     readSubclassLayer(layer, .text, nil) { $0.text?.font.map(borrowedHandle) }
 }
