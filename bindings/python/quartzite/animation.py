@@ -27,8 +27,10 @@ and Point, Size, Rect, Transform3D, AffineTransform, Color for structured
 properties (a tuple converts to an array, not to a point).
 
 The animations a layer runs (``layer.animation(key)``, the ``anim`` argument
-of delegate messages, and the children of such a group) are read-only, as
-Apple's are: their setters raise InvalidStateError.
+of delegate messages) are read-only, as Apple's are: their setters raise
+InvalidStateError. The children of a group are the very animations it was
+given (shared with the copy a layer runs), so the objects you made stay
+writable, and changing one changes the running group too.
 
 Delegates are plain Python objects with optional methods::
 
