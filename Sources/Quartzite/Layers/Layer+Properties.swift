@@ -280,6 +280,12 @@ extension Layer {
         }
         // NaN numbers already recorded their own error.
         func numberFail() -> Bool { lastErrorCode() == QZErrorNotFinite ? false : fail("a number") }
+        // Contents the renderer cannot read are refused rather than drawn as nothing.
+        if key == .contents, let v, case .object(let o) = v.storage, let pb = o as? PixelBuffer, !pb.canBeContents {
+            recordError(QZErrorInvalidArgument, function,
+                        "contents in pixel format \(fourCharCodeString(pb.pixelFormat)) (\(pb.format.name)) cannot be rendered")
+            return false
+        }
 
         switch key {
         case .bounds:
@@ -333,8 +339,7 @@ extension Layer {
             scrollMode = i
         default:
             if let handled = setVisual(key, v, number: number, numberFail: numberFail, point: point, size: size, rect: rect,
-                                       bool: bool, color: color, constant: constant, object: object, fail: fail,
-                                       function: function) {
+                                       bool: bool, color: color, constant: constant, object: object, fail: fail) {
                 if !handled { return false }
             } else if let handled = setTiming(key, v, number: number, numberFail: numberFail, bool: bool, constant: constant, fail: fail) {
                 if !handled { return false }
@@ -355,17 +360,10 @@ extension Layer {
     private func setVisual(_ key: LayerKey, _ v: Value?, number: (Bool) -> Double?, numberFail: () -> Bool,
                            point: () -> CGPoint?, size: () -> CGSize?, rect: () -> CGRect?, bool: () -> Bool?,
                            color: () -> Color??, constant: (ConstantSet) -> UInt8?, object: () -> QZObject??,
-                           fail: (String) -> Bool, function: StaticString) -> Bool? {
+                           fail: (String) -> Bool) -> Bool? {
         switch key {
         case .contents:
             guard let o = object(), o == nil || o is PixelBuffer else { return fail("a pixel buffer (CVPixelBufferRef)") }
-            // Contents the renderer cannot read are refused here rather than
-            // drawn as nothing.
-            if let pb = o as? PixelBuffer, !pb.canBeContents {
-                recordError(QZErrorInvalidArgument, function,
-                            "contents in pixel format \(fourCharCodeString(pb.pixelFormat)) (\(pb.format.name)) cannot be rendered")
-                return false
-            }
             ensureVisuals.contents = o
         case .contentsRect, .contentsCenter:
             guard let r = rect() else { return fail("a finite rect") }
