@@ -159,8 +159,14 @@ static void layout_manager_and_classes(void) {
     CALayerSetLayoutManager(l, &m, NULL);
     CALayerSetNeedsLayout(l);
     CHECK(invalidations == 1);
+    /* Observed on Apple's QuartzCore: not told again while the layout is pending. */
+    CALayerSetNeedsLayout(l);
+    CHECK(invalidations == 1);
     CALayerLayoutIfNeeded(l);
     CHECK(manager_layouts == 1);
+    CALayerSetNeedsLayout(l);
+    CHECK(invalidations == 2);
+    CALayerLayoutIfNeeded(l);
     CGSize s = CALayerGetPreferredFrameSize(l);
     CHECK(s.width == 7 && s.height == 8);
     CARelease(l);
@@ -184,7 +190,12 @@ static void layout_manager_and_classes(void) {
     CHECK(CALayerNeedsDisplay(p));                           /* needsDisplayForKey */
     CALayerDisplayIfNeeded(p);
     CHECK(class_displays == 1);
+    /* Observed on Apple's QuartzCore: the value it already has does not mark it. */
+    CALayerSetNumberForKeyPath(p, "progress", 0.75);
+    CHECK(!CALayerNeedsDisplay(p));
     CHECK(CALayerClassNeedsDisplayForKey(progress, "progress") && !CALayerClassNeedsDisplayForKey(progress, "opacity"));
+    /* A new CATextLayer (and a subclass of it) has a font: Helvetica, as observed on Apple's QuartzCore. */
+    CHECK(CATextLayerGetFont(p) != NULL && strcmp(CAValueGetString(CATextLayerGetFont(p)), "Helvetica") == 0);
     CAValueRef d = CALayerClassCopyDefaultValueForKey(progress, "anchorPoint");
     CHECK(CAValueGetPoint(d).x == 0.5);
     CARelease(d);

@@ -588,7 +588,10 @@ CGColorRef CGColorRetain(CGColorRef color);
 /**
  * Apple's +defaultValueForKey: for a class: its callbacks' answer, else the
  * spec's default of a declared property (zero values by type, identity for
- * transforms), else NULL. Returns +1 (or NULL).
+ * transforms), else NULL. As observed on Apple's QuartzCore (Apple's
+ * behaviour wins over the reference's property defaults), there is none
+ * (NULL) for bounds, position, frame, minificationFilterBias, filters,
+ * compositingFilter, backgroundFilters and mask. Returns +1 (or NULL).
  */
 CAValueRef CALayerClassCopyDefaultValueForKey(CALayerClassRef cls, const char *key);
 
@@ -618,11 +621,17 @@ CALayerClassRef CALayerClassGetSuperclass(CALayerClassRef cls);
 
 /**
  * Apple's +needsDisplayForKey: for a class (false unless a callback says so).
+ * A layer of the class is marked for display when a property it names
+ * changes value, through its setter or key-value coding alike; setting the
+ * value the property already has does not mark it (observed on Apple's
+ * QuartzCore).
  */
 bool CALayerClassNeedsDisplayForKey(CALayerClassRef cls, const char *key);
 
 /**
- * Apple's +[CALayer defaultValueForKey:]. Returns +1 (or NULL).
+ * Apple's +[CALayer defaultValueForKey:] (NULL for bounds, position, frame,
+ * minificationFilterBias, filters, compositingFilter, backgroundFilters and
+ * mask, as observed on Apple's QuartzCore). Returns +1 (or NULL).
  */
 CAValueRef CALayerCopyDefaultValueForKey(const char *key);
 
@@ -643,7 +652,11 @@ CALayerRef CALayerCreateWithClass(CALayerClassRef cls);
 CALayerClassRef CALayerGetClass(CALayerRef layer);
 
 /**
- * Apple's -shouldArchiveValueForKey: (always true).
+ * Apple's -shouldArchiveValueForKey:, as observed on Apple's QuartzCore
+ * (where the reference says true, Apple's behaviour wins): false for a property until it
+ * has been set (by its setter or key-value coding; setting the frame sets
+ * the position and bounds), true after; always false for "frame" and
+ * "superlayer". A custom key is set while it holds a value.
  */
 bool CALayerShouldArchiveValueForKey(CALayerRef layer, const char *key);
 
@@ -653,8 +666,8 @@ bool CALayerShouldArchiveValueForKey(CALayerRef layer, const char *key);
 CALayerRef CAScrollLayerCreate(void);
 
 /**
- * Creates a CATextLayer (fontSize 36, white foreground, not wrapped,
- * alignment natural, truncation none). Returns +1.
+ * Creates a CATextLayer (font Helvetica, fontSize 36, white foreground, not
+ * wrapped, alignment natural, truncation none). Returns +1.
  */
 CALayerRef CATextLayerCreate(void);
 
@@ -765,7 +778,12 @@ CGRect CALayerConvertRectToLayer(CALayerRef layer, CGRect rect, CALayerRef other
 
 /**
  * Converts a time from `other`'s local time (NULL: absolute media time) to
- * the layer's: each layer maps its parent's time t to (t - beginTime) * speed + timeOffset.
+ * the layer's: each layer maps its parent's time t to (t - beginTime) *
+ * speed + timeOffset, and a layer with a finite duration to the position in
+ * its cycle (repeats, autoreverse, fill mode: the time model of animations).
+ * Going up the tree inverts the linear part only (a cycle has no single
+ * inverse); where a layer has no time (outside its active interval without
+ * fill) the linear mapping is used.
  */
 CFTimeInterval CALayerConvertTimeFromLayer(CALayerRef layer, CFTimeInterval time, CALayerRef other);
 
@@ -794,12 +812,16 @@ CALayerRef CALayerHitTest(CALayerRef layer, CGPoint point);
 
 /**
  * Scrolls the closest enclosing CAScrollLayer so that `point` (layer
- * coordinates) lies at its origin. Without one it does nothing.
+ * coordinates) lies at its top left (its bounds origin), as far as its
+ * scrollMode allows; the layer's visibleRect follows. On a CAScrollLayer
+ * itself it scrolls that layer (observed on Apple's QuartzCore). Without
+ * a scroll layer it does nothing.
  */
 void CALayerScrollPoint(CALayerRef layer, CGPoint point);
 
 /**
- * Scrolls the closest enclosing CAScrollLayer so that `rect` is visible.
+ * Scrolls the closest enclosing CAScrollLayer (or the layer itself when it
+ * is one) by the least amount that makes `rect` (layer coordinates) visible.
  */
 void CALayerScrollRectToVisible(CALayerRef layer, CGRect rect);
 
@@ -876,7 +898,9 @@ void CALayerSetNeedsDisplayOnBoundsChange(CALayerRef layer, bool on);
 
 /**
  * Marks the layer as needing layout and tells its layout manager
- * (invalidateLayoutOfLayer).
+ * (invalidateLayoutOfLayer) if it did not need layout yet: a second call
+ * while the layout is pending does not tell it again (as observed on
+ * Apple's QuartzCore).
  */
 void CALayerSetNeedsLayout(CALayerRef layer);
 
@@ -936,7 +960,12 @@ void CALayerSetValueForKeyPath(CALayerRef layer, const char *keyPath, CAValueRef
 CAValueRef CALayerGetActions(CALayerRef layer);
 
 /**
- * The transform as an affine transform (its x-y part).
+ * The transform as an affine transform, or the identity when the transform
+ * is not affine (a z scale, a rotation about x or y, a z translation,
+ * perspective): Apple's QuartzCore was observed to answer so, and where the
+ * reference speaks of the affine transform that best represents the
+ * transform, Apple's behaviour wins.
+ * CATransform3DGetAffineTransform still gives the affine part.
  */
 CGAffineTransform CALayerGetAffineTransform(CALayerRef layer);
 
@@ -951,7 +980,8 @@ CGPoint CALayerGetAnchorPoint(CALayerRef layer);
 double CALayerGetAnchorPointZ(CALayerRef layer);
 
 /**
- * Whether each cycle plays backwards after forwards (default false).
+ * Whether each cycle of the layer's time plays backwards after forwards
+ * (default false; used with a finite duration).
  */
 bool CALayerGetAutoreverses(CALayerRef layer);
 
@@ -1028,7 +1058,13 @@ double CALayerGetCornerRadius(CALayerRef layer);
 bool CALayerGetDoubleSided(CALayerRef layer);
 
 /**
- * Duration (default 0).
+ * Duration of one pass through the layer's time (default infinite, as
+ * observed on Apple's QuartzCore; where the reference gives 0, Apple's
+ * behaviour wins).
+ * A finite duration makes the layer's time cycle like an animation's: its
+ * sublayers' and its own animations replay repeatCount times (or for
+ * repeatDuration), backwards on the way back when it autoreverses, and
+ * fillMode says what they show outside its active interval.
  */
 CFTimeInterval CALayerGetDuration(CALayerRef layer);
 
@@ -1038,7 +1074,9 @@ CFTimeInterval CALayerGetDuration(CALayerRef layer);
 unsigned int CALayerGetEdgeAntialiasingMask(CALayerRef layer);
 
 /**
- * Fill mode: kCAFillModeRemoved (default), Forwards, Backwards or Both.
+ * Fill mode of the layer's time outside its active interval:
+ * kCAFillModeRemoved (default: no time there, so the animations in it have
+ * no effect), Forwards, Backwards or Both.
  */
 const char *CALayerGetFillMode(CALayerRef layer);
 
@@ -1119,12 +1157,14 @@ CGPoint CALayerGetPosition(CALayerRef layer);
 double CALayerGetRasterizationScale(CALayerRef layer);
 
 /**
- * Repeat count (default 0; HUGE_VALF repeats forever).
+ * Repeat count of the layer's cycle (default 0: once; HUGE_VALF repeats
+ * forever; used with a finite duration).
  */
 float CALayerGetRepeatCount(CALayerRef layer);
 
 /**
- * Repeat duration (default 0).
+ * Repeat duration: the length of the layer's active interval (default 0:
+ * repeatCount decides).
  */
 CFTimeInterval CALayerGetRepeatDuration(CALayerRef layer);
 
@@ -1215,9 +1255,14 @@ void CALayerSetCompositingFilter(CALayerRef layer, CAValueRef filter);
  * Sets the contents: a pixel buffer (retained: the layer keeps it alive,
  * so the release callback of a CVPixelBufferCreateWithBytes buffer waits
  * until the layer lets it go), or NULL for none. Any other handle records
- * QZErrorWrongType and changes nothing. The renderer reads the pixels at
- * render time; lock and unlock read-write after changing them (the seed
- * tells caches).
+ * QZErrorWrongType and changes nothing. Every pixel format with a
+ * conversion renders (the 32, 24, 48 and 64-bit RGB formats, the 16-bit
+ * RGB 555, 5551 and 565 formats, gray, and 8-bit 4:2:0 and 4:2:2 Y'CbCr,
+ * converted to BGRA); a buffer in any other format (indexed colour, which
+ * has no colour table, the 10-bit and 4:4:4 Y'CbCr formats, registered
+ * formats) records QZErrorInvalidArgument and changes nothing, instead of
+ * rendering as nothing. The renderer reads the pixels at render time; lock
+ * and unlock read-write after changing them (the seed tells caches).
  */
 void CALayerSetContents(CALayerRef layer, CVPixelBufferRef contents);
 
@@ -1254,8 +1299,11 @@ void CALayerSetHidden(CALayerRef layer, bool hidden);
 void CALayerSetMagnificationFilter(CALayerRef layer, const char *filter);
 
 /**
- * Sets the mask layer (retained; NULL removes it). A mask that already has a
- * superlayer, or would make a cycle, records QZErrorInvalidArgument.
+ * Sets the mask layer (retained; NULL removes it). A layer that is a
+ * sublayer somewhere (or another layer's mask) leaves its old tree and
+ * becomes the mask: its superlayer is then the masked layer (observed on
+ * Apple's QuartzCore). A mask that would make a cycle (the layer itself or
+ * one of its ancestors) records QZErrorInvalidArgument.
  */
 void CALayerSetMask(CALayerRef layer, CALayerRef mask);
 
@@ -1323,7 +1371,9 @@ void CAScrollLayerSetScrollMode(CALayerRef layer, const char *mode);
 const char *CATextLayerGetAlignmentMode(CALayerRef layer);
 
 /**
- * The font: a font-name string value (default NULL: the system font). Borrowed.
+ * The font: a font-name string value (default "Helvetica", Apple's default
+ * face: a new text layer has a font, not NULL, as observed on Apple's
+ * QuartzCore; setting NULL clears it). Borrowed.
  */
 CAValueRef CATextLayerGetFont(CALayerRef layer);
 
@@ -1437,6 +1487,15 @@ CAValueRef CAAnimationCopyDefaultValueForKey(const char *key);
 CAValueRef CAAnimationCopyValueForKey(CAAnimationRef a, const char *key);
 
 /**
+ * Apple's +[CAAnimation animation]: a plain CAAnimation, a timing object
+ * (the CAMediaTiming and CAAnimation properties, a delegate) with no effect
+ * of its own, usable in a group or as an action: added to a layer it
+ * changes nothing, but its delegate hears animationDidStart and
+ * animationDidStop, and a transaction completion waits for it. Returns +1.
+ */
+CAAnimationRef CAAnimationCreate(void);
+
+/**
  * Whether each cycle plays forwards then backwards (default false).
  */
 bool CAAnimationGetAutoreverses(CAAnimationRef a);
@@ -1492,7 +1551,8 @@ CAMediaTimingFunctionRef CAAnimationGetTimingFunction(CAAnimationRef a);
 CAAnimationRef CAAnimationGroupCreate(void);
 
 /**
- * The group's animation `index`. Borrowed.
+ * The group's animation `index`: the very animation given to
+ * CAAnimationGroupSetAnimations. Borrowed.
  */
 CAAnimationRef CAAnimationGroupGetAnimationAtIndex(CAAnimationRef g, size_t index);
 
@@ -1502,8 +1562,14 @@ CAAnimationRef CAAnimationGroupGetAnimationAtIndex(CAAnimationRef g, size_t inde
 size_t CAAnimationGroupGetAnimationCount(CAAnimationRef g);
 
 /**
- * Sets the group's animations (each copied; they run in the group's time and
- * are clipped to its duration; their delegates and removedOnCompletion are ignored).
+ * Sets the group's animations. The group holds the very animations given
+ * (retained, not copied), and a copy of the group (CALayerAddAnimation
+ * makes one) shares them, as observed on Apple's QuartzCore: changing one
+ * of them later changes the group, on a layer too. They run in the group's
+ * time and are clipped to its duration; their delegates and
+ * removedOnCompletion are ignored. A group that would contain itself
+ * (directly or through another group) records QZErrorInvalidArgument and
+ * changes nothing.
  */
 void CAAnimationGroupSetAnimations(CAAnimationRef g, const CAAnimationRef *animations, size_t count);
 
@@ -1682,7 +1748,12 @@ CAAnimationRef CATransitionCreate(void);
 float CATransitionGetEndProgress(CAAnimationRef a);
 
 /**
- * Where the transition starts and ends, in [0, 1] (defaults 0 and 1).
+ * Where the transition starts and ends (defaults 0 and 1). The values are
+ * kept as given, even outside 0...1 or with the start after the end (no
+ * clamping, no swapping), as observed on Apple's QuartzCore (where the
+ * reference gives 0...1 as the legal values, Apple's behaviour wins); rendering
+ * clamps the progress it uses to 0...1. NaN and infinities record
+ * QZErrorNotFinite.
  */
 float CATransitionGetStartProgress(CAAnimationRef a);
 
@@ -1777,9 +1848,10 @@ void QZAnimationProcessEvents(void);
 CALayerRef QZLayerCopyTransitionSnapshot(CALayerRef layer);
 
 /**
- * The progress (between the transition's startProgress and endProgress) of
- * the layer's running CATransition at the current media time, or -1 when
- * none is in effect. The renderer draws the transition from this.
+ * The progress (between the transition's startProgress and endProgress,
+ * clamped to 0...1) of the layer's running CATransition at the current
+ * media time, or -1 when none is in effect. The renderer draws the
+ * transition from this.
  */
 double QZLayerGetTransitionProgress(CALayerRef layer);
 
@@ -1831,8 +1903,9 @@ CFTimeInterval CATransactionGetAnimationDuration(void);
 CAMediaTimingFunctionRef CATransactionGetAnimationTimingFunction(void);
 
 /**
- * The innermost completion callback set on the calling thread's open
- * transactions (and its info through `info`, which may be NULL), or NULL.
+ * The completion callback set last on the innermost of the calling thread's
+ * open transactions that has one (and its info through `info`, which may be
+ * NULL), or NULL.
  */
 CATransactionCompletionCallback CATransactionGetCompletionBlock(void **info);
 
@@ -1869,9 +1942,14 @@ void CATransactionSetAnimationTimingFunction(CAMediaTimingFunctionRef function);
  * transaction committed and every animation added to it from now on
  * (implicit ones included) has finished or been removed; when none was
  * added, at the end of the turn in which it commits. It runs outside the
- * model lock and may call back in. Setting it again on the same transaction
- * replaces the callback; a NULL `fn` clears it. The library does not own
- * `info`. A completion still owed when its thread exits is dropped.
+ * model lock and may call back in. Completions accumulate, as observed on
+ * Apple's QuartzCore (where the reference reads as if a second one replaced
+ * the first, Apple's behaviour wins): setting a second completion on the
+ * same transaction keeps the first, and both run, once each, the first
+ * waiting for the animations added after it was set, the second for those
+ * added after it; a NULL `fn` sets no completion and does not cancel one
+ * already set. The library does not own `info`. A completion still owed
+ * when its thread exits is dropped.
  */
 void CATransactionSetCompletionBlock(CATransactionCompletionCallback fn, void *info);
 
@@ -3230,11 +3308,13 @@ CGSize QZDrawListGetTargetSize(QZDrawListRef list);
 
 /**
  * Apple's renderInContext:: draws the layer and its sublayers, as the model
- * tree says (animations are ignored), in the layer's own coordinate space
- * (its bounds origin at the context's user-space origin, through the
- * context's CTM), composited over the context's pixels. The layer's own
- * position and transform are not applied. QZErrorInvalidArgument for a
- * context that is not a bitmap context.
+ * tree says (animations are ignored), in the layer's own coordinate space:
+ * layer point (0, 0) is the context's user-space origin (through the
+ * context's CTM), so a layer with bounds (10, 10, 20, 20) paints its
+ * background over 10...30, not 0...20 (as observed on Apple's QuartzCore).
+ * Composited over the context's pixels. The layer's own position and
+ * transform are not applied. QZErrorInvalidArgument for a context that is
+ * not a bitmap context.
  */
 void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
 

@@ -18,6 +18,8 @@ public enum ObjectKind: UInt16, Sendable {
     case keyframeAnimation = 49
     case animationGroup = 50
     case transition = 51
+    /// A plain CAAnimation (CAAnimationCreate).
+    case animation = 52
     /// A CVPixelBufferRef (Core Video's only buffer type here, so also the
     /// CVBufferRef and CVImageBufferRef).
     case pixelBuffer = 32
@@ -49,6 +51,7 @@ public enum ObjectKind: UInt16, Sendable {
         case .keyframeAnimation: return "CAKeyframeAnimation"
         case .animationGroup: return "CAAnimationGroup"
         case .transition: return "CATransition"
+        case .animation: return "CAAnimation"
         case .pixelBuffer: return "CVPixelBuffer"
         case .pixelBufferPool: return "CVPixelBufferPool"
         case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"

@@ -9,10 +9,12 @@ extension Layer {
 
     // MARK: - Layout
 
+    /// Marks the layer for layout. The layout manager is told
+    /// (invalidateLayoutOfLayer) when the layer starts needing layout, not
+    /// again while that layout is pending, as observed on Apple's QuartzCore.
     func setNeedsLayout() {
-        if !flags.contains(.needsLayout) {
-            flags.insert(.needsLayout)
-        }
+        if flags.contains(.needsLayout) { return }
+        flags.insert(.needsLayout)
         if let manager = hooks?.layoutManager, let invalidate = manager.invalidateLayoutOfLayer {
             hostCall { invalidate(handle, hooks?.layoutManagerInfo) }
         }

@@ -112,6 +112,14 @@ public final class LayerClass: QZObject, Handle {
         return key.withCString { k in hostCall { fn(handle, k, info) } }
     }
 
+    /// The default a defaultValueForKey callback gave a declared key (what a
+    /// property no style supplies goes back to), or nil for the built-in one.
+    func classDefault(_ key: LayerKey) -> Value? {
+        guard hasDefaultValueCallbacks, let list = resolvedDefaults else { return nil }
+        for (k, v) in list where k == key { return v }
+        return nil
+    }
+
     /// Sets the class defaults of declared keys on a new layer (not as explicit values).
     func applyDefaults(to layer: Layer) {
         guard hasDefaultValueCallbacks else { return }

@@ -32,7 +32,9 @@ extension DrawingContext {
         guard let pb = bitmap else { return false }
         let b = layer.bounds.standardized
         guard !b.hasNaN else { return true }
-        let h = Homography.identity.pretranslatedAfter(-b.minX, -b.minY).then(ctmHomography)
+        // Layer coordinates are user space (point (0, 0) at the context's
+        // origin, whatever the bounds origin), as observed on Apple's QuartzCore.
+        let h = ctmHomography
         let t = gstate.ctm
         let scale = ((t.a * t.d - t.b * t.c).magnitude).squareRoot()
         var builder = DrawListBuilder(targetBounds: CGRect(x: 0, y: 0, width: Double(pb.width), height: Double(pb.height)),

@@ -18,8 +18,10 @@ final class TransactionScope {
     /// .some(nil): explicitly set to nil (the default timing).
     var timingFunction: TimingFunction?? { didSet { owner.refresh() } }
     var disableActions: Bool? { didSet { owner.refresh() } }
-    /// The completion set on this scope (animations added afterwards count).
-    var completion: CompletionGroup? { didSet { owner.refresh() } }
+    /// The completions set on this scope, oldest first (each waits for the
+    /// animations added after it was set). Setting another keeps the earlier
+    /// ones, as observed on Apple's QuartzCore.
+    var completions: [CompletionGroup] = [] { didSet { owner.refresh() } }
     /// Every other key of CATransactionSetValueForKey.
     var values: [String: Value] = [:]
 
@@ -188,7 +190,7 @@ final class ThreadTransactions {
             if duration == nil { duration = s.duration }
             if timing == nil { timing = s.timingFunction }
             if disable == nil { disable = s.disableActions }
-            if s.completion != nil { completions = true }
+            if !s.completions.isEmpty { completions = true }
         }
         animationDuration = duration ?? 0.25
         timingFunction = timing ?? nil
@@ -197,7 +199,7 @@ final class ThreadTransactions {
     }
 
     var completionGroup: CompletionGroup? {
-        for s in scopes.reversed() { if let c = s.completion { return c } }
+        for s in scopes.reversed() { if let c = s.completions.last { return c } }
         return nil
     }
 }
@@ -285,7 +287,7 @@ enum Transactions {
 
     /// A closed scope's completion joins the record (it waits for the commit).
     private static func close(_ s: TransactionScope, _ t: ThreadTransactions) {
-        if let g = s.completion { t.record?.closedGroups.append(g) }
+        t.record?.closedGroups.append(contentsOf: s.completions)
     }
 
     /// A completion whose transaction committed (its animations are on their layers).

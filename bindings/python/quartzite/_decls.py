@@ -520,6 +520,7 @@ FUNCTIONS = {
     "CAActionRunForKey": ("None", ("c_void_p", "c_char_p", "c_void_p", "c_void_p")),
     "CAAnimationCopyDefaultValueForKey": ("c_void_p", ("c_char_p",)),
     "CAAnimationCopyValueForKey": ("c_void_p", ("c_void_p", "c_char_p")),
+    "CAAnimationCreate": ("c_void_p", ()),
     "CAAnimationGetAutoreverses": ("c_bool", ("c_void_p",)),
     "CAAnimationGetBeginTime": ("c_double", ("c_void_p",)),
     "CAAnimationGetDuration": ("c_double", ("c_void_p",)),

@@ -146,7 +146,8 @@ class Renderer(Handle):
 
 def render_in_context(layer, width, height, scale=1.0):
     """CALayerRenderInContext into a new width x height bitmap (the layer's
-    model tree, animations ignored, in its own coordinates times ``scale``);
+    model tree, animations ignored, in its own coordinates times ``scale``:
+    layer point (0, 0) at the bitmap's origin, whatever the bounds origin);
     returns the BGRA pixels as a NumPy array."""
     import numpy as np
     pb = PixelBuffer(width, height, "BGRA")

@@ -20,11 +20,10 @@ the thread named in the C header: a completion on the thread that committed
 its transaction, during that thread's process_animation_events (or run-loop
 turn); an action on the thread that triggered it. Exceptions they raise are
 reported through ``sys.unraisablehook``. The binding keeps their Python
-callables alive: a completion until it has run, is replaced or cleared, or
-its (Python) thread ends; an action until the library frees it (its release
-callback).
+callables alive: a completion until it has run or its (Python) thread ends;
+an action until the library frees it (its release callback). Completions
+set on one transaction accumulate (each runs once).
 """
-import ctypes
 import threading
 
 from . import _lib
@@ -42,15 +41,15 @@ __all__ = [
 
 # info -> Python callable, for callbacks the library holds. The integers are
 # the `info` pointers passed to C; entries go when C is done with them: a
-# completion when it runs, is replaced or cleared, or its thread ends
-# (set_completion); an action when the library releases it.
+# completion when it runs or its thread ends (set_completion); an action when
+# the library releases it.
 _completions = Registry()
 _actions = Registry()
 
 
 class _ThreadCompletions:
-    """The completions set from Python on one Python thread and not yet run,
-    replaced or cleared. A completion runs only on the thread that set it,
+    """The completions set from Python on one Python thread and not yet run.
+    A completion runs only on the thread that set it,
     and the library drops those still owed when the thread exits; this object
     lives in a threading.local, so it goes with the thread and releases them."""
 
@@ -110,16 +109,10 @@ def _release_action(info):
     _actions.pop(info)
 
 
-def _thunk_address(fn):
-    return ctypes.cast(fn, ctypes.c_void_p).value
-
-
 # One thunk of each kind for the life of the process (the info says which callable).
 _COMPLETION_THUNK = _lib.CATransactionCompletionCallback(_run_completion)
 _ACTION_THUNK = _lib.CAActionCallback(_run_action)
 _RELEASE_THUNK = _lib.CAActionReleaseCallback(_release_action)
-_COMPLETION_ADDRESS = _thunk_address(_COMPLETION_THUNK)
-_NO_COMPLETION = _lib.CATransactionCompletionCallback()   # NULL (ctypes refuses None here)
 
 
 class Action(Handle):
@@ -257,57 +250,29 @@ def set_animation_timing_function(function):
     call(_lib.CATransactionSetAnimationTimingFunction, f)
 
 
-def _take_innermost_completion():
-    """Clears the completion of the innermost open transaction when it is
-    one set from Python, and returns its info (else None, clearing nothing).
-
-    The library neither owns nor releases a completion's info, and calls a
-    replaced or cleared one never. The binding cannot track the transaction
-    scopes itself (C code, layer changes and run-loop turns open and commit
-    them too), so it asks the library: CATransactionGetCompletionBlock gives
-    the innermost completion of any open scope; when it is a Python one, a
-    NULL set on the innermost scope tells whether it was that scope's (it is
-    then gone) or an outer scope's (the innermost has none: nothing changes)."""
-    info = ctypes.c_void_p()
-    fn = call(_lib.CATransactionGetCompletionBlock, ctypes.byref(info))
-    key = info.value
-    if not fn or _thunk_address(fn) != _COMPLETION_ADDRESS or key not in _completions:
-        return None
-    call(_lib.CATransactionSetCompletionBlock, _NO_COMPLETION, None)
-    after = ctypes.c_void_p()
-    fn = call(_lib.CATransactionGetCompletionBlock, ctypes.byref(after))
-    if fn and after.value == key:
-        return None   # an outer scope's: still owed
-    return key
-
-
 def set_completion(fn):
     """CATransactionSetCompletionBlock with a Python callable (no arguments),
     called once on this thread after the animations added from now on in the
     transaction end (at the end of a run-loop turn or in
-    process_animation_events). Setting another replaces it; None clears it.
-    The binding drops the callable once it ran, was replaced or cleared, or
-    its thread ended (a Python thread; on a thread started outside Python a
-    completion left unrun when the thread exits stays held)."""
+    process_animation_events). Completions accumulate, as observed on
+    Apple's QuartzCore: setting another keeps the earlier one, and each runs
+    once; None sets nothing and cancels nothing. The binding drops the
+    callable once it ran or its thread ended (a Python thread; on a thread
+    started outside Python a completion left unrun when the thread exits
+    stays held)."""
     if fn is not None and not callable(fn):
         raise TypeError(f"completion must be callable, not {type(fn).__name__}")
-    replaced = _take_innermost_completion()
+    if fn is None:
+        return
+    key = _completions.register(fn)
     try:
-        if fn is None:
-            call(_lib.CATransactionSetCompletionBlock, _NO_COMPLETION, None)
-            return
-        key = _completions.register(fn)
-        try:
-            call(_lib.CATransactionSetCompletionBlock, _COMPLETION_THUNK, key)
-        except BaseException:
-            _completions.pop(key)
-            raise
-        holder = _completions_of_this_thread()
-        if holder is not None:
-            holder.keys.add(key)
-    finally:
-        if replaced is not None:
-            _forget_completion(replaced)
+        call(_lib.CATransactionSetCompletionBlock, _COMPLETION_THUNK, key)
+    except BaseException:
+        _completions.pop(key)
+        raise
+    holder = _completions_of_this_thread()
+    if holder is not None:
+        holder.keys.add(key)
 
 
 def value(key):

@@ -107,12 +107,15 @@ def _dict_value(attributes):
 
 # The NumPy layout of each format's plane 0 (chunky) or planes (planar):
 # (typestr, channels per item or None for 2-D, bytes per item).
-_U8, _BE16 = "|u1", ">u2"
+_U8, _BE16, _LE16 = "|u1", ">u2", "<u2"
 _CHUNKY_LAYOUTS = {
     "BGRA": (_U8, 4, 4), "RGBA": (_U8, 4, 4), "ABGR": (_U8, 4, 4), 0x20: (_U8, 4, 4),
     0x18: (_U8, 3, 3), "24BG": (_U8, 3, 3),
     "b64a": (_BE16, 4, 8), "b48r": (_BE16, 3, 6), "b32a": (_BE16, 2, 4), "b16g": (_BE16, None, 2),
     0x08: (_U8, None, 1), 0x28: (_U8, None, 1),
+    # 16-bit RGB words (555, 5551, 565) as 2-D arrays of integers in the format's byte order.
+    0x10: (_BE16, None, 2), "L555": (_LE16, None, 2), "5551": (_LE16, None, 2),
+    "B565": (_BE16, None, 2), "L565": (_LE16, None, 2),
 }
 _CHUNKY_LAYOUTS = {fourcc(k): v for k, v in _CHUNKY_LAYOUTS.items()}
 _PACKED_422 = {fourcc("2vuy"), fourcc("yuvs"), fourcc("yuvf")}
@@ -378,7 +381,7 @@ class PixelBuffer(Handle):
         if not read_write and not self.lock_count(True):
             raise InvalidStateError(ErrorCode.INVALID_STATE,
                                     "lock the pixel buffer before making an array of it (with pb.locked(): ...)")
-        item_size = 2 if typestr == _BE16 else 1
+        item_size = 2 if typestr in (_BE16, _LE16) else 1
         if channels is None:
             shape, strides = (height, width), (bytes_per_row, item * item_size)
         else:
@@ -392,7 +395,9 @@ class PixelBuffer(Handle):
         (height, width, 4) uint8 for the 32-bit RGB orders, (height, width,
         3) for 24RGB / 24BGR, big-endian uint16 for 64ARGB, 48RGB, 32AlphaGray
         and 16Gray, (height, (width + 1) // 2, 4) for the 4:2:2 formats,
-        (height, width) for 8-bit gray and indexed, raw row bytes otherwise.
+        (height, width) for 8-bit gray and indexed, (height, width) uint16
+        words in the format's byte order for the 16-bit RGB formats (555,
+        5551, 565), raw row bytes otherwise.
         Planar buffers raise TypeError: use ``pb.plane(i)``."""
         if self.is_planar:
             raise TypeError("a planar pixel buffer has no single array: use numpy.asarray(pb.plane(i))")
