@@ -4,6 +4,8 @@ import CQuartzite
 // x' = a*x + c*y + tx, y' = b*x + d*y + ty. Non-finite arguments record
 // QZErrorNotFinite; constructors then return the identity and modifiers their
 // input unchanged.
+//
+// Threads: pure functions of their arguments; any thread.
 
 @inline(__always)
 func checkAffine(_ t: CGAffineTransform, _ function: StaticString) -> Bool {

@@ -15,6 +15,11 @@ import CQuartzite
 // - Dictionaries and arrays are CAValueRef values; keys are the string
 //   macros of quartzite_types.h (Apple's own CFString values).
 // - Allocator arguments are accepted and ignored (pass NULL).
+//
+// - Threads: a buffer may be used from several threads; its lock counts,
+//   seed and attachments sit behind a lock of its own. Writing the pixels
+//   while another thread reads them is the host's to order (lock the base
+//   address read-write).
 
 /// Records a Core Video error and returns its CVReturn code.
 @inline(never)

@@ -4,6 +4,9 @@ import CQuartzite
 // Quartzite's additions (QZPixelBuffer...): conversions, PNG files, the
 // modification seed, lock counts and a memory limit. See
 // Exports+CVBuffer.swift for the rules every Core Video function follows.
+//
+// Threads: as for every Core Video function (Exports+CVBuffer.swift): any
+// thread; the pixels themselves are the host's to order between threads.
 
 /// An optional attribute dictionary argument: `.some(nil)` for NULL, nil
 /// (error recorded) for a handle that is not a CAValueRef.

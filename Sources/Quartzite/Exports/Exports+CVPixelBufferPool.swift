@@ -2,6 +2,8 @@ import CQuartzite
 
 // CVPixelBufferPoolRef with Apple's names and signatures
 // (CVPixelBufferPool.h). See Exports+CVBuffer.swift for the shared rules.
+//
+// Threads: a pool may be used from several threads at once.
 
 /// Creates a pool of pixel buffers. `pixelBufferAttributes` must give
 /// kCVPixelBufferWidthKey, kCVPixelBufferHeightKey and

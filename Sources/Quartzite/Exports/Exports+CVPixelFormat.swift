@@ -2,6 +2,9 @@ import CQuartzite
 
 // Pixel format descriptions with Apple's names and signatures
 // (CVPixelFormatDescription.h), and Quartzite's fill-callback value.
+//
+// Threads: any thread; the registry of formats is behind a lock, and
+// descriptions are immutable values.
 
 /// Creates the description of `pixelFormat` as a dictionary value (+1):
 /// kCVPixelFormatName, kCVPixelFormatConstant, kCVPixelFormatCodecType,

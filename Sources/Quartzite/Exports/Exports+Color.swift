@@ -1,6 +1,10 @@
 import CQuartzite
 
 // CGColorRef with Apple's C function names. Components are clamped to 0...1.
+//
+// Colours are immutable: create with CGColorCreateSRGB or CGColorCreateGenericRGB
+// (+1), release with CGColorRelease or CARelease.
+// Threads: any thread; a colour may be shared between threads.
 
 func makeColor(_ space: Color.Space, _ components: [Double], _ function: StaticString) -> OpaquePointer? {
     for c in components where c.isNaN {

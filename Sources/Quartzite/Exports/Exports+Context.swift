@@ -4,6 +4,10 @@ import Glibc
 // Bitmap contexts (Apple's CGBitmapContext and a few CGContext drawing
 // calls). Their CTM starts as the identity and maps user space (points,
 // y down) to pixels, as UIKit's contexts do (API.md): pixel row 0 is the top.
+//
+// Threads: every call holds the model lock, so a context may be used from
+// any thread, but drawing into one context from two threads at once leaves
+// the order of their operations undefined.
 
 @inline(__always)
 func withContext<R>(_ ctx: QZCGContextRef?, _ fallback: R, _ function: StaticString = #function, _ body: (DrawingContext) -> R) -> R {

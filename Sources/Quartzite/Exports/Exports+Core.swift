@@ -1,5 +1,13 @@
 import CQuartzite
 
+// Errors, reference counting and the media clock.
+//
+// Threads: every function here may be called from any thread. The error state
+// (QZGetLastError, QZGetLastErrorMessage, QZClearLastError) is per thread; the
+// error handler and the media time source are one per process, and their
+// callbacks run on the thread that records the error or asks for the time.
+// Reference counts are atomic: CARetain and CARelease may race with each other.
+
 // MARK: - Errors
 
 /// Returns the calling thread's last recorded error code (QZErrorNone if none).

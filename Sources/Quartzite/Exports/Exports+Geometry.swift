@@ -3,6 +3,8 @@ import CQuartzite
 // CGPoint / CGSize / CGRect helpers with Core Graphics' semantics. Infinite
 // coordinates are allowed (the null and infinite rectangles use them); NaN is
 // rejected with QZErrorNotFinite and a neutral result (zero, null or false).
+//
+// Threads: pure functions of their arguments; any thread.
 
 @inline(__always)
 func checkPoint(_ p: CGPoint, _ function: StaticString) -> Bool {

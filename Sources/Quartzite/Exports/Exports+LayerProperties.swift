@@ -8,6 +8,10 @@ import CQuartzite
 // getters read them like any other value.
 // Borrowed results (colours, strings, values, layers) stay valid until the
 // property changes.
+//
+// Threads: every getter and setter holds the model lock, so any thread may
+// use any layer. A setter's change belongs to the calling thread's
+// transaction (see CATransaction).
 
 func colorValue(_ color: QZCGColorRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
     guard let color else { return (true, nil) }

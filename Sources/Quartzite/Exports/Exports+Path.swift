@@ -21,6 +21,10 @@ import CQuartzite
 //   angles, which is clockwise when y points up. In Quartzite's layer space
 //   (y down, as in iOS) such an arc appears counter-clockwise on screen, as
 //   CGPathAddArc's does in a flipped UIKit context.
+//
+// Threads: a path's contents sit behind a lock, so a path may be read from
+// several threads while one changes it; each call sees the path before or
+// after another thread's change, never half of it.
 
 // MARK: - Helpers
 

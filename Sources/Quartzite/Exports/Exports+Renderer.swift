@@ -70,6 +70,8 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
     }
 }
 
+/// The rectangle of the renderer's space drawn into the target (see CARendererSetBounds);
+/// CGRectNull for a bad handle.
 @c public func CARendererGetBounds(_ renderer: CARendererRef?) -> CGRect {
     withRenderer(renderer, .null) { $0.bounds }
 }

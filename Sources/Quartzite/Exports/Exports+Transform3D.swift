@@ -4,6 +4,8 @@ import CQuartzite
 // (p' = p * M), translation in m41..m43, and "t' = op * t" for the modifying
 // functions. Non-finite arguments record QZErrorNotFinite; constructors then
 // return the identity and modifiers their input unchanged.
+//
+// Threads: pure functions of their arguments; any thread.
 
 @inline(__always)
 func checkTransform(_ t: CATransform3D, _ function: StaticString) -> Bool {

@@ -3,6 +3,9 @@ import CQuartzite
 // CAValueRef: immutable boxed values (Objective-C's `id`). Constructors return
 // +1 (release with CARelease); readers return borrowed results. Reading a value
 // as the wrong type records QZErrorWrongType and returns a zero value.
+//
+// Threads: values are immutable, so any thread may create, read and release
+// them, and share them between threads.
 
 @inline(__always)
 func newValue(_ storage: Value.Storage) -> CAValueRef {
