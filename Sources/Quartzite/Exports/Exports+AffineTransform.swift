@@ -52,6 +52,15 @@ func checkFinite(_ values: Double..., function: StaticString) -> Bool {
     return true
 }
 
+/// True unless `v` is NaN (infinity is a valid value: "forever" for repeat
+/// counts and durations); NaN records QZErrorNotFinite.
+@inline(__always)
+func checkNotNaN(_ v: Double, function: StaticString) -> Bool {
+    if !v.isNaN { return true }
+    recordError(QZErrorNotFinite, function, "argument must be a number, got nan")
+    return false
+}
+
 /// Returns the transform [a b 0; c d 0; tx ty 1].
 @c public func CGAffineTransformMake(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ tx: Double, _ ty: Double) -> CGAffineTransform {
     checkFinite(a, b, c, d, tx, ty, function: #function) ? CGAffineTransform(a: a, b: b, c: c, d: d, tx: tx, ty: ty) : .identity

@@ -97,14 +97,20 @@ func withBitmapContext<R>(_ ctx: QZCGContextRef?, _ fallback: R, _ function: Sta
     withBitmapContext(ctx, nil) { _, pb in pb.baseAddress }
 }
 
+/// The width of a bitmap context in pixels (0 for a context that is not a bitmap context, with
+/// QZErrorInvalidArgument).
 @c public func CGBitmapContextGetWidth(_ ctx: QZCGContextRef?) -> size_t {
     withBitmapContext(ctx, 0) { _, pb in pb.width }
 }
 
+/// The height of a bitmap context in pixels (0 for a context that is not a bitmap context, with
+/// QZErrorInvalidArgument).
 @c public func CGBitmapContextGetHeight(_ ctx: QZCGContextRef?) -> size_t {
     withBitmapContext(ctx, 0) { _, pb in pb.height }
 }
 
+/// The number of bytes between the starts of two rows of a bitmap context's pixels (0 for a context
+/// that is not a bitmap context).
 @c public func CGBitmapContextGetBytesPerRow(_ ctx: QZCGContextRef?) -> size_t {
     withBitmapContext(ctx, 0) { _, pb in pb.bytesPerRow }
 }
@@ -126,6 +132,8 @@ func withBitmapContext<R>(_ ctx: QZCGContextRef?, _ fallback: R, _ function: Sta
 
 // MARK: - Graphics state
 
+/// Pushes a copy of the graphics state (CTM and colours) onto the context's stack;
+/// CGContextRestoreGState pops it. More than 4096 saved states records QZErrorInvalidState.
 @c public func CGContextSaveGState(_ ctx: QZCGContextRef?) {
     withContext(ctx, ()) { c in
         guard c.savedStates.count < 4096 else {
@@ -158,11 +166,15 @@ func changeCTM(_ ctx: QZCGContextRef?, _ function: StaticString, _ t: CGAffineTr
     withContext(ctx, (), function) { c in c.gstate.ctm = t.concatenating(c.gstate.ctm) }
 }
 
+/// Moves user space by (tx, ty) (applied before the current transformation). NaN or infinity
+/// records QZErrorNotFinite and changes nothing.
 @c public func CGContextTranslateCTM(_ ctx: QZCGContextRef?, _ tx: Double, _ ty: Double) {
     guard checkFinite(tx, ty, function: #function) else { return }
     changeCTM(ctx, #function, CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty))
 }
 
+/// Scales user space by (sx, sy) (applied before the current transformation). NaN or infinity
+/// records QZErrorNotFinite and changes nothing.
 @c public func CGContextScaleCTM(_ ctx: QZCGContextRef?, _ sx: Double, _ sy: Double) {
     guard checkFinite(sx, sy, function: #function) else { return }
     changeCTM(ctx, #function, CGAffineTransform(a: sx, b: 0, c: 0, d: sy, tx: 0, ty: 0))
@@ -174,6 +186,8 @@ func changeCTM(_ ctx: QZCGContextRef?, _ function: StaticString, _ t: CGAffineTr
     changeCTM(ctx, #function, CGAffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0))
 }
 
+/// Applies `t` before the current transformation. A non-finite entry records QZErrorNotFinite and
+/// changes nothing.
 @c public func CGContextConcatCTM(_ ctx: QZCGContextRef?, _ t: CGAffineTransform) {
     guard checkAffine(t, #function) else { return }
     changeCTM(ctx, #function, t)
@@ -188,6 +202,8 @@ func changeCTM(_ ctx: QZCGContextRef?, _ function: StaticString, _ t: CGAffineTr
     withContext(ctx, ()) { $0.gstate.fill = SIMD4(c(red) * c(alpha), c(green) * c(alpha), c(blue) * c(alpha), c(alpha)) }
 }
 
+/// Sets the fill colour from a CGColorRef (NULL or a wrong handle records an error and changes
+/// nothing).
 @c public func CGContextSetFillColorWithColor(_ ctx: QZCGContextRef?, _ color: QZCGColorRef?) {
     guard let col = object(color, as: Color.self) else { return }
     withContext(ctx, ()) { $0.gstate.fill = col.premultipliedRGBA }
