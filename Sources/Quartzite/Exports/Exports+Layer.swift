@@ -411,15 +411,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// True when the layer's contents are drawn flipped: an odd number of
 /// geometryFlipped layers from it up to its root.
 @c public func CALayerContentsAreFlipped(_ layer: CALayerRef?) -> Bool {
-    readLayer(layer, false) { l in
-        var flipped = false
-        var cur: Layer? = l
-        while let c = cur {
-            if c.flags.contains(.geometryFlipped) { flipped.toggle() }
-            cur = c.superlayer
-        }
-        return flipped
-    }
+    readLayer(layer, false) { $0.contentsAreFlipped }
 }
 
 // MARK: - CAScrollLayer
@@ -515,11 +507,6 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
         return
     }
     readLayer(layer, ()) { $0.ensureHooks.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
-}
-
-/// The clip of a drawing context: the area being redrawn, in layer coordinates.
-@c public func CGContextGetClipBoundingBox(_ ctx: QZCGContextRef?) -> CGRect {
-    withObject(ctx, as: DrawingContext.self, fallback: .null) { $0.clip }
 }
 
 // MARK: - Key-value coding

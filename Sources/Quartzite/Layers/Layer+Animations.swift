@@ -314,6 +314,9 @@ extension Layer {
             m.superlayer = copy
         }
         var transformWritten = false
+        // An animated key that needs display: the copy draws itself with the
+        // animated values (animating-arbitrary-keypaths).
+        var redrawCopy = false
         // The list is read through its buffer, without retaining it or its
         // entries. Host code (the general evaluation path, a needsDisplayForKey
         // callback) could replace the list during the loop: before anything
@@ -335,6 +338,7 @@ extension Layer {
                         if hostCode, layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
                            let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
                             copy.flags.insert(.needsDisplay)
+                            redrawCopy = true
                         }
                     }
                 }
@@ -347,12 +351,14 @@ extension Layer {
                 record.apply(to: copy, at: t)
                 if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: record.key.name) {
                     copy.flags.insert(.needsDisplay)
+                    redrawCopy = true
                 }
             }
         }
         if deferTransform && !transformWritten {
             withPresentationSource { TransformBox.assign(from: &$0.transformBox, to: &copy.transformBox) }
         }
+        if redrawCopy { copy.display() }
     }
 
     /// Frees the copies kept for reuse by this layer's root: a layer leaving

@@ -367,6 +367,9 @@ final class LayerVisuals {
     var actions: Value?
     /// setNeedsDisplayInRect: accumulated dirty area (CGRectNull when clean).
     var dirtyRect = CGRect.null
+    /// The pixels the display cycle draws into (the contents while nobody
+    /// replaces them; not copied to presentation copies).
+    var backingStore: PixelBuffer?
 }
 
 /// CAMediaTiming of a layer, with the protocol's defaults.

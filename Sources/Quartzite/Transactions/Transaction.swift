@@ -303,6 +303,7 @@ enum Transactions {
     /// the layer's local time now).
     static func commitRecord(_ t: ThreadTransactions) {
         guard let record = t.record else { return }
+        displayMarkedLayers(record)
         t.committedSerial = t.serial
         t.record = nil
         t.flushWhenClosed = false
@@ -376,6 +377,25 @@ enum Transactions {
         state.slot = record.layers.count
         record.layers.append(Unmanaged.passUnretained(layer))
         return state
+    }
+
+    /// A layer marked for display joins the calling thread's open
+    /// transaction (opening the implicit one), whose commit displays it.
+    static func enlistForDisplay(_ layer: Layer) {
+        _ = enlist(layer, ThreadTransactions.current, snapshot: false)
+    }
+
+    /// The display cycle, at commit before anything else: every layer of the
+    /// record still marked for display is displayed, on the committing
+    /// thread. Drawing may change or mark more layers: they join this commit.
+    static func displayMarkedLayers(_ record: TransactionRecord) {
+        var i = 0
+        while i < record.layers.count {
+            if let layer = record.layers[i]?.takeUnretainedValue(), layer.needsDisplay {
+                layer.display()
+            }
+            i += 1
+        }
     }
 
     /// A new layer belongs to the calling thread's transaction (opening the

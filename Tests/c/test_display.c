@@ -1,0 +1,291 @@
+/* The display cycle through the C ABI: layers marked for display are drawn
+ * when their transaction commits (CATransactionFlush, CARendererBeginFrame),
+ * into a backing store of ceil(bounds x contentsScale) pixels that becomes
+ * their contents, with the marked area as the clip; and a custom property
+ * animated on a layer whose class needs display for it (the article
+ * "Animating arbitrary key paths") draws its interpolated values frame by
+ * frame. */
+#include <stdlib.h>
+#include "qz_test.h"
+
+static double now_value = 1000;
+static CFTimeInterval fake_now(void *info) { (void)info; return now_value; }
+
+/* What the drawing callbacks saw. */
+static int draws;
+static CGRect last_clip;
+static CGAffineTransform last_ctm;
+static double last_progress;
+static int copies_made, copy_saw_init;
+
+static uint32_t px(CVPixelBufferRef pb, int x, int y) {
+    const uint8_t *base = CVPixelBufferGetBaseAddress(pb);
+    const uint8_t *p = base + (size_t)y * CVPixelBufferGetBytesPerRow(pb) + 4 * (size_t)x;
+    return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+/* Fills the clip with the colour stored under "fill" (0 red, 1 blue). */
+static void draw_fill(CALayerRef layer, CGContextRef ctx, void *info) {
+    (void)info;
+    draws++;
+    last_clip = CGContextGetClipBoundingBox(ctx);
+    last_ctm = CGContextGetCTM(ctx);
+    double which = CALayerGetNumberForKeyPath(layer, "fill");
+    if (which == 0) CGContextSetRGBFillColor(ctx, 1, 0, 0, 1); else CGContextSetRGBFillColor(ctx, 0, 0, 1, 1);
+    CGContextFillRect(ctx, CALayerGetBounds(layer));
+}
+
+static CALayerClassRef fill_class(void) {
+    CALayerClassCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.drawInContext = draw_fill;
+    return CALayerClassCreate("FillLayer", NULL, &cb, NULL);
+}
+
+static void test_commit_displays_once(void) {
+    CALayerClassRef cls = fill_class();
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 10.5, 4));
+    CALayerSetContentsScale(l, 2);
+    CATransactionFlush();
+    draws = 0;
+    CALayerSetNeedsDisplay(l);
+    CHECK(draws == 0 && CALayerNeedsDisplay(l));
+    CATransactionFlush();
+    CHECK(draws == 1 && !CALayerNeedsDisplay(l));
+    CATransactionFlush();
+    CHECK(draws == 1);
+    /* The backing store: ceil(10.5 x 2) x 8 pixels, the contents. */
+    CVPixelBufferRef store = (CVPixelBufferRef)CALayerGetContents(l);
+    CHECK(store != NULL && CVPixelBufferGetWidth(store) == 21 && CVPixelBufferGetHeight(store) == 8);
+    CHECK(CVPixelBufferGetPixelFormatType(store) == kCVPixelFormatType_32BGRA);
+    CHECK(px(store, 20, 7) == 0xFFFF0000);
+    /* The CTM maps layer points to pixels. */
+    CHECK(last_ctm.a == 2 && last_ctm.d == 2 && last_ctm.tx == 0 && last_ctm.ty == 0);
+    /* Inside an explicit transaction: at its commit. */
+    CATransactionBegin();
+    CALayerSetNeedsDisplay(l);
+    CHECK(draws == 1);
+    CATransactionCommit();
+    CHECK(draws == 2);
+    /* CALayerDisplayIfNeeded still forces it. */
+    CALayerSetNeedsDisplay(l);
+    CALayerDisplayIfNeeded(l);
+    CHECK(draws == 3);
+    CATransactionFlush();
+    CHECK(draws == 3);
+    CARelease(l);
+    CARelease(cls);
+}
+
+static void test_no_drawing_method_no_store(void) {
+    CALayerRef l = CALayerCreate();
+    CALayerSetBounds(l, CGRectMake(0, 0, 10, 10));
+    CALayerSetNeedsDisplay(l);
+    CATransactionFlush();
+    CHECK(!CALayerNeedsDisplay(l) && CALayerGetContents(l) == NULL);
+    CARelease(l);
+}
+
+static void test_dirty_rect_clip_and_partial_redraw(void) {
+    CALayerClassRef cls = fill_class();
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 50, 40));
+    CALayerSetContentsScale(l, 2);
+    CALayerSetNeedsDisplay(l);
+    CATransactionFlush();
+    CVPixelBufferRef store = (CVPixelBufferRef)CALayerGetContents(l);
+    CHECK(px(store, 50, 50) == 0xFFFF0000);
+    /* The clip: the rect scaled by 2 and rounded out to whole pixels
+     * (20.5 ... 40.5 -> 20 ... 41), in layer points again. */
+    CALayerSetNumberForKeyPath(l, "fill", 1);
+    draws = 0;
+    CALayerSetNeedsDisplayInRect(l, CGRectMake(10.25, 5.5, 10, 10));
+    CATransactionFlush();
+    CHECK(draws == 1);
+    CHECK_NEAR(last_clip.origin.x, 10, 1e-9);
+    CHECK_NEAR(last_clip.origin.y, 5.5, 1e-9);
+    CHECK_NEAR(last_clip.size.width, 10.5, 1e-9);
+    CHECK_NEAR(last_clip.size.height, 10, 1e-9);
+    /* Same store, redrawn inside only: outside keeps its red. */
+    CHECK((CVPixelBufferRef)CALayerGetContents(l) == store);
+    CHECK(px(store, 25, 15) == 0xFF0000FF && px(store, 40, 30) == 0xFF0000FF);
+    CHECK(px(store, 19, 15) == 0xFFFF0000 && px(store, 41, 15) == 0xFFFF0000 && px(store, 25, 10) == 0xFFFF0000);
+    CHECK(px(store, 25, 31) == 0xFFFF0000 && px(store, 90, 70) == 0xFFFF0000);
+    /* Two rectangles accumulate. */
+    CALayerSetNeedsDisplayInRect(l, CGRectMake(0, 0, 5, 5));
+    CALayerSetNeedsDisplayInRect(l, CGRectMake(40, 30, 5, 5));
+    CATransactionFlush();
+    CHECK(last_clip.origin.x == 0 && last_clip.size.width == 45 && last_clip.size.height == 35);
+    CARelease(l);
+    CARelease(cls);
+}
+
+static void test_bounds_change(void) {
+    CALayerClassRef cls = fill_class();
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 10, 10));
+    CALayerSetNeedsDisplayOnBoundsChange(l, true);
+    CATransactionFlush();
+    draws = 0;
+    CALayerSetPosition(l, CGPointMake(30, 30));        /* a move: no redraw */
+    CATransactionFlush();
+    CHECK(draws == 0);
+    CALayerSetBounds(l, CGRectMake(0, 0, 20, 10));      /* a size change: redraw */
+    CATransactionFlush();
+    CHECK(draws == 1);
+    CVPixelBufferRef store = (CVPixelBufferRef)CALayerGetContents(l);
+    CHECK(store != NULL && CVPixelBufferGetWidth(store) == 20);
+    /* Without the flag, a size change does not redraw. */
+    CALayerSetNeedsDisplayOnBoundsChange(l, false);
+    CALayerSetBounds(l, CGRectMake(0, 0, 30, 10));
+    CATransactionFlush();
+    CHECK(draws == 1);
+    CARelease(l);
+    CARelease(cls);
+}
+
+static void test_renderer_frame_displays(void) {
+    CALayerClassRef cls = fill_class();
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 8, 8));
+    CALayerSetPosition(l, CGPointMake(4, 4));
+    CVPixelBufferRef target = NULL;
+    CVPixelBufferCreate(NULL, 8, 8, kCVPixelFormatType_32BGRA, NULL, &target);
+    CARendererRef r = CARendererCreate(target, NULL);
+    CARendererSetLayer(r, l);
+    draws = 0;
+    CALayerSetNeedsDisplay(l);
+    CARendererBeginFrameAtTime(r, 1000, NULL);       /* commits the implicit transaction */
+    CARendererRender(r);
+    CARendererEndFrame(r);
+    CHECK(draws == 1);
+    CHECK(px(target, 4, 4) == 0xFFFF0000);
+    CARelease(r);
+    CVPixelBufferRelease(target);
+    CARelease(l);
+    CARelease(cls);
+}
+
+static void test_opaque_and_flipped(void) {
+    CALayerClassCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.drawInContext = draw_fill;
+    CALayerClassRef cls = CALayerClassCreate("Half", NULL, &cb, NULL);
+    CALayerRef parent = CALayerCreate();
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerAddSublayer(parent, l);
+    CALayerSetBounds(l, CGRectMake(0, 0, 10, 10));
+    CALayerSetOpaque(l, true);
+    CALayerSetGeometryFlipped(parent, true);
+    CALayerSetNeedsDisplayInRect(l, CGRectMake(0, 0, 10, 10));
+    CATransactionFlush();
+    /* Flipped contents: the CTM turns y up. */
+    CHECK(last_ctm.d == -1 && last_ctm.ty == 10);
+    CVPixelBufferRef store = (CVPixelBufferRef)CALayerGetContents(l);
+    CHECK(store != NULL && px(store, 5, 5) == 0xFFFF0000);
+    CARelease(parent);
+    CARelease(l);
+    CARelease(cls);
+}
+
+/* MARK: - Animating a custom property (the article's example) */
+
+static bool progress_needs_display(CALayerClassRef cls, const char *key, void *info) {
+    (void)cls; (void)info;
+    return strcmp(key, "progress") == 0;
+}
+
+/* Fills the left `progress` part of the bounds. */
+static void draw_progress(CALayerRef layer, CGContextRef ctx, void *info) {
+    (void)info;
+    draws++;
+    last_progress = CALayerGetNumberForKeyPath(layer, "progress");
+    if (CALayerGetModelLayer(layer) != layer) copy_saw_init += CALayerGetNumberForKeyPath(layer, "copiedByInit") == 1;
+    CGRect b = CALayerGetBounds(layer);
+    CGContextSetRGBFillColor(ctx, 0, 0.6, 0, 1);
+    CGContextFillRect(ctx, CGRectMake(0, 0, b.size.width * last_progress, b.size.height));
+}
+
+/* initWithLayer: custom state goes to the copy. */
+static void progress_init_with_layer(CALayerRef copy, CALayerRef source, void *info) {
+    (void)info; (void)source;
+    copies_made++;
+    CALayerSetNumberForKeyPath(copy, "copiedByInit", 1);
+}
+
+/* The filled width of row 5 of a frame. */
+static int filled_width(CVPixelBufferRef pb) {
+    int n = 0;
+    for (int x = 0; x < (int)CVPixelBufferGetWidth(pb); x++) if (((px(pb, x, 5) >> 8) & 0xFF) > 100) n++;
+    return n;
+}
+
+static void test_custom_property_animation(void) {
+    QZSetMediaTimeSource(fake_now, NULL);
+    now_value = 1000;
+    CALayerClassCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.needsDisplayForKey = progress_needs_display;
+    cb.drawInContext = draw_progress;
+    cb.initWithLayer = progress_init_with_layer;
+    CALayerClassRef cls = CALayerClassCreate("ProgressLayer", NULL, &cb, NULL);
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 100, 10));
+    CALayerSetPosition(l, CGPointMake(50, 5));
+    CALayerSetNumberForKeyPath(l, "progress", 0);
+    CATransactionFlush();
+    /* Changing the key marks the layer (needsDisplayForKey): it redraws at commit. */
+    draws = 0;
+    CALayerSetNumberForKeyPath(l, "progress", 1);
+    CATransactionFlush();
+    CHECK(draws == 1 && last_progress == 1);
+    /* An animation of the key from 0 to 1 over 1 s. */
+    CAAnimationRef a = CABasicAnimationCreate("progress");
+    CAValueRef from = CAValueCreateNumber(0), to = CAValueCreateNumber(1);
+    CABasicAnimationSetFromValue(a, from);
+    CABasicAnimationSetToValue(a, to);
+    CAAnimationSetDuration(a, 1);
+    CAMediaTimingFunctionRef linear = CAMediaTimingFunctionCreateWithName(kCAMediaTimingFunctionLinear);
+    CAAnimationSetTimingFunction(a, linear);
+    CALayerAddAnimation(l, a, "progress");
+    CATransactionFlush();                        /* begins at 1000 */
+    CVPixelBufferRef target = NULL;
+    CVPixelBufferCreate(NULL, 100, 10, kCVPixelFormatType_32BGRA, NULL, &target);
+    CARendererRef r = CARendererCreate(target, NULL);
+    CARendererSetLayer(r, l);
+    const double times[] = { 0.25, 0.5, 0.75 };
+    for (int i = 0; i < 3; i++) {
+        draws = 0;
+        copies_made = 0;
+        copy_saw_init = 0;
+        CARendererBeginFrameAtTime(r, 1000 + times[i], NULL);
+        CARendererRender(r);
+        CARendererEndFrame(r);
+        CHECK(draws == 1 && copies_made >= 1 && copy_saw_init == 1);
+        CHECK_NEAR(last_progress, times[i], 1e-9);
+        CHECK(abs(filled_width(target) - (int)(100 * times[i])) <= 1);
+    }
+    /* After the animation: the model value, drawn at commit. */
+    CARendererBeginFrameAtTime(r, 1002, NULL);
+    CARendererRender(r);
+    CARendererEndFrame(r);
+    CHECK(filled_width(target) == 100);
+    CARelease(r);
+    CVPixelBufferRelease(target);
+    CARelease(linear); CARelease(from); CARelease(to); CARelease(a);
+    CARelease(l);
+    CARelease(cls);
+    QZSetMediaTimeSource(NULL, NULL);
+}
+
+int main(void) {
+    RUN(test_commit_displays_once);
+    RUN(test_no_drawing_method_no_store);
+    RUN(test_dirty_rect_clip_and_partial_redraw);
+    RUN(test_bounds_change);
+    RUN(test_renderer_frame_displays);
+    RUN(test_opaque_and_flipped);
+    RUN(test_custom_property_animation);
+    return qz_summary();
+}
