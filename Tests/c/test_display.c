@@ -279,6 +279,93 @@ static void test_custom_property_animation(void) {
     QZSetMediaTimeSource(NULL, NULL);
 }
 
+/* The article's own example: touch points held in a dictionary under a
+ * custom key, each touch point's scale animated through the key path
+ * "touchPointForIdentifier.<id>.scale"; needsDisplayForKey answers for the
+ * dictionary's key, which covers every key path beginning with it. */
+static bool touch_needs_display(CALayerClassRef cls, const char *key, void *info) {
+    (void)cls; (void)info;
+    return strcmp(key, "touchPointForIdentifier") == 0;
+}
+
+static double seen_a, seen_b;
+static void draw_touches(CALayerRef layer, CGContextRef ctx, void *info) {
+    (void)info;
+    draws++;
+    seen_a = CALayerGetNumberForKeyPath(layer, "touchPointForIdentifier.a.scale");
+    seen_b = CALayerGetNumberForKeyPath(layer, "touchPointForIdentifier.b.scale");
+    CGContextSetRGBFillColor(ctx, 0, 0, 1, 1);
+    CGContextFillEllipseInRect(ctx, CGRectMake(25 - 20 * seen_a, 25 - 20 * seen_a, 40 * seen_a, 40 * seen_a));
+    CGContextFillEllipseInRect(ctx, CGRectMake(75 - 20 * seen_b, 25 - 20 * seen_b, 40 * seen_b, 40 * seen_b));
+}
+
+static CAValueRef touch_point(double x, double y, double scale) {
+    const char *keys[] = { "x", "y", "scale" };
+    CAValueRef values[] = { CAValueCreateNumber(x), CAValueCreateNumber(y), CAValueCreateNumber(scale) };
+    CAValueRef d = CAValueCreateDictionary(keys, values, 3);
+    for (int i = 0; i < 3; i++) CARelease(values[i]);
+    return d;
+}
+
+static void animate_scale(CALayerRef l, const char *keyPath, double to, double duration) {
+    CAAnimationRef a = CABasicAnimationCreate(keyPath);
+    CAValueRef from = CAValueCreateNumber(0), target = CAValueCreateNumber(to);
+    CABasicAnimationSetFromValue(a, from);
+    CABasicAnimationSetToValue(a, target);
+    CAAnimationSetDuration(a, duration);
+    CAMediaTimingFunctionRef linear = CAMediaTimingFunctionCreateWithName(kCAMediaTimingFunctionLinear);
+    CAAnimationSetTimingFunction(a, linear);
+    CALayerAddAnimation(l, a, keyPath);
+    CARelease(linear); CARelease(from); CARelease(target); CARelease(a);
+}
+
+static void test_article_touch_points(void) {
+    QZSetMediaTimeSource(fake_now, NULL);
+    now_value = 2000;
+    CALayerClassCallbacks cb;
+    memset(&cb, 0, sizeof cb);
+    cb.needsDisplayForKey = touch_needs_display;
+    cb.drawInContext = draw_touches;
+    CALayerClassRef cls = CALayerClassCreate("PinchTextLayer", NULL, &cb, NULL);
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 100, 50));
+    CALayerSetPosition(l, CGPointMake(50, 25));
+    const char *ids[] = { "a", "b" };
+    CAValueRef points[] = { touch_point(25, 25, 1), touch_point(75, 25, 0.5) };
+    CAValueRef dict = CAValueCreateDictionary(ids, points, 2);
+    CALayerSetValueForKey(l, "touchPointForIdentifier", dict);
+    CATransactionFlush();
+    CHECK(seen_a == 1 && seen_b == 0.5);          /* the change of the key displayed the layer */
+    animate_scale(l, "touchPointForIdentifier.a.scale", 1, 1);
+    animate_scale(l, "touchPointForIdentifier.b.scale", 0.5, 2);
+    CATransactionFlush();
+    CHECK_NO_ERROR();
+    CVPixelBufferRef target = NULL;
+    CVPixelBufferCreate(NULL, 100, 50, kCVPixelFormatType_32BGRA, NULL, &target);
+    CARendererRef r = CARendererCreate(target, NULL);
+    CARendererSetLayer(r, l);
+    const double times[] = { 0.5, 1.0, 1.5 };
+    for (int i = 0; i < 3; i++) {
+        CARendererBeginFrameAtTime(r, 2000 + times[i], NULL);
+        CARendererRender(r);
+        CARendererEndFrame(r);
+        double a = times[i] < 1 ? times[i] : 1, b = 0.5 * times[i] / 2;
+        CHECK_NEAR(seen_a, a, 1e-9);
+        CHECK_NEAR(seen_b, b, 1e-9);
+        /* The circles' radii show both: 20 x scale. */
+        int wa = 0, wb = 0;
+        for (int x = 0; x < 50; x++) wa += (px(target, x, 25) & 0xFF) > 128;
+        for (int x = 50; x < 100; x++) wb += (px(target, x, 25) & 0xFF) > 128;
+        CHECK(abs(wa - (int)(40 * a + 0.5)) <= 1 && abs(wb - (int)(40 * b + 0.5)) <= 1);
+    }
+    CARelease(r);
+    CVPixelBufferRelease(target);
+    CARelease(dict); CARelease(points[0]); CARelease(points[1]);
+    CARelease(l);
+    CARelease(cls);
+    QZSetMediaTimeSource(NULL, NULL);
+}
+
 int main(void) {
     RUN(test_commit_displays_once);
     RUN(test_no_drawing_method_no_store);
@@ -287,5 +374,6 @@ int main(void) {
     RUN(test_renderer_frame_displays);
     RUN(test_opaque_and_flipped);
     RUN(test_custom_property_animation);
+    RUN(test_article_touch_points);
     return qz_summary();
 }
