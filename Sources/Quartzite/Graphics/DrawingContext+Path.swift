@@ -9,14 +9,13 @@ import CQuartzite
 extension DrawingContext {
     /// Runs a PathData change on the current path (a stroked outline made
     /// by ReplacePathWithStrokedPath is forgotten by any change).
+    /// (PathData's changes are all or nothing: the path is changed in place.)
     func changePath(_ body: (inout PathData, CGAffineTransform) throws(PathError) -> Void) throws(GraphicsError) {
-        var p = path
         do throws(PathError) {
-            try body(&p, state.ctm)
+            try body(&path, state.ctm)
         } catch {
             throw GraphicsError(error)
         }
-        path = p
         strokedOutline = nil
     }
 

@@ -329,6 +329,11 @@ struct LayerFlags: OptionSet {
 
 /// A layer's rarely used state (one pointer in the layer; allocated on first use).
 final class LayerRare {
+    /// The pixels the display cycle draws into (the contents while nobody
+    /// replaces them; not copied to presentation copies). Kept here rather
+    /// than in LayerVisuals, which every presentation copy of a visible
+    /// layer allocates.
+    var backingStore: PixelBuffer?
     var text: TextLayerState?
     var tiled: TiledLayerState?
     var custom: CustomValues?
@@ -367,9 +372,6 @@ final class LayerVisuals {
     var actions: Value?
     /// setNeedsDisplayInRect: accumulated dirty area (CGRectNull when clean).
     var dirtyRect = CGRect.null
-    /// The pixels the display cycle draws into (the contents while nobody
-    /// replaces them; not copied to presentation copies).
-    var backingStore: PixelBuffer?
 }
 
 /// CAMediaTiming of a layer, with the protocol's defaults.

@@ -78,6 +78,9 @@ final class TransactionRecord {
     /// Slots in `layers` of the layers given a transition (snapshotted
     /// before the commit changes what presentation shows).
     var transitionSlots: [Int] = []
+    /// A layer was marked for display in this transaction (the commit's
+    /// display pass runs only then).
+    var hasLayersToDisplay = false
 }
 
 /// A layer's transaction state (allocated when an export first creates or
@@ -382,13 +385,15 @@ enum Transactions {
     /// A layer marked for display joins the calling thread's open
     /// transaction (opening the implicit one), whose commit displays it.
     static func enlistForDisplay(_ layer: Layer) {
-        _ = enlist(layer, ThreadTransactions.current, snapshot: false)
+        // (The record holding the layer: this thread's, or another's that has it.)
+        enlist(layer, ThreadTransactions.current, snapshot: false).record?.hasLayersToDisplay = true
     }
 
     /// The display cycle, at commit before anything else: every layer of the
     /// record still marked for display is displayed, on the committing
     /// thread. Drawing may change or mark more layers: they join this commit.
     static func displayMarkedLayers(_ record: TransactionRecord) {
+        guard record.hasLayersToDisplay else { return }
         var i = 0
         while i < record.layers.count {
             if let layer = record.layers[i]?.takeUnretainedValue(), layer.needsDisplay {
