@@ -314,9 +314,6 @@ extension Layer {
             m.superlayer = copy
         }
         var transformWritten = false
-        // An animated key that needs display: the copy draws itself with the
-        // animated values (animating-arbitrary-keypaths).
-        var redrawCopy = false
         // The list is read through its buffer, without retaining it or its
         // entries. Host code (the general evaluation path, a needsDisplayForKey
         // callback) could replace the list during the loop: before anything
@@ -337,12 +334,14 @@ extension Layer {
                         // needsDisplayForKey keys mark the copy for display while they animate.
                         if hostCode, layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
                            let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
-                            copy.flags.insert(.needsDisplay)
-                            redrawCopy = true
+                            copy.flags.insert([.needsDisplay, .presentationRedraw])
                         }
                     }
                 }
                 withExtendedLifetime(held) {}
+                // An animated key that needs display: the copy draws itself
+                // with the animated values (after the implicit records, if any).
+                if implicitList == nil { copy.displayPresentationIfMarked() }
             }
         }
         // Implicit animations kept as records: newer than every object.
@@ -350,15 +349,14 @@ extension Layer {
             for record in records {
                 record.apply(to: copy, at: t)
                 if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: record.key.name) {
-                    copy.flags.insert(.needsDisplay)
-                    redrawCopy = true
+                    copy.flags.insert([.needsDisplay, .presentationRedraw])
                 }
             }
+            if layerClass.hasNeedsDisplayForKey { copy.displayPresentationIfMarked() }
         }
         if deferTransform && !transformWritten {
             withPresentationSource { TransformBox.assign(from: &$0.transformBox, to: &copy.transformBox) }
         }
-        if redrawCopy { copy.display() }
     }
 
     /// Frees the copies kept for reuse by this layer's root: a layer leaving

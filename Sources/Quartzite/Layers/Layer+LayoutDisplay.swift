@@ -119,6 +119,16 @@ extension Layer {
         }
     }
 
+    /// A presentation copy draws itself with its animated values
+    /// (animating-arbitrary-keypaths); kept out of line, off the
+    /// presentation walk's hot path.
+    @inline(never)
+    func displayPresentationIfMarked() {
+        guard flags.contains(.presentationRedraw) else { return }
+        flags.remove(.presentationRedraw)
+        display()
+    }
+
     /// The largest backing store side, in pixels.
     static let maximumBackingStoreDimension = 16384
 

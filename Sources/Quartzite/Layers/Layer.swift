@@ -323,6 +323,9 @@ struct LayerFlags: OptionSet {
     static let insideLayout = LayerFlags(rawValue: 1 << 10)
     /// The root of a presentation copy (what the host releases).
     static let presentationRoot = LayerFlags(rawValue: 1 << 11)
+    /// A presentation copy with an animated key its class needs display
+    /// for: it redraws itself once its animated values are in.
+    static let presentationRedraw = LayerFlags(rawValue: 1 << 12)
 
     static let defaults: LayerFlags = [.doubleSided]
 }
