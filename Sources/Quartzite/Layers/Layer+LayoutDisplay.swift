@@ -9,13 +9,25 @@ extension Layer {
 
     // MARK: - Layout
 
+    /// Marks the layer for layout. A model layer that lays out its
+    /// sublayers (its class, delegate or layout manager does) joins the
+    /// calling thread's transaction, whose commit lays it out before the
+    /// display pass; other layers' layout does nothing, so they wait for
+    /// an explicit layoutIfNeeded.
     func setNeedsLayout() {
         if !flags.contains(.needsLayout) {
             flags.insert(.needsLayout)
         }
-        if let manager = hooks?.layoutManager, let invalidate = manager.invalidateLayoutOfLayer {
-            hostCall { invalidate(handle, hooks?.layoutManagerInfo) }
+        if let hooks {
+            if let manager = hooks.layoutManager, let invalidate = manager.invalidateLayoutOfLayer {
+                hostCall { invalidate(handle, hooks.layoutManagerInfo) }
+            }
+            if modelLayer == nil, hooks.delegate?.layoutSublayersOfLayer != nil || hooks.layoutManager?.layoutSublayersOfLayer != nil {
+                Transactions.enlistForLayout(self)
+                return
+            }
         }
+        if layerClass.hasLayoutSublayers, modelLayer == nil { Transactions.enlistForLayout(self) }
     }
 
     var needsLayout: Bool { flags.contains(.needsLayout) }
