@@ -461,7 +461,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
+    readLayer(layer, ()) { $0.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Display
@@ -506,7 +506,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
+    readLayer(layer, ()) { $0.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Key-value coding
