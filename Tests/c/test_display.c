@@ -412,6 +412,22 @@ static void test_layout_then_display_at_commit(void) {
     CARelease(pcls); CARelease(ccls);
 }
 
+/* The run loop's turn commits the implicit transaction, and with it the display. */
+static void test_run_loop_turn_displays(void) {
+    CALayerClassRef cls = fill_class();
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 6, 6));
+    CATransactionFlush();
+    draws = 0;
+    CALayerSetNeedsDisplay(l);
+    CHECK(draws == 0);
+    (void)QZRunLoopRunOnce(NULL);
+    CHECK(draws == 1 && !CALayerNeedsDisplay(l));
+    CHECK(CALayerGetContents(l) != NULL);
+    CARelease(l);
+    CARelease(cls);
+}
+
 int main(void) {
     RUN(test_commit_displays_once);
     RUN(test_no_drawing_method_no_store);
@@ -422,5 +438,6 @@ int main(void) {
     RUN(test_custom_property_animation);
     RUN(test_article_touch_points);
     RUN(test_layout_then_display_at_commit);
+    RUN(test_run_loop_turn_displays);
     return qz_summary();
 }
