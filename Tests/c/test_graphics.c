@@ -495,6 +495,26 @@ static void test_bad_input(void) {
     CHECK(alpha(pb, 10, 10) == 0);
     CGContextFillRect(c, CGRectMake(0, 0, 20, 20));
     CHECK(alpha(pb, 10, 10) == 255);
+    /* An image wider than cairo can show (40000 pixels) is not drawn, and
+     * neither it nor its mask stops the context. */
+    static uint8_t wide[40000 * 4];
+    CGDataProviderRef wp = CGDataProviderCreateWithData(NULL, wide, sizeof wide, NULL);
+    CGImageRef huge = CGImageCreate(40000, 1, 8, 32, 40000 * 4, NULL,
+                                    kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little, wp, NULL, true, 0);
+    CHECK(huge != NULL);
+    CGContextClearRect(c, CGRectMake(0, 0, 20, 20));
+    CGContextDrawImage(c, CGRectMake(0, 0, 20, 20), huge);
+    CGContextDrawTiledImage(c, CGRectMake(0, 0, 20, 20), huge);
+    CGContextSaveGState(c);
+    CGContextClipToMask(c, CGRectMake(0, 0, 20, 20), huge);
+    CGContextFillRect(c, CGRectMake(0, 0, 20, 20));     /* clipped away entirely */
+    CGContextRestoreGState(c);
+    CHECK(alpha(pb, 10, 10) == 0);
+    CGContextFillRect(c, CGRectMake(0, 0, 20, 20));
+    CHECK(alpha(pb, 10, 10) == 255);
+    CGImageRelease(huge);
+    CGDataProviderRelease(wp);
+    QZClearLastError();
     /* Nothing above drew anything wrong: the rest is untouched. */
     CGContextRelease(c);
     CVPixelBufferRelease(pb);
