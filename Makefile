@@ -19,9 +19,13 @@ test: build
 
 demo: build
 	@mkdir -p out
-	cc -std=c11 -O2 -Wall -Wextra -Iinclude examples/demo.c examples/apng_writer.c -o $(BUILD_DIR)/demo \
+	cc -std=c11 -O2 -Wall -Wextra -Iinclude -DQZ_ASSETS_DIR='"$(abspath examples/assets)"' \
+	    examples/demo.c examples/apng_writer.c -o $(BUILD_DIR)/demo \
 	    -L$(BUILD_DIR)/lib -lquartzite -lz -lm -Wl,-rpath,$(abspath $(BUILD_DIR))/lib
+	cc -std=c11 -O2 -Wall -Wextra -Iinclude examples/animating_keypaths.c examples/apng_writer.c \
+	    -o $(BUILD_DIR)/animating_keypaths -L$(BUILD_DIR)/lib -lquartzite -lz -lm -Wl,-rpath,$(abspath $(BUILD_DIR))/lib
 	$(BUILD_DIR)/demo out
+	$(BUILD_DIR)/animating_keypaths out
 
 bench: build
 	QUARTZITE_BUILD=$(abspath $(BUILD_DIR)) bash benchmarks/run.sh

@@ -9,7 +9,11 @@
  * scales, spins and fades (an animation group); a progress bar and a badge
  * moving to new model values by implicit animations (property changes inside
  * CATransactions with their own durations and timing); and a panel whose
- * colour changes with a push transition half-way through. */
+ * colour changes with a push transition half-way through. Content drawn
+ * with Core Graphics: the card's photo is a PNG file (examples/assets/
+ * landscape.png) decoded into a CGImage, and a progress ring is a layer
+ * class that draws itself (drawInContext, cairo underneath) from a custom
+ * property, "progress", whose animation redraws it every frame. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -42,23 +46,45 @@ static void set_shadow(CALayerRef l, double opacity, double radius, double dx, d
     CALayerSetShadowOffset(l, CGSizeMake(dx, dy));
 }
 
-/* A 64x64 picture: a sky gradient, a sun and hills (premultiplied BGRA). */
-static CVPixelBufferRef make_picture(void) {
-    CVPixelBufferRef pb = NULL;
-    if (CVPixelBufferCreate(NULL, 64, 64, kCVPixelFormatType_32BGRA, NULL, &pb) != kCVReturnSuccess) return NULL;
-    uint8_t *base = CVPixelBufferGetBaseAddress(pb);
-    size_t bpr = CVPixelBufferGetBytesPerRow(pb);
-    for (int y = 0; y < 64; y++) {
-        for (int x = 0; x < 64; x++) {
-            double r = 0.35 + 0.4 * y / 64.0, g = 0.6 + 0.3 * y / 64.0, b = 0.95;
-            double dx = x - 44, dy = y - 18;
-            if (dx * dx + dy * dy < 90) { r = 1.0; g = 0.85; b = 0.3; }
-            if (y > 44 + 6 * sin(x / 9.0)) { r = 0.2; g = 0.55; b = 0.25; }
-            uint8_t *p = base + y * bpr + 4 * x;
-            p[0] = (uint8_t)(b * 255); p[1] = (uint8_t)(g * 255); p[2] = (uint8_t)(r * 255); p[3] = 255;
-        }
-    }
-    return pb;
+#ifndef QZ_ASSETS_DIR
+#define QZ_ASSETS_DIR "examples/assets"
+#endif
+
+/* A PNG file decoded into a CGImage (+1), or NULL. */
+static CGImageRef load_png(const char *path) {
+    CGDataProviderRef provider = CGDataProviderCreateWithFilename(path);
+    if (!provider) return NULL;
+    CGImageRef image = CGImageCreateWithPNGDataProvider(provider, NULL, true, kCGRenderingIntentDefault);
+    CGDataProviderRelease(provider);
+    return image;
+}
+
+/* The progress ring: a layer class whose "progress" key needs display. */
+static bool ring_needs_display(CALayerClassRef cls, const char *key, void *info) {
+    (void)cls; (void)info;
+    return strcmp(key, "progress") == 0;
+}
+
+static void ring_draw(CALayerRef layer, CGContextRef ctx, void *info) {
+    (void)info;
+    double progress = CALayerGetNumberForKeyPath(layer, "progress");
+    CGRect b = CALayerGetBounds(layer);
+    double cx = b.size.width / 2, cy = b.size.height / 2, r = b.size.width / 2 - 8;
+    /* The track, then the arc from the top, clockwise on screen. */
+    CGContextSetLineWidth(ctx, 9);
+    CGContextSetRGBStrokeColor(ctx, 1, 1, 1, 0.15);
+    CGContextStrokeEllipseInRect(ctx, CGRectMake(cx - r, cy - r, 2 * r, 2 * r));
+    CGContextSetLineCap(ctx, kCGLineCapRound);
+    CGContextSetRGBStrokeColor(ctx, 0.95 - 0.6 * progress, 0.45 + 0.4 * progress, 0.3, 1);
+    CGContextAddArc(ctx, cx, cy, r, -PI / 2, -PI / 2 + 2 * PI * progress, 0);
+    CGContextStrokePath(ctx);
+    /* A disc whose glow grows with the progress. */
+    CGColorSpaceRef rgb = CGColorSpaceCreateDeviceRGB();
+    CGFloat comps[] = { 1, 1, 1, 0.9,  0.4, 0.8, 1, 0 };
+    CGGradientRef glow = CGGradientCreateWithColorComponents(rgb, comps, NULL, 2);
+    CGContextDrawRadialGradient(ctx, glow, CGPointMake(cx, cy), 0, CGPointMake(cx, cy), 6 + (r - 14) * progress, 0);
+    CGGradientRelease(glow);
+    CGColorSpaceRelease(rgb);
 }
 
 static void add_basic(CALayerRef l, const char *keyPath, CAValueRef from, CAValueRef to, double duration,
@@ -97,7 +123,11 @@ int main(int argc, char **argv) {
     CGColorRef gold = CGColorCreateSRGB(0.95, 0.75, 0.2, 1);
     CALayerSetBorderColor(card, gold);
     set_shadow(card, 0.6, 10, 0, 6);
-    CVPixelBufferRef picture = make_picture();
+    CGImageRef picture = load_png(QZ_ASSETS_DIR "/landscape.png");
+    if (!picture) {
+        fprintf(stderr, "demo: cannot load %s: %s\n", QZ_ASSETS_DIR "/landscape.png", QZGetLastErrorMessage());
+        return 1;
+    }
     CALayerRef photo = make_layer(card, 10, 10, 90, 90, 0, 0, 0, 0);
     CALayerSetContents(photo, picture);
     CALayerSetCornerRadius(photo, 8);
@@ -167,6 +197,20 @@ int main(int argc, char **argv) {
     CALayerRef panel = make_layer(window, 0, 0, 70, 70, 0.55, 0.3, 0.8, 1);
     CALayerRef mark = make_layer(panel, 20, 20, 30, 30, 1, 1, 1, 0.9);
     CALayerSetCornerRadius(mark, 15);
+
+    /* A progress ring drawn by its class from "progress" (0 ... 0.85). */
+    CALayerClassCallbacks ring_cb;
+    memset(&ring_cb, 0, sizeof ring_cb);
+    ring_cb.needsDisplayForKey = ring_needs_display;
+    ring_cb.drawInContext = ring_draw;
+    CALayerClassRef ring_class = CALayerClassCreate("ProgressRing", NULL, &ring_cb, NULL);
+    CALayerRef ring = CALayerCreateWithClass(ring_class);
+    CALayerSetFrame(ring, CGRectMake(148, 56, 76, 76));
+    CALayerSetContentsScale(ring, 2);
+    CALayerSetNumberForKeyPath(ring, "progress", 0.85);
+    CALayerAddSublayer(root, ring);
+    add_basic(ring, "progress", CAValueCreateNumber(0), CAValueCreateNumber(0.85), 2.5, false, 0,
+              kCAMediaTimingFunctionEaseInEaseOut);
 
     /* Commit the scene (the thread's implicit transaction), then change the
      * model inside explicit transactions: each change to an animatable
@@ -250,10 +294,11 @@ int main(int argc, char **argv) {
     for (int i = 0; i < FRAMES; i++) free(paths[i]);
     CARelease(renderer);
     CVPixelBufferRelease(target);
-    CVPixelBufferRelease(picture);
+    CGImageRelease(picture);
     CGColorRelease(gold);
-    CALayerRef layers[] = { root, stage, card, photo, caption, ball, tile, track, bar, badge, window, panel, mark };
+    CALayerRef layers[] = { root, stage, card, photo, caption, ball, tile, track, bar, badge, window, panel, mark, ring };
     for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) CARelease(layers[i]);
+    CARelease(ring_class);
     QZSetMediaTimeSource(NULL, NULL);
     return ok == 0 ? 0 : 1;
 }

@@ -15,6 +15,8 @@ have strip || need_apt="$need_apt binutils"
 pkg-config --exists libffi 2>/dev/null || need_apt="$need_apt libffi-dev"
 pkg-config --exists libpng 2>/dev/null || need_apt="$need_apt libpng-dev"
 pkg-config --exists zlib 2>/dev/null || need_apt="$need_apt zlib1g-dev"
+pkg-config --exists cairo 2>/dev/null || need_apt="$need_apt libcairo2-dev"
+pkg-config --exists libjpeg 2>/dev/null || need_apt="$need_apt libjpeg-dev"
 
 if [ -n "$need_apt" ]; then
     SUDO=""

@@ -363,7 +363,9 @@ extension Layer {
                            fail: (String) -> Bool) -> Bool? {
         switch key {
         case .contents:
-            guard let o = object(), o == nil || o is PixelBuffer else { return fail("a pixel buffer (CVPixelBufferRef)") }
+            guard let o = object(), o == nil || o is PixelBuffer || o is Image else {
+                return fail("a CGImageRef or a CVPixelBufferRef")
+            }
             ensureVisuals.contents = o
         case .contentsRect, .contentsCenter:
             guard let r = rect() else { return fail("a finite rect") }

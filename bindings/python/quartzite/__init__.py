@@ -18,7 +18,8 @@ Two layers:
   :class:`Action`), the run loop (:mod:`quartzite.run_loop`) and
   :class:`DisplayLink`, rendering (:class:`Renderer` with frames as NumPy
   arrays, :class:`DrawList`, :func:`render_in_context`), the media clock and
-  the error handler.
+  the error handler, and Core Graphics (:class:`Context` with Apple's
+  CGContext vocabulary in snake_case, :class:`Image`, :class:`Gradient`).
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -38,7 +39,11 @@ from .errors import (
     set_error_handler,
 )
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
-from .layer import Context, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
+from .graphics import (
+    BlendMode, Context, Gradient, GradientDrawingOptions, Image, InterpolationQuality, LineCap, LineJoin,
+    PathDrawingMode,
+)
+from .layer import Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
 from .renderer import DrawList, Renderer, render_in_context
 from .timing import current_media_time, set_media_time_source
@@ -52,6 +57,8 @@ from .video import (
 )
 
 __all__ = [
+    "BlendMode", "Gradient", "GradientDrawingOptions", "Image", "InterpolationQuality", "LineCap", "LineJoin",
+    "PathDrawingMode",
     "AffineTransform", "Animation", "DisplayLink", "AnimationGroup", "BasicAnimation", "CVReturn",
     "Color", "Context", "CoreVideoError", "Edge", "ErrorCode", "InvalidArgumentError",
     "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
