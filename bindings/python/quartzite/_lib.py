@@ -10,9 +10,11 @@ Function-pointer parameters do not accept None from ctypes; pass the
 callback type called with no arguments, e.g. ``QZErrorHandlerCallback()``,
 for a NULL function pointer.
 
-The library is found, in order, at ``$QUARTZITE_LIBRARY`` (a full path), in
-the build tree this package sits in (``<repo>/build/lib/libquartzite.so``),
-or by the system loader (``libquartzite.so``).
+The library is found, in order, at ``$QUARTZITE_LIBRARY`` (a full path),
+inside this package (``quartzite/libquartzite.so``, where the wheel that
+``pip install`` builds puts it), in the build tree this package sits in
+(``<repo>/build/lib/libquartzite.so``), or by the system loader
+(``libquartzite.so``).
 """
 import ctypes
 import os
@@ -28,6 +30,10 @@ def _library_path():
         if not os.path.isfile(env):
             raise ImportError(f"QUARTZITE_LIBRARY={env!r} is not a file")
         return env
+    # An installed wheel carries the library beside this file.
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libquartzite.so")
+    if os.path.isfile(bundled):
+        return bundled
     # bindings/python/quartzite/_lib.py -> the repository root is three levels up.
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     candidate = os.path.join(repo, "build", "lib", "libquartzite.so")

@@ -4,7 +4,8 @@ import ctypes
 import math
 
 from . import _lib
-from .errors import call
+from ._export import PixelExport, PixelLayout
+from .errors import ErrorCode, InvalidStateError, call
 from .geometry import Rect
 from .handle import Handle
 from .layer import _as_rect
@@ -63,24 +64,28 @@ class DrawList(Handle):
 
 class Renderer(Handle):
     """A CARenderer drawing ``layer`` into a premultiplied BGRA pixel buffer
-    of ``width`` x ``height`` (or into ``target``, a PixelBuffer).
+    of ``width`` x ``height`` (``pixel_format="RGBA"`` for RGBA, or any
+    chunky RGB format), or into ``target``, a PixelBuffer.
 
     ``frame(t)`` renders the frame at media time ``t`` (only what changed
     since the last frame is redrawn) and returns it as a (height, width, 4)
     uint8 NumPy array in BGRA order (a copy); ``frame(t, rgba=True)`` gives
-    RGBA. ``begin_frame``, ``update_bounds``, ``add_update_rect``,
+    RGBA. ``frame(t, copy=False)`` returns a :class:`Frame` over the target
+    itself: ``numpy.asarray(frame)``, ``memoryview(frame)`` and Pillow's
+    ``Image.frombuffer`` read it without a copy (an ``"RGBA"`` target maps
+    straight to Pillow's RGBA mode) until the next frame draws over it. ``begin_frame``, ``update_bounds``, ``add_update_rect``,
     ``render`` and ``end_frame`` are the steps of a frame;
     ``next_frame_time`` is infinity while nothing animates."""
 
     __slots__ = ("_target", "_layer")
     _type_name = "CARendererRef"
 
-    def __init__(self, layer=None, width=None, height=None, target=None):
+    def __init__(self, layer=None, width=None, height=None, target=None, pixel_format="BGRA"):
         self._ref = None
         if target is None:
             if width is None or height is None:
                 raise TypeError("give width and height, or a target PixelBuffer")
-            target = PixelBuffer(width, height, "BGRA")
+            target = PixelBuffer(width, height, pixel_format)
         self._target = target
         self._ref = call(_lib.CARendererCreate, target, None)
         self._layer = None
@@ -133,15 +138,82 @@ class Renderer(Handle):
         """The current (or last) frame's operations."""
         return DrawList.adopt(call(_lib.QZRendererCopyDrawList, self))
 
-    def frame(self, time, rgba=False):
-        """Renders the frame at media time ``time``; returns a NumPy copy."""
-        import numpy as np
+    def frame(self, time, rgba=False, copy=True):
+        """Renders the frame at media time ``time``; returns a NumPy copy,
+        or with ``copy=False`` the target PixelBuffer, locked read-only (the
+        caller unlocks it: ``with renderer.frame(t, copy=False) as pb:``)."""
         self.begin_frame(time)
         self.render()
         self.end_frame()
+        if not copy:
+            return Frame(self._target)
+        import numpy as np
         with self._target.locked(read_only=True):
             pixels = np.array(self._target, copy=True)
         return pixels[..., [2, 1, 0, 3]] if rgba else pixels
+
+
+class Frame(PixelExport):
+    """A rendered frame without a copy: the renderer's target PixelBuffer
+    (``.buffer``), locked read-only while the Frame lives (or until
+    :meth:`release`, or the end of a ``with`` block).
+
+    ``numpy.asarray(frame)`` and ``memoryview(frame)`` are read-only views
+    of the target's memory with explicit strides: shape (height, width, 4),
+    strides (bytes_per_row, 4, 1), premultiplied samples in the target's
+    byte order (B, G, R, A for the default "BGRA" target; R, G, B, A for
+    ``pixel_format="RGBA"``), rows top to bottom. Views keep the frame, and
+    so its lock, alive. The next frame the renderer draws overwrites the
+    pixels: copy (``numpy.array(frame)``) what must outlive it."""
+
+    __slots__ = ("buffer", "_locked")
+
+    def __init__(self, buffer: PixelBuffer):
+        self.buffer = buffer
+        self._locked = False
+        buffer.lock(read_only=True)
+        self._locked = True
+
+    @property
+    def width(self) -> int:
+        return self.buffer.width
+
+    @property
+    def height(self) -> int:
+        return self.buffer.height
+
+    @property
+    def bytes_per_row(self) -> int:
+        return self.buffer.bytes_per_row
+
+    @property
+    def pixel_format(self) -> int:
+        return self.buffer.pixel_format
+
+    def _pixel_layout(self) -> PixelLayout:
+        if not self._locked:
+            raise InvalidStateError(ErrorCode.INVALID_STATE, "the frame was released")
+        return self.buffer._pixel_layout()
+
+    def release(self) -> None:
+        """Ends the frame's read-only lock (views made before stay valid
+        memory, but unlocked); safe to call twice."""
+        if self._locked:
+            self._locked = False
+            self.buffer.unlock(read_only=True)
+
+    def __enter__(self) -> "Frame":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.release()
+
+    def __del__(self):
+        try:
+            self.release()
+        except Exception:  # interpreter exit: the library may be gone
+            pass
+
 
 
 def render_in_context(layer, width, height, scale=1.0):

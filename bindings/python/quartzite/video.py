@@ -10,12 +10,17 @@ its pixels from NumPy without copying::
         a[..., 3] = 255                # writes the buffer's own memory
 
 ``numpy.asarray(pb)`` of a chunky buffer, and ``numpy.asarray(pb.plane(i))``
-of any plane, go through ``__array_interface__``: the array's data pointer
-is the buffer's base address, its strides the buffer's bytes per row, so
-padding and extended pixels are skipped, not copied. The buffer must be
-locked when the view is made (a read-only lock gives a read-only array) and
-should stay locked while the array is used; the array keeps the buffer
-alive. ``PixelBuffer.from_array(a)`` makes a buffer from an array (a copy
+of any plane, are views through ``__array_interface__`` and the buffer
+protocol (``memoryview(pb)``, Pillow's ``Image.frombuffer``; see
+quartzite._export): the data pointer is the buffer's base address, the
+strides ``(bytes_per_row, bytes per pixel, bytes per sample)``, so padding
+and extended pixels are skipped, not copied. Pixel order is the format's
+byte order: a ``"BGRA"`` buffer (what the renderer draws) is premultiplied
+B, G, R, A bytes, rows top to bottom. The buffer must be locked when the
+view is made (a read-only lock gives a read-only view) and should stay
+locked while the view is used; the view keeps the buffer alive. A plain
+byte request of the buffer protocol (``PyBUF_SIMPLE``) gets
+``bytes_per_row * height`` bytes, row padding included. ``PixelBuffer.from_array(a)`` makes a buffer from an array (a copy
 by default; ``copy=False`` wraps the array's memory, which stays alive until
 the buffer's last reference goes).
 
@@ -31,6 +36,7 @@ import weakref
 
 from . import _lib
 from . import values as _values
+from ._export import PixelExport, PixelLayout
 from .errors import (
     ErrorCode, InvalidStateError, QuartziteError, WrongTypeError, _decode, call, error_for,
 )
@@ -145,9 +151,9 @@ def _release_array(refcon, _base_address):
 _release_callback = _lib.CVPixelBufferReleaseBytesCallback(_release_array)
 
 
-class Plane:
-    """One plane of a locked pixel buffer: ``numpy.asarray(plane)`` is a view
-    of it. Keeps its buffer alive."""
+class Plane(PixelExport):
+    """One plane of a locked pixel buffer: ``numpy.asarray(plane)`` and
+    ``memoryview(plane)`` are views of it. Keeps its buffer alive."""
 
     __slots__ = ("buffer", "index")
 
@@ -172,8 +178,7 @@ class Plane:
         """The plane's base address as an int."""
         return call(_lib.CVPixelBufferGetBaseAddressOfPlane, self.buffer, self.index)
 
-    @property
-    def __array_interface__(self):
+    def _pixel_layout(self):
         pb = self.buffer
         typestr, channels = _PLANAR_LAYOUTS.get(pb.pixel_format, ((_U8, None),) * 8)[self.index]
         width, height, bpr = self.width, self.height, self.bytes_per_row
@@ -182,7 +187,7 @@ class Plane:
         return pb._interface(self.address, typestr, height, width, channels, 1, bpr)
 
 
-class PixelBuffer(Handle):
+class PixelBuffer(Handle, PixelExport):
     """An owned CVPixelBufferRef. ``PixelBuffer(width, height, pixel_format,
     attributes=None)`` calls CVPixelBufferCreate; ``attributes`` is a dict
     keyed by the kCVPixelBuffer... strings (e.g.
@@ -377,6 +382,7 @@ class PixelBuffer(Handle):
     # MARK: NumPy
 
     def _interface(self, address, typestr, height, width, channels, item, bytes_per_row):
+        """The PixelLayout of a locked plane or chunky image."""
         read_write = self.lock_count(False)
         if not read_write and not self.lock_count(True):
             raise InvalidStateError(ErrorCode.INVALID_STATE,
@@ -386,12 +392,11 @@ class PixelBuffer(Handle):
             shape, strides = (height, width), (bytes_per_row, item * item_size)
         else:
             shape, strides = (height, width, channels), (bytes_per_row, channels * item_size, item_size)
-        return {"version": 3, "typestr": typestr, "shape": shape, "strides": strides,
-                "data": (address, not read_write)}
+        return PixelLayout(address, not read_write, typestr, shape, strides)
 
-    @property
-    def __array_interface__(self):
-        """The locked image of a chunky buffer (NumPy's array interface):
+    def _pixel_layout(self):
+        """The locked image of a chunky buffer, as ``numpy.asarray(pb)`` and
+        ``memoryview(pb)`` see it:
         (height, width, 4) uint8 for the 32-bit RGB orders, (height, width,
         3) for 24RGB / 24BGR, big-endian uint16 for 64ARGB, 48RGB, 32AlphaGray
         and 16Gray, (height, (width + 1) // 2, 4) for the 4:2:2 formats,
