@@ -36,6 +36,12 @@ video: demo-binary
 	@mkdir -p out
 	$(BUILD_DIR)/demo out --mp4 out/demo.mp4 --fps 60 --width 1280
 
+# The API reference from the headers (Doxygen): build/docs/api/html/index.html.
+docs: deps
+	@mkdir -p $(BUILD_DIR)/docs/api
+	cd docs && QZ_DOCS_OUT=$(abspath $(BUILD_DIR))/docs/api QZ_DOCS_WARN_AS_ERROR=YES doxygen Doxyfile
+	@echo "API reference: $(BUILD_DIR)/docs/api/html/index.html"
+
 bench: build
 	QUARTZITE_BUILD=$(abspath $(BUILD_DIR)) bash benchmarks/run.sh
 
