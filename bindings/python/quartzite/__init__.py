@@ -89,6 +89,6 @@ def _source_version() -> str:
 
 
 try:  # an installed wheel: written by the build
-    from ._version import __version__
+    from ._version import __version__  # type: ignore[import-not-found, unused-ignore]
 except ImportError:
     __version__ = _source_version()

@@ -20,11 +20,20 @@ import ctypes
 import os
 import re
 from ctypes import CFUNCTYPE, POINTER, c_double, c_int
+from typing import Any
 
 from . import _decls
 
 
-def _library_path():
+
+def __getattr__(name: str) -> Any:
+    # The functions, constants, enums and callback types below are made from
+    # _decls.py at import time, so a type checker sees them through this
+    # (as Any); at run time it is reached only for names that do not exist.
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _library_path() -> str:
     env = os.environ.get("QUARTZITE_LIBRARY")
     if env:
         if not os.path.isfile(env):
@@ -84,12 +93,12 @@ class CATransform3D(ctypes.Structure):
 _TOKEN = re.compile(r"\s*(?:(\w+)|([(),]))")
 
 
-def _resolve(spec):
+def _resolve(spec: str) -> Any:
     """Turns a spec string of _decls.py into a ctypes type (None for void)."""
     tokens = [m.group(1) or m.group(2) for m in _TOKEN.finditer(spec)]
     position = 0
 
-    def parse():
+    def parse() -> Any:
         nonlocal position
         word = tokens[position]
         position += 1
@@ -129,7 +138,7 @@ def _resolve(spec):
     return result
 
 
-def _check_struct(cls, fields):
+def _check_struct(cls: Any, fields: Any) -> None:
     """A hand-written struct must match the header exactly: a wrong layout
     would silently corrupt every call that passes it by value."""
     expected = [(name, _resolve(spec)) for name, spec in fields]

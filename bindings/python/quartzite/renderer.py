@@ -1,15 +1,23 @@
 """CARenderer from Python: render a layer tree at a media time into a pixel
 buffer and get frames as NumPy arrays; draw lists; renderInContext."""
+from __future__ import annotations
+
 import ctypes
 import math
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Union, overload
 
 from . import _lib
 from ._export import PixelExport, PixelLayout
 from .errors import ErrorCode, InvalidStateError, call
-from .geometry import Rect
+from .geometry import Rect, RectLike
 from .handle import Handle
-from .layer import _as_rect
-from .video import PixelBuffer
+from .layer import Layer, _as_rect
+from .video import PixelBuffer, PixelFormat
+
+if TYPE_CHECKING:
+    import numpy
+
+    from typing import Literal
 
 # QZDrawOperationKind values by name.
 DRAW_OPERATION_KINDS = {
@@ -25,10 +33,10 @@ class DrawList(Handle):
     __slots__ = ()
     _type_name = "QZDrawListRef"
 
-    def __len__(self):
+    def __len__(self) -> int:
         return call(_lib.QZDrawListGetCount, self)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> Dict[str, Any]:
         count = len(self)
         if index < 0:
             index += count
@@ -36,11 +44,11 @@ class DrawList(Handle):
             raise IndexError(index)
         return self._operation(index)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
         for i in range(len(self)):
             yield self._operation(i)
 
-    def _operation(self, index):
+    def _operation(self, index: int) -> Dict[str, Any]:
         op = _lib.QZDrawOperation()
         call(_lib.QZDrawListGetOperation, self, index, ctypes.byref(op))
         t = op.transform
@@ -79,8 +87,10 @@ class Renderer(Handle):
 
     __slots__ = ("_target", "_layer")
     _type_name = "CARendererRef"
+    _target: PixelBuffer
+    _layer: Optional[Layer]
 
-    def __init__(self, layer=None, width=None, height=None, target=None, pixel_format="BGRA"):
+    def __init__(self, layer: Optional[Layer] = None, width: Optional[int] = None, height: Optional[int] = None, target: Optional[PixelBuffer] = None, pixel_format: PixelFormat = "BGRA") -> None:
         self._ref = None
         if target is None:
             if width is None or height is None:
@@ -93,52 +103,58 @@ class Renderer(Handle):
             self.layer = layer
 
     @property
-    def target(self):
+    def target(self) -> PixelBuffer:
         return self._target
 
     @property
-    def layer(self):
+    def layer(self) -> Optional[Layer]:
         return self._layer
 
     @layer.setter
-    def layer(self, layer):
+    def layer(self, layer: Optional[Layer]) -> None:
         call(_lib.CARendererSetLayer, self, layer)
         self._layer = layer
 
     @property
-    def bounds(self):
+    def bounds(self) -> Rect:
         return Rect.from_c(call(_lib.CARendererGetBounds, self))
 
     @bounds.setter
-    def bounds(self, r):
+    def bounds(self, r: RectLike) -> None:
         call(_lib.CARendererSetBounds, self, _as_rect(r))
 
-    def begin_frame(self, time):
+    def begin_frame(self, time: float) -> None:
         call(_lib.CARendererBeginFrameAtTime, self, float(time), None)
 
-    def update_bounds(self):
+    def update_bounds(self) -> Optional[Rect]:
         """The pixels the current frame redraws (None when nothing changed)."""
         r = call(_lib.CARendererUpdateBounds, self)
         return None if math.isinf(r.origin.x) else Rect.from_c(r)
 
-    def add_update_rect(self, r):
+    def add_update_rect(self, r: RectLike) -> None:
         call(_lib.CARendererAddUpdateRect, self, _as_rect(r))
 
-    def render(self):
+    def render(self) -> None:
         call(_lib.CARendererRender, self)
 
-    def end_frame(self):
+    def end_frame(self) -> None:
         call(_lib.CARendererEndFrame, self)
 
     @property
-    def next_frame_time(self):
+    def next_frame_time(self) -> float:
         return call(_lib.CARendererGetNextFrameTime, self)
 
-    def draw_list(self):
+    def draw_list(self) -> DrawList:
         """The current (or last) frame's operations."""
         return DrawList.adopt(call(_lib.QZRendererCopyDrawList, self))
 
-    def frame(self, time, rgba=False, copy=True):
+    @overload
+    def frame(self, time: float, rgba: bool = ..., copy: Literal[True] = ...) -> numpy.ndarray: ...
+
+    @overload
+    def frame(self, time: float, rgba: bool = ..., *, copy: Literal[False]) -> Frame: ...
+
+    def frame(self, time: float, rgba: bool = False, copy: bool = True) -> Union[numpy.ndarray, Frame]:
         """Renders the frame at media time ``time``; returns a NumPy copy,
         or with ``copy=False`` the target PixelBuffer, locked read-only (the
         caller unlocks it: ``with renderer.frame(t, copy=False) as pb:``)."""
@@ -205,10 +221,10 @@ class Frame(PixelExport):
     def __enter__(self) -> "Frame":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.release()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.release()
         except Exception:  # interpreter exit: the library may be gone
@@ -216,7 +232,7 @@ class Frame(PixelExport):
 
 
 
-def render_in_context(layer, width, height, scale=1.0):
+def render_in_context(layer: Layer, width: int, height: int, scale: float = 1.0) -> numpy.ndarray:
     """CALayerRenderInContext into a new width x height bitmap (the layer's
     model tree, animations ignored, in its own coordinates times ``scale``:
     layer point (0, 0) at the bitmap's origin, whatever the bounds origin);
