@@ -242,9 +242,11 @@ int main(int argc, char **argv) {
     CATransactionCommit();
 
     /* Other output sizes: the whole scene scaled about the top-left corner. */
-    CALayerSetAnchorPoint(root, CGPointMake(0, 0));
-    CALayerSetPosition(root, CGPointMake(0, 0));
-    CALayerSetTransform(root, CATransform3DMakeScale(scale, scale, 1));
+    if (scale != 1) {
+        CALayerSetAnchorPoint(root, CGPointMake(0, 0));
+        CALayerSetPosition(root, CGPointMake(0, 0));
+        CALayerSetTransform(root, CATransform3DMakeScale(scale, scale, 1));
+    }
 
     CVPixelBufferRef target = NULL;
     if (CVPixelBufferCreate(NULL, pixel_width, pixel_height, kCVPixelFormatType_32BGRA, NULL, &target) != kCVReturnSuccess) {
