@@ -18,16 +18,26 @@ let package = Package(
         // MARK: - Implementation details
         // Public C structs, enums, callback tables and exported constant data,
         // and the libpng calls of QZPixelBufferCreateWithPNGFile / WritePNG
-        // (Debian's libpng-dev: png.h on the default include path, libpng16.so).
+        // (Debian's libpng-dev: png.h on the default include path, libpng16.so),
+        // and the libjpeg calls of CGImageCreateWithJPEGDataProvider (Debian's
+        // libjpeg-dev: libjpeg-turbo's libjpeg.so.62).
         .target(
             name: "CQuartzite",
             path: "Sources/CQuartzite",
-            linkerSettings: [.linkedLibrary("png")]
+            linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg")]
+        ),
+        // cairo, the rasterizer of Core Graphics drawing (Debian's
+        // libcairo2-dev, linked dynamically).
+        .systemLibrary(
+            name: "CCairo",
+            path: "Sources/CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
         ),
         // The engine and its @c export layer.
         .target(
             name: "Quartzite",
-            dependencies: ["CQuartzite"],
+            dependencies: ["CQuartzite", "CCairo"],
             path: "Sources/Quartzite",
             swiftSettings: [
                 // Thread safety comes from explicit locks around shared state (see DESIGN.md),
@@ -38,7 +48,7 @@ let package = Package(
         // MARK: - Unit test bundles
         .testTarget(
             name: "QuartziteTests",
-            dependencies: ["Quartzite", "CQuartzite"],
+            dependencies: ["Quartzite", "CQuartzite", "CCairo"],
             path: "Tests/QuartziteTests",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -48,6 +48,8 @@ SECTIONS = [
     ("Exports+DisplayLink.swift", "CADisplayLink and the display"),
     ("Exports+Renderer.swift", "CARenderer, draw lists and CALayerRenderInContext"),
     ("Exports+Context.swift", "CGContext: bitmap contexts and drawing"),
+    ("Exports+Gradient.swift", "CGColorSpace and CGGradient"),
+    ("Exports+Image.swift", "CGImage and CGDataProvider"),
 ]
 
 EXPORTS_DIR = os.path.join(ROOT, "Sources", "Quartzite", "Exports")
@@ -61,6 +63,15 @@ SWIFT_MACROS = re.compile(
 NULLABILITY = re.compile(r"\s*\b_(Nullable_result|Nullable|Nonnull|Null_unspecified)\b")
 
 
+def cairo_flags():
+    """cairo's include directories (the CCairo system-library module needs them)."""
+    out = subprocess.run(["pkg-config", "--cflags-only-I", "cairo"], check=True, capture_output=True, text=True).stdout
+    flags = []
+    for f in out.split():
+        flags += ["-Xcc", f]
+    return flags
+
+
 def compiler_header(out_path):
     """Asks swiftc for the header of the Quartzite module (type-check only)."""
     sources = sorted(
@@ -72,7 +83,8 @@ def compiler_header(out_path):
                "-swift-version", "5", "-emit-module",
                "-emit-module-path", os.path.join(tmp, "Quartzite.swiftmodule"),
                "-emit-clang-header-path", out_path,
-               "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include")] + sources
+               "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include"),
+               "-I", os.path.join(ROOT, "Sources", "CCairo")] + cairo_flags() + sources
         subprocess.run(cmd, check=True)
 
 

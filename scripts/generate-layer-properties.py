@@ -213,21 +213,26 @@ PROPERTIES = [
     # MARK: Contents
     P("contents", "CALayer", "object", visuals("contents", "nil"), default=None, animatable=True,
       setter="kvc", accepts=["object"],
-      doc="The contents: a pixel buffer, or NULL (default). Borrowed.",
-      c_get="readLayer(layer, nil) { l in (l.visuals?.contents).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }",
-      c_set="var v: Value?\nif let contents {\n    guard let b = object(contents, as: PixelBuffer.self) else { return }\n"
-            "    v = Value(.object(b))\n}\nsetLayerValue(layer, .contents, v)",
-      kvc_store="guard let o = r.object(), o == nil || o is PixelBuffer else { return r.fail(\"a pixel buffer (CVPixelBufferRef)\") }\n"
+      doc="The contents: what CALayerSetContents set (a CGImageRef or a CVPixelBufferRef), the backing store "
+          "the display cycle drew (a CVPixelBufferRef), or NULL (default). Borrowed.",
+      c_get="readLayer(layer, nil) { l in (l.visuals?.contents).map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) } }",
+      c_set="var v: Value?\nif let contents {\n    guard let o = anyObject(contents) else { return }\n"
+            "    guard o is PixelBuffer || o is Image else {\n"
+            "        wrongType(OpaquePointer(contents), expected: \"CGImageRef or CVPixelBuffer\", #function)\n"
+            "        return\n    }\n    v = Value(.object(o))\n}\nsetLayerValue(layer, .contents, v)",
+      kvc_store="guard let o = r.object(), o == nil || o is PixelBuffer || o is Image else {\n"
+                "    return r.fail(\"a CGImageRef or a CVPixelBufferRef\")\n}\n"
                 "l.ensureVisuals.contents = o",
-      setdoc="Sets the contents: a pixel buffer (retained: the layer keeps it alive, so the release callback of "
-             "a CVPixelBufferCreateWithBytes buffer waits until the layer lets it go), or NULL for none. Any other "
-             "handle records QZErrorWrongType and changes nothing. Every pixel format with a conversion renders "
-             "(the 32, 24, 48 and 64-bit RGB formats, the 16-bit RGB 555, 5551 and 565 formats, gray, and 8-bit "
-             "4:2:0 and 4:2:2 Y'CbCr, converted to BGRA); a buffer in any other format (indexed colour, which has "
-             "no colour table, the 10-bit and 4:4:4 Y'CbCr formats, registered formats) records "
-             "QZErrorInvalidArgument and changes nothing, instead of rendering as nothing. The renderer reads the "
-             "pixels at render time; lock and unlock read-write after changing them (the seed tells caches).",
-      pykind="custom", param="contents", ctype="QZCVPixelBufferRef?"),
+      setdoc="Sets the contents, as Apple's `contents` (an `id`): a CGImageRef or a CVPixelBufferRef (retained: "
+             "the layer keeps it alive, so the release callback of a CVPixelBufferCreateWithBytes buffer waits until "
+             "the layer lets it go), or NULL for none. Any other handle records QZErrorWrongType and changes nothing. "
+             "Every pixel format with a conversion renders (the 32, 24, 48 and 64-bit RGB formats, the 16-bit RGB "
+             "555, 5551 and 565 formats, gray, and 8-bit 4:2:0 and 4:2:2 Y'CbCr, converted to BGRA); a buffer in any "
+             "other format (indexed colour, which has no colour table, the 10-bit and 4:4:4 Y'CbCr formats, "
+             "registered formats) records QZErrorInvalidArgument and changes nothing, instead of rendering as "
+             "nothing. The renderer reads the pixels at render time; lock and unlock a pixel buffer read-write "
+             "after changing them (the seed tells caches).",
+      pykind="custom", param="contents", ctype="UnsafeRawPointer?"),
     P("contentsRect", "CALayer", "CGRect", visuals("contentsRect", UNIT_RECT), default=UNIT_RECT, animatable=True,
       doc="The portion of the contents shown, in the unit square (default (0, 0, 1, 1)).",
       param="rect"),

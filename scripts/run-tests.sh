@@ -47,8 +47,12 @@ if [ "$c_status" -ne 0 ] && [ "$c_failed" -eq 0 ]; then
 fi
 
 echo "== Python tests (pytest)"
-QUARTZITE_LIBRARY="${QUARTZITE_LIBRARY:-$build/lib/libquartzite.so}" \
-    run_suite pytest python3 -m pytest -q -p no:cacheprovider Tests/python
+# The test tools live in the project-local venv that scripts/install-deps.sh
+# makes; PYTHON overrides it.
+python="${PYTHON:-$root/.venv/bin/python}"
+[ -x "$python" ] || python=python3
+QUARTZITE_LIBRARY="${QUARTZITE_LIBRARY:-$build/lib/libquartzite.so}" QUARTZITE_BUILD_DIR="$build" \
+    run_suite pytest "$python" -m pytest -q -p no:cacheprovider Tests/python
 py_passed=$(sed -n 's/.* \([0-9][0-9]*\) passed.*/\1/p; s/^\([0-9][0-9]*\) passed.*/\1/p' "$logs/pytest.log" | tail -1)
 py_failed=$(sed -n 's/.* \([0-9][0-9]*\) failed.*/\1/p; s/^\([0-9][0-9]*\) failed.*/\1/p' "$logs/pytest.log" | tail -1)
 py_errors=$(sed -n 's/.* \([0-9][0-9]*\) errors\{0,1\}.*/\1/p' "$logs/pytest.log" | tail -1)

@@ -277,8 +277,8 @@ private func addFade(_ l: CALayerRef) {
             CVPixelBufferUnlockBaseAddress(pb, 0)
             let root = TL(0, 0, 8, 8)
             QZClearLastError()
-            CALayerSetContents(root.ref, pb)
-            if CALayerGetContents(root.ref) == pb {
+            CALayerSetContents(root.ref, UnsafeRawPointer(pb))
+            if CALayerGetContents(root.ref) == UnsafeRawPointer(pb) {
                 #expect(QZGetLastError() == QZErrorNone)
                 let out = renderScene(root, 8, 8)
                 #expect(pixel(out, 4, 4).3 == 255, "\(format.name) rendered transparent")

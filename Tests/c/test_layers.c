@@ -114,15 +114,19 @@ static void delegate_with_ffi_closures(void) {
     memcpy(&drawer.release, &release_fn, sizeof release_fn);
     CALayerSetDelegate(a, &drawer, &token);
     CALayerSetBounds(a, CGRectMake(0, 0, 100, 100));
+    /* The first display makes the backing store: drawn whole. */
+    CALayerSetNeedsDisplayInRect(a, CGRectMake(0, 0, 10, 10));
+    CALayerDisplay(a);
+    CHECK(log.draws == 1 && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 100, 100)));
     CALayerSetNeedsDisplayInRect(a, CGRectMake(0, 0, 10, 10));
     CALayerSetNeedsDisplayInRect(a, CGRectMake(20, 20, 10, 10));
     CHECK(CGRectEqualToRect(QZLayerGetDirtyRect(a), CGRectMake(0, 0, 30, 30)));
     CALayerDisplay(a);
-    CHECK(log.draws == 1 && log.last_layer == a && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 30, 30)));
+    CHECK(log.draws == 2 && log.last_layer == a && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 30, 30)));
     CHECK(CGRectIsNull(QZLayerGetDirtyRect(a)));
     /* An unmarked layer redraws whole: the clip is the bounds. */
     CALayerDisplay(a);
-    CHECK(log.draws == 2 && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 100, 100)));
+    CHECK(log.draws == 3 && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 100, 100)));
     /* needsDisplayOnBoundsChange */
     CALayerSetNeedsDisplayOnBoundsChange(a, true);
     CALayerSetBounds(a, CGRectMake(0, 0, 120, 100));

@@ -1289,12 +1289,16 @@ void CALayerSetLayoutManager(CALayerRef layer, const CALayoutManagerCallbacks *c
 /* MARK: Display */
 
 /**
- * Marks the whole layer for redisplay.
+ * Marks the whole layer for redisplay: the commit of the calling thread's
+ * transaction (CATransactionCommit or Flush, the run loop's turn,
+ * CARendererBeginFrameAtTime) displays it, on the committing thread.
  */
 void CALayerSetNeedsDisplay(CALayerRef layer);
 
 /**
  * Marks `rect` (layer coordinates) for redisplay; rectangles accumulate.
+ * At the commit, only the marked area (rounded out to whole pixels) is
+ * cleared and redrawn when the backing store keeps its size.
  */
 void CALayerSetNeedsDisplayInRect(CALayerRef layer, CGRect rect);
 
@@ -1315,8 +1319,12 @@ void CALayerDisplayIfNeeded(CALayerRef layer);
 
 /**
  * Apple's -display: the class's display, else the delegate's displayLayer,
- * else drawInContext (class) or drawLayerInContext (delegate) with a context
- * clipped to the marked area. Clears the mark.
+ * else drawInContext (class) or drawLayerInContext (delegate) into the
+ * layer's backing store (ceil(bounds x contentsScale) pixels of
+ * premultiplied BGRA, which becomes its contents) through a context whose
+ * CTM maps layer coordinates and whose clip is the marked area (the whole
+ * layer when unmarked or when the store is new). Clears the mark. A layer
+ * with no drawing method gets no backing store.
  */
 void CALayerDisplay(CALayerRef layer);
 
@@ -1325,11 +1333,6 @@ void CALayerDisplay(CALayerRef layer);
  * release(info) is called.
  */
 void CALayerSetDelegate(CALayerRef layer, const CALayerDelegateCallbacks *callbacks, void *info);
-
-/**
- * The clip of a drawing context: the area being redrawn, in layer coordinates.
- */
-CGRect CGContextGetClipBoundingBox(CGContextRef ctx);
 
 /* MARK: Key-value coding */
 
@@ -1490,22 +1493,24 @@ CGRect CALayerGetFrame(CALayerRef layer);
 void CALayerSetFrame(CALayerRef layer, CGRect frame);
 
 /**
- * The contents: a pixel buffer, or NULL (default). Borrowed.
+ * The contents: what CALayerSetContents set (a CGImageRef or a CVPixelBufferRef), the backing
+ * store the display cycle drew (a CVPixelBufferRef), or NULL (default). Borrowed.
  */
-CVPixelBufferRef CALayerGetContents(CALayerRef layer);
+const void *CALayerGetContents(CALayerRef layer);
 
 /**
- * Sets the contents: a pixel buffer (retained: the layer keeps it alive, so the release callback
- * of a CVPixelBufferCreateWithBytes buffer waits until the layer lets it go), or NULL for none.
- * Any other handle records QZErrorWrongType and changes nothing. Every pixel format with a
- * conversion renders (the 32, 24, 48 and 64-bit RGB formats, the 16-bit RGB 555, 5551 and 565
- * formats, gray, and 8-bit 4:2:0 and 4:2:2 Y'CbCr, converted to BGRA); a buffer in any other
- * format (indexed colour, which has no colour table, the 10-bit and 4:4:4 Y'CbCr formats,
- * registered formats) records QZErrorInvalidArgument and changes nothing, instead of rendering as
- * nothing. The renderer reads the pixels at render time; lock and unlock read-write after changing
- * them (the seed tells caches).
+ * Sets the contents, as Apple's `contents` (an `id`): a CGImageRef or a CVPixelBufferRef
+ * (retained: the layer keeps it alive, so the release callback of a CVPixelBufferCreateWithBytes
+ * buffer waits until the layer lets it go), or NULL for none. Any other handle records
+ * QZErrorWrongType and changes nothing. Every pixel format with a conversion renders (the 32, 24,
+ * 48 and 64-bit RGB formats, the 16-bit RGB 555, 5551 and 565 formats, gray, and 8-bit 4:2:0 and
+ * 4:2:2 Y'CbCr, converted to BGRA); a buffer in any other format (indexed colour, which has no
+ * colour table, the 10-bit and 4:4:4 Y'CbCr formats, registered formats) records
+ * QZErrorInvalidArgument and changes nothing, instead of rendering as nothing. The renderer reads
+ * the pixels at render time; lock and unlock a pixel buffer read-write after changing them (the
+ * seed tells caches).
  */
-void CALayerSetContents(CALayerRef layer, CVPixelBufferRef contents);
+void CALayerSetContents(CALayerRef layer, const void *contents);
 
 /**
  * The portion of the contents shown, in the unit square (default (0, 0, 1, 1)).
@@ -3904,23 +3909,27 @@ CGSize QZDrawListGetTargetSize(QZDrawListRef list);
  * layer point (0, 0) is the context's user-space origin (through the
  * context's CTM), so a layer with bounds (10, 10, 20, 20) paints its
  * background over 10...30, not 0...20 (as observed on Apple's QuartzCore).
- * Composited over the context's pixels. The layer's own position and
- * transform are not applied. QZErrorInvalidArgument for a context that is
- * not a bitmap context.
+ * Composited over the context's pixels with the context's clip, alpha,
+ * blend mode and shadow. The layer's own position and transform are not
+ * applied.
  */
 void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
 
 /* ========================================================================
  * MARK: - CGContext: bitmap contexts and drawing
  *
- * Bitmap contexts (Apple's CGBitmapContext and a few CGContext drawing
- * calls). Their CTM starts as the identity and maps user space (points,
- * y down) to pixels, as UIKit's contexts do (API.md): pixel row 0 is the top.
+ * CGContext with Apple's names and signatures (CGContext.h and
+ * CGBitmapContext.h), drawn by cairo (Graphics/). Contexts over pixel
+ * buffers and the display cycle's contexts have a y-down user space, as
+ * UIKit's do (API.md): their CTM starts by mapping points to pixels with row
+ * 0 at the top. These functions validate and convert; Graphics/ draws.
  *
  * Threads: every call holds the model lock, so a context may be used from
  * any thread, but drawing into one context from two threads at once leaves
- * the order of their operations undefined.
+ * the order of its operations undefined.
  */
+
+/* MARK: Bitmap contexts */
 
 /**
  * Creates a bitmap context over `data` (`height` rows of `bytesPerRow`
@@ -3928,11 +3937,12 @@ void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
  * allocates itself (zeroed) when `data` is NULL (`bytesPerRow` 0 then picks
  * the row size). Accepted formats: 8 bits per component, 32 bits per pixel,
  * kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
- * memory, the native format), kCGImageAlphaPremultipliedLast with the
+ * memory, the native format, drawn in place), kCGImageAlphaPremultipliedLast with the
  * default or big-endian order (RGBA), kCGImageAlphaPremultipliedFirst with
  * the default or big-endian order (ARGB), and the NoneSkipFirst/NoneSkipLast
- * variants of those (opaque). `space` may be NULL (sRGB) and is otherwise
- * ignored. Returns +1 (release with CGContextRelease or CARelease), or NULL
+ * variants of those (opaque); formats other than BGRA are drawn through a
+ * BGRA copy written back after each operation. `space` may be NULL (sRGB) and is otherwise
+ * ignored. The CTM is the identity: user space is pixels, y down. Returns +1 (release with CGContextRelease or CARelease), or NULL
  * with QZErrorInvalidArgument (zero or too large sizes, unsupported
  * formats, rows too short) or QZErrorOutOfMemory.
  */
@@ -3940,39 +3950,47 @@ CGContextRef CGBitmapContextCreate(void *data, size_t width, size_t height, size
 
 /**
  * Creates a bitmap context drawing into `pixelBuffer` (retained), which
- * must have a format the compositor can read and write (chunky RGB). The
- * CTM maps points to pixels, y down. Returns +1, or NULL with
+ * must have a chunky RGB format (32BGRA is drawn in place; others through
+ * a BGRA copy written back after each operation). The CTM is the
+ * identity: points are pixels, y down. Returns +1, or NULL with
  * QZErrorNullArgument, QZErrorWrongType or QZErrorInvalidArgument.
  */
 CGContextRef QZBitmapContextCreateWithPixelBuffer(CVPixelBufferRef pixelBuffer);
 
 /**
- * The pixel buffer behind a bitmap context (+0), or NULL.
+ * The pixel buffer behind a context (+0): the CVPixelBuffer it was made
+ * with, the buffer over CGBitmapContextCreate's memory, or a layer's
+ * backing store.
  */
 CVPixelBufferRef QZBitmapContextGetPixelBuffer(CGContextRef ctx);
 
 /**
- * The first byte of a bitmap context's pixels, or NULL.
+ * The first byte of a bitmap context's pixels.
  */
 void *CGBitmapContextGetData(CGContextRef ctx);
 
 /**
- * The width of a bitmap context in pixels (0 for a context that is not a bitmap context, with
- * QZErrorInvalidArgument).
+ * The width of a bitmap context in pixels (0, with QZErrorInvalidArgument, for a context that is
+ * not a bitmap context).
  */
 size_t CGBitmapContextGetWidth(CGContextRef ctx);
 
 /**
- * The height of a bitmap context in pixels (0 for a context that is not a bitmap context, with
- * QZErrorInvalidArgument).
+ * The height of a bitmap context in pixels (0, with QZErrorInvalidArgument, for a context that is
+ * not a bitmap context).
  */
 size_t CGBitmapContextGetHeight(CGContextRef ctx);
 
 /**
- * The number of bytes between the starts of two rows of a bitmap context's pixels (0 for a context
- * that is not a bitmap context).
+ * The number of bytes from the start of one row of a bitmap context's pixels to the next (0 for a
+ * context that is not a bitmap context).
  */
 size_t CGBitmapContextGetBytesPerRow(CGContextRef ctx);
+
+/**
+ * An image of the context's pixels now (+1; later drawing does not change it).
+ */
+CGImageRef CGBitmapContextCreateImage(CGContextRef ctx);
 
 /**
  * Returns `ctx` with one more reference (NULL is returned as is).
@@ -3984,16 +4002,27 @@ CGContextRef CGContextRetain(CGContextRef ctx);
  */
 void CGContextRelease(CGContextRef ctx);
 
+/**
+ * Drawing is finished when each call returns: nothing to flush.
+ */
+void CGContextFlush(CGContextRef ctx);
+
+/**
+ * As CGContextFlush.
+ */
+void CGContextSynchronize(CGContextRef ctx);
+
 /* MARK: Graphics state */
 
 /**
- * Pushes a copy of the graphics state (CTM and colours) onto the context's stack;
- * CGContextRestoreGState pops it. More than 4096 saved states records QZErrorInvalidState.
+ * Pushes a copy of the graphics state (CTM, clip, colours, line
+ * parameters, alpha, blend mode, shadow, ...); the path is not part of it.
  */
 void CGContextSaveGState(CGContextRef ctx);
 
 /**
- * Restores the last saved state; QZErrorInvalidState when none is saved.
+ * Restores the last saved state; QZErrorInvalidState when none is saved
+ * (or it was saved outside the open transparency layer).
  */
 void CGContextRestoreGState(CGContextRef ctx);
 
@@ -4003,14 +4032,19 @@ void CGContextRestoreGState(CGContextRef ctx);
 CGAffineTransform CGContextGetCTM(CGContextRef ctx);
 
 /**
- * Moves user space by (tx, ty) (applied before the current transformation). NaN or infinity
- * records QZErrorNotFinite and changes nothing.
+ * The transform from user space to device pixels (the CTM).
+ */
+CGAffineTransform CGContextGetUserSpaceToDeviceSpaceTransform(CGContextRef ctx);
+
+/**
+ * Moves user space by (tx, ty), applied before the current transformation. NaN or infinity records
+ * QZErrorNotFinite and changes nothing.
  */
 void CGContextTranslateCTM(CGContextRef ctx, double tx, double ty);
 
 /**
- * Scales user space by (sx, sy) (applied before the current transformation). NaN or infinity
- * records QZErrorNotFinite and changes nothing.
+ * Scales user space. A scale of 0 makes the CTM singular: nothing draws
+ * until a saved state with an invertible CTM is restored.
  */
 void CGContextScaleCTM(CGContextRef ctx, double sx, double sy);
 
@@ -4020,12 +4054,50 @@ void CGContextScaleCTM(CGContextRef ctx, double sx, double sy);
 void CGContextRotateCTM(CGContextRef ctx, double angle);
 
 /**
- * Applies `t` before the current transformation. A non-finite entry records QZErrorNotFinite and
- * changes nothing.
+ * Applies `transform` before the current transformation. A non-finite entry records
+ * QZErrorNotFinite and changes nothing.
  */
 void CGContextConcatCTM(CGContextRef ctx, CGAffineTransform t);
 
-/* MARK: Drawing */
+/**
+ * Multiplies everything drawn afterwards (clamped to 0...1).
+ */
+void CGContextSetAlpha(CGContextRef ctx, double alpha);
+
+/**
+ * How later drawing combines with the pixels (Apple's CGBlendMode values;
+ * QZErrorInvalidArgument for others).
+ */
+void CGContextSetBlendMode(CGContextRef ctx, CGBlendMode mode);
+
+/**
+ * Turns antialiasing of later drawing on or off (graphics state).
+ */
+void CGContextSetShouldAntialias(CGContextRef ctx, bool shouldAntialias);
+
+/**
+ * Allows antialiasing at all (not part of the graphics state): when false,
+ * nothing is antialiased whatever CGContextSetShouldAntialias says.
+ */
+void CGContextSetAllowsAntialiasing(CGContextRef ctx, bool allowsAntialiasing);
+
+/**
+ * How images are sampled when drawn scaled (Apple's values; others are
+ * QZErrorInvalidArgument).
+ */
+void CGContextSetInterpolationQuality(CGContextRef ctx, CGInterpolationQuality quality);
+
+/**
+ * The interpolation quality images are drawn with (kCGInterpolationDefault until set).
+ */
+CGInterpolationQuality CGContextGetInterpolationQuality(CGContextRef ctx);
+
+/**
+ * The accuracy of curves, in device pixels (cairo's tolerance; at least 0.01).
+ */
+void CGContextSetFlatness(CGContextRef ctx, double flatness);
+
+/* MARK: Colour */
 
 /**
  * Sets the fill colour (components clamped to 0...1).
@@ -4033,20 +4105,622 @@ void CGContextConcatCTM(CGContextRef ctx, CGAffineTransform t);
 void CGContextSetRGBFillColor(CGContextRef ctx, double red, double green, double blue, double alpha);
 
 /**
- * Sets the fill colour from a CGColorRef (NULL or a wrong handle records an error and changes
- * nothing).
+ * Sets the stroke colour from sRGB components (each clamped to 0...1). NaN records
+ * QZErrorNotFinite and changes nothing.
+ */
+void CGContextSetRGBStrokeColor(CGContextRef ctx, double red, double green, double blue, double alpha);
+
+/**
+ * Sets the fill colour to a gray level with an alpha (each clamped to 0...1). NaN records
+ * QZErrorNotFinite and changes nothing.
+ */
+void CGContextSetGrayFillColor(CGContextRef ctx, double gray, double alpha);
+
+/**
+ * Sets the stroke colour to a gray level with an alpha (each clamped to 0...1). NaN records
+ * QZErrorNotFinite and changes nothing.
+ */
+void CGContextSetGrayStrokeColor(CGContextRef ctx, double gray, double alpha);
+
+/**
+ * Sets the fill colour from a CGColorRef. NULL or a handle of another type records an error and
+ * changes nothing.
  */
 void CGContextSetFillColorWithColor(CGContextRef ctx, CGColorRef color);
 
 /**
- * Paints `rect` (user space) with the fill colour, source-over, anti-aliased.
+ * Sets the stroke colour from a CGColorRef. NULL or a handle of another type records an error and
+ * changes nothing.
+ */
+void CGContextSetStrokeColorWithColor(CGContextRef ctx, CGColorRef color);
+
+/**
+ * The colour space of later CGContextSetFillColor calls (the colour
+ * becomes opaque black).
+ */
+void CGContextSetFillColorSpace(CGContextRef ctx, CGColorSpaceRef space);
+
+/**
+ * Sets the colour space that CGContextSetStrokeColor's components are read in, and makes the
+ * stroke colour that space's black.
+ */
+void CGContextSetStrokeColorSpace(CGContextRef ctx, CGColorSpaceRef space);
+
+/**
+ * Sets the fill colour from components of the fill colour space (RGB by
+ * default) followed by alpha: 4 values for RGB, 2 for gray.
+ */
+void CGContextSetFillColor(CGContextRef ctx, const double *components);
+
+/**
+ * Sets the stroke colour from components in the stroke colour space (its component count plus
+ * alpha, read from `components`). NULL records QZErrorNullArgument.
+ */
+void CGContextSetStrokeColor(CGContextRef ctx, const double *components);
+
+/* MARK: Lines */
+
+/**
+ * The stroke width in user space (default 1); negative widths are
+ * QZErrorInvalidArgument.
+ */
+void CGContextSetLineWidth(CGContextRef ctx, double width);
+
+/**
+ * Sets how open ends of stroked lines are drawn: kCGLineCapButt (default), kCGLineCapRound or
+ * kCGLineCapSquare. Another value records QZErrorInvalidArgument.
+ */
+void CGContextSetLineCap(CGContextRef ctx, CGLineCap cap);
+
+/**
+ * Sets how stroked segments are joined: kCGLineJoinMiter (default), kCGLineJoinRound or
+ * kCGLineJoinBevel. Another value records QZErrorInvalidArgument.
+ */
+void CGContextSetLineJoin(CGContextRef ctx, CGLineJoin join);
+
+/**
+ * The miter limit (default 10): joins whose miter would be longer than
+ * limit x width are beveled.
+ */
+void CGContextSetMiterLimit(CGContextRef ctx, double limit);
+
+/**
+ * Dashes strokes: `count` lengths (on, off, on, ...) in user space,
+ * starting `phase` into the pattern. A count of 0 (lengths may then be
+ * NULL) makes lines solid. QZErrorNullArgument for NULL lengths with a
+ * count, QZErrorInvalidArgument for negative lengths or lengths that are
+ * all 0, QZErrorNotFinite for NaN.
+ */
+void CGContextSetLineDash(CGContextRef ctx, double phase, const double *lengths, size_t count);
+
+/* MARK: The current path */
+
+/**
+ * Starts a new, empty path (the old one is dropped).
+ */
+void CGContextBeginPath(CGContextRef ctx);
+
+/**
+ * Starts a new subpath at (x, y) in user space. NaN or infinity records QZErrorNotFinite and
+ * changes nothing.
+ */
+void CGContextMoveToPoint(CGContextRef ctx, double x, double y);
+
+/**
+ * A line from the current point; QZErrorInvalidState ("no current point")
+ * when the path has none.
+ */
+void CGContextAddLineToPoint(CGContextRef ctx, double x, double y);
+
+/**
+ * Adds a cubic Bezier curve from the current point to (x, y) with control points (cp1x, cp1y) and
+ * (cp2x, cp2y). Without a current point it records QZErrorInvalidState (Core Graphics' "no current
+ * point") and does nothing; NaN or infinity records QZErrorNotFinite.
+ */
+void CGContextAddCurveToPoint(CGContextRef ctx, double cp1x, double cp1y, double cp2x, double cp2y, double x, double y);
+
+/**
+ * Adds a quadratic Bezier curve from the current point to (x, y) with control point (cpx, cpy).
+ * Without a current point it records QZErrorInvalidState and does nothing; NaN or infinity records
+ * QZErrorNotFinite.
+ */
+void CGContextAddQuadCurveToPoint(CGContextRef ctx, double cpx, double cpy, double x, double y);
+
+/**
+ * An arc of the circle (x, y, radius) from startAngle to endAngle
+ * (radians), preceded by a line from the current point if there is one.
+ * `clockwise` non-zero sweeps towards decreasing angles (as CGPathAddArc).
+ */
+void CGContextAddArc(CGContextRef ctx, double x, double y, double radius, double startAngle, double endAngle, int32_t clockwise);
+
+/**
+ * PostScript's arct: a line towards (x1, y1), then the arc of `radius`
+ * tangent to both legs; QZErrorInvalidState without a current point.
+ */
+void CGContextAddArcToPoint(CGContextRef ctx, double x1, double y1, double x2, double y2, double radius);
+
+/**
+ * Adds a closed rectangle subpath. A non-finite rectangle records QZErrorNotFinite and changes
+ * nothing.
+ */
+void CGContextAddRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Adds a closed subpath for each of `count` rectangles. NULL with a non-zero count records
+ * QZErrorNullArgument; a non-finite rectangle QZErrorNotFinite; either adds nothing.
+ */
+void CGContextAddRects(CGContextRef ctx, const CGRect *rects, size_t count);
+
+/**
+ * A move to the first point and lines to the others.
+ */
+void CGContextAddLines(CGContextRef ctx, const CGPoint *points, size_t count);
+
+/**
+ * Adds a closed ellipse subpath inscribed in `rect`. A non-finite rectangle records
+ * QZErrorNotFinite and changes nothing.
+ */
+void CGContextAddEllipseInRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Appends `path` (user space), transformed by the CTM.
+ */
+void CGContextAddPath(CGContextRef ctx, CGPathRef path);
+
+/**
+ * Closes the current subpath with a line back to its start. On an empty
+ * path it does nothing.
+ */
+void CGContextClosePath(CGContextRef ctx);
+
+/**
+ * Whether the context's current path has no elements (true for a bad handle).
+ */
+bool CGContextIsPathEmpty(CGContextRef ctx);
+
+/**
+ * The current point in user space; CGPointZero when the path is empty.
+ */
+CGPoint CGContextGetPathCurrentPoint(CGContextRef ctx);
+
+/**
+ * The path's bounds in user space (curves included, control points not);
+ * CGRectNull when it is empty.
+ */
+CGRect CGContextGetPathBoundingBox(CGContextRef ctx);
+
+/**
+ * Whether painting the path with `mode` would cover `point` (user space).
+ */
+bool CGContextPathContainsPoint(CGContextRef ctx, CGPoint point, CGPathDrawingMode mode);
+
+/**
+ * A copy of the path in user space (+1), or NULL when it is empty. After
+ * CGContextReplacePathWithStrokedPath it is still the centre line.
+ */
+CGPathRef CGContextCopyPath(CGContextRef ctx);
+
+/**
+ * The path becomes the outline of its stroke with the current line width,
+ * cap, join, miter limit and dash: filling it paints the stroke, clipping
+ * to it clips to the stroke, CGContextPathContainsPoint tests the stroke.
+ */
+void CGContextReplacePathWithStrokedPath(CGContextRef ctx);
+
+/* MARK: Painting */
+
+/**
+ * Fills the path's interior (nonzero winding rule) and clears the path.
+ */
+void CGContextFillPath(CGContextRef ctx);
+
+/**
+ * Fills the path's interior (even-odd rule) and clears the path.
+ */
+void CGContextEOFillPath(CGContextRef ctx);
+
+/**
+ * Strokes the path with the line parameters and clears it.
+ */
+void CGContextStrokePath(CGContextRef ctx);
+
+/**
+ * Paints the path with `mode` (fill, even-odd fill, stroke, or a fill then
+ * a stroke) and clears it.
+ */
+void CGContextDrawPath(CGContextRef ctx, CGPathDrawingMode mode);
+
+/**
+ * Paints `rect` (user space) with the fill colour. The path is not touched.
  */
 void CGContextFillRect(CGContextRef ctx, CGRect rect);
 
 /**
- * Makes `rect` (user space) transparent black.
+ * Fills each of `count` rectangles with the fill colour (nonzero rule); the current path is not
+ * touched. NULL with a non-zero count records QZErrorNullArgument.
+ */
+void CGContextFillRects(CGContextRef ctx, const CGRect *rects, size_t count);
+
+/**
+ * Strokes `rect` with the line parameters. The path is not touched.
+ */
+void CGContextStrokeRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Strokes `rect` with `width` (the line width in the state is unchanged);
+ * a negative width is QZErrorInvalidArgument.
+ */
+void CGContextStrokeRectWithWidth(CGContextRef ctx, CGRect rect, double width);
+
+/**
+ * Fills the ellipse inscribed in `rect` with the fill colour; the current path is not touched.
+ */
+void CGContextFillEllipseInRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Strokes the ellipse inscribed in `rect` with the line parameters; the current path is not
+ * touched.
+ */
+void CGContextStrokeEllipseInRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Strokes a line between each pair of points (points[0]-points[1],
+ * points[2]-points[3], ...); the current path is replaced by nothing.
+ */
+void CGContextStrokeLineSegments(CGContextRef ctx, const CGPoint *points, size_t count);
+
+/**
+ * Makes `rect` (user space) transparent black inside the clip.
  */
 void CGContextClearRect(CGContextRef ctx, CGRect rect);
+
+/* MARK: Clipping */
+
+/**
+ * Intersects the clip with the path's interior (nonzero) and clears the path.
+ */
+void CGContextClip(CGContextRef ctx);
+
+/**
+ * Intersects the clip with the path's interior (even-odd) and clears the path.
+ */
+void CGContextEOClip(CGContextRef ctx);
+
+/**
+ * Intersects the clip with `rect`; the path is not touched.
+ */
+void CGContextClipToRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Intersects the clip with the union of the rectangles.
+ */
+void CGContextClipToRects(CGContextRef ctx, const CGRect *rects, size_t count);
+
+/**
+ * Intersects the clip with `rect` and the mask `mask` makes there (placed
+ * as CGContextDrawImage places images): its alpha, or for an image
+ * without alpha its gray level (white lets everything through).
+ */
+void CGContextClipToMask(CGContextRef ctx, CGRect rect, CGImageRef mask);
+
+/**
+ * The clip's bounds in user space (for a display context: the area being
+ * redrawn, in layer coordinates).
+ */
+CGRect CGContextGetClipBoundingBox(CGContextRef ctx);
+
+/* MARK: Shadows */
+
+/**
+ * A shadow under everything drawn afterwards: black at 1/3 alpha, moved by
+ * `offset` and blurred by `blur`, both in the context's base space (not
+ * affected by the CTM; y down, so a positive height moves it down).
+ */
+void CGContextSetShadow(CGContextRef ctx, CGSize offset, double blur);
+
+/**
+ * As CGContextSetShadow with `color` (NULL, or a fully transparent colour,
+ * turns shadows off).
+ */
+void CGContextSetShadowWithColor(CGContextRef ctx, CGSize offset, double blur, CGColorRef color);
+
+/* MARK: Gradients */
+
+/**
+ * Fills the clip with the gradient along start -> end (user space). Before
+ * start and after end nothing is painted unless the options say so
+ * (kCGGradientDrawsBeforeStartLocation, kCGGradientDrawsAfterEndLocation).
+ */
+void CGContextDrawLinearGradient(CGContextRef ctx, CGGradientRef gradient, CGPoint startPoint, CGPoint endPoint, uint32_t options);
+
+/**
+ * Paints the gradient between the start and end circles; the options
+ * extend it inside the start circle and outside the end circle. Negative
+ * radii are QZErrorInvalidArgument.
+ */
+void CGContextDrawRadialGradient(CGContextRef ctx, CGGradientRef gradient, CGPoint startCenter, double startRadius, CGPoint endCenter, double endRadius, uint32_t options);
+
+/* MARK: Transparency layers */
+
+/**
+ * Starts a transparency layer: what follows draws into a transparent
+ * layer, composited at CGContextEndTransparencyLayer with the alpha, blend
+ * mode, shadow and clip in effect now (inside, alpha is 1, the blend mode
+ * normal and there is no shadow). `auxiliaryInfo` may be NULL (it is ignored).
+ */
+void CGContextBeginTransparencyLayer(CGContextRef ctx, CAValueRef auxiliaryInfo);
+
+/**
+ * As CGContextBeginTransparencyLayer, limited to `rect` (user space).
+ */
+void CGContextBeginTransparencyLayerWithRect(CGContextRef ctx, CGRect rect, CAValueRef auxiliaryInfo);
+
+/**
+ * Composites the innermost transparency layer; QZErrorInvalidState when
+ * none is open.
+ */
+void CGContextEndTransparencyLayer(CGContextRef ctx);
+
+/* MARK: Images */
+
+/**
+ * Draws `image` scaled into `rect` (user space), sampled as the
+ * interpolation quality says. As in Core Graphics, the image's first row
+ * lies along the rectangle's maxY edge: in a y-down context (these
+ * contexts, like UIKit's) an image drawn without flipping the CTM appears
+ * upside down; flip (translate by the rect's maxY + minY, scale y by -1)
+ * to draw it upright, as UIKit code does.
+ */
+void CGContextDrawImage(CGContextRef ctx, CGRect rect, CGImageRef image);
+
+/**
+ * Fills the clip with copies of `image`, each the size of `rect`, one of
+ * them at `rect` (placed as CGContextDrawImage places images).
+ */
+void CGContextDrawTiledImage(CGContextRef ctx, CGRect rect, CGImageRef image);
+
+/* ========================================================================
+ * MARK: - CGColorSpace and CGGradient
+ *
+ * CGGradient and CGColorSpace (CGGradient.h, CGColorSpace.h). Both are
+ * immutable: any thread may use them and share them between threads.
+ */
+
+/* MARK: CGColorSpace */
+
+/**
+ * The device RGB space (drawn as sRGB). Returns +1 (CGColorSpaceRelease).
+ */
+CGColorSpaceRef CGColorSpaceCreateDeviceRGB(void);
+
+/**
+ * The device gray space. Returns +1.
+ */
+CGColorSpaceRef CGColorSpaceCreateDeviceGray(void);
+
+/**
+ * A named space (kCGColorSpaceSRGB, kCGColorSpaceGenericRGB,
+ * kCGColorSpaceGenericGray, ...: the macros of quartzite_types.h). Returns
+ * +1, or NULL with QZErrorUnknownConstant for other names.
+ */
+CGColorSpaceRef CGColorSpaceCreateWithName(const char *name);
+
+/**
+ * The components of a colour in the space, alpha not counted (3 or 1).
+ */
+size_t CGColorSpaceGetNumberOfComponents(CGColorSpaceRef space);
+
+/**
+ * The colour space's model (kCGColorSpaceModelRGB or kCGColorSpaceModelMonochrome;
+ * kCGColorSpaceModelUnknown for a bad handle).
+ */
+CGColorSpaceModel CGColorSpaceGetModel(CGColorSpaceRef space);
+
+/**
+ * Returns `space` with one more reference (NULL is returned as is).
+ */
+CGColorSpaceRef CGColorSpaceRetain(CGColorSpaceRef space);
+
+/**
+ * Drops a reference to `space` (NULL is ignored).
+ */
+void CGColorSpaceRelease(CGColorSpaceRef space);
+
+/**
+ * A colour of `space` from its components followed by alpha (4 values for
+ * RGB, 2 for gray), clamped to 0...1. Returns +1 (CGColorRelease).
+ */
+CGColorRef CGColorCreate(CGColorSpaceRef space, const double *components);
+
+/* MARK: CGGradient */
+
+/**
+ * A gradient of `count` colours given as components of `space` followed by
+ * alpha (count x 4 values for RGB, count x 2 for gray), at `locations` in
+ * 0...1 (NULL: evenly spaced from 0 to 1). Returns +1
+ * (CGGradientRelease), or NULL: QZErrorNullArgument for a NULL space or
+ * components, QZErrorOutOfRange for a count of 0, QZErrorNotFinite.
+ */
+CGGradientRef CGGradientCreateWithColorComponents(CGColorSpaceRef space, const double *components, const double *locations, size_t count);
+
+/**
+ * A gradient of the colours in `colors` (an array value of colour values,
+ * CAValueCreateColor) at `locations` (NULL: evenly spaced). `space` may be
+ * NULL. Returns +1, or NULL: QZErrorWrongType when `colors` is not an
+ * array of colours, QZErrorOutOfRange when it is empty.
+ */
+CGGradientRef CGGradientCreateWithColors(CGColorSpaceRef space, CAValueRef colors, const double *locations);
+
+/**
+ * Returns `gradient` with one more reference (NULL is returned as is).
+ */
+CGGradientRef CGGradientRetain(CGGradientRef gradient);
+
+/**
+ * Drops a reference to `gradient` (NULL is ignored).
+ */
+void CGGradientRelease(CGGradientRef gradient);
+
+/* ========================================================================
+ * MARK: - CGImage and CGDataProvider
+ *
+ * CGImage and CGDataProvider (CGImage.h, CGDataProvider.h), and Quartzite's
+ * conversions between images and pixel buffers. Images are immutable and
+ * may be shared between threads: any thread may call these functions.
+ */
+
+/* MARK: CGDataProvider */
+
+/**
+ * A provider of the caller's `size` bytes at `data`, which must stay valid
+ * until `releaseData(info, data, size)` is called (when the provider is
+ * freed; `releaseData` may be NULL). Returns +1 (CGDataProviderRelease), or
+ * NULL with QZErrorNullArgument when `data` is NULL.
+ */
+CGDataProviderRef CGDataProviderCreateWithData(void *info, const void *data, size_t size, CGDataProviderReleaseDataCallback releaseData);
+
+/**
+ * A provider of a file's contents (read now, into memory the provider
+ * owns). Returns +1, or NULL with QZErrorInvalidArgument when the file
+ * cannot be read.
+ */
+CGDataProviderRef CGDataProviderCreateWithFilename(const char *filename);
+
+/**
+ * Returns `provider` with one more reference (NULL is returned as is).
+ */
+CGDataProviderRef CGDataProviderRetain(CGDataProviderRef provider);
+
+/**
+ * Drops a reference to `provider` (NULL is ignored); its release callback runs when the last
+ * reference goes.
+ */
+void CGDataProviderRelease(CGDataProviderRef provider);
+
+/* MARK: Creating images */
+
+/**
+ * An image of `width` x `height` pixels read from `provider` (retained) in
+ * the layout given: 8 bits per component with 32 bits per pixel (any
+ * kCGImageAlpha placement, premultiplied or not, in the default, 32-bit
+ * big or 32-bit little byte order), 24 bits per pixel RGB
+ * (kCGImageAlphaNone), 8 bits per pixel gray (a gray `space`,
+ * kCGImageAlphaNone) or kCGImageAlphaOnly, 16 bits per pixel gray with
+ * alpha. `space` NULL means RGB. `decode` must be NULL (decode arrays are
+ * not supported); `intent` is ignored. Returns +1 (CGImageRelease), or NULL
+ * with QZErrorInvalidArgument (unsupported layouts, rows too short, a
+ * provider with too few bytes) or QZErrorOutOfMemory.
+ */
+CGImageRef CGImageCreate(size_t width, size_t height, size_t bitsPerComponent, size_t bitsPerPixel, size_t bytesPerRow, CGColorSpaceRef space, uint32_t bitmapInfo, CGDataProviderRef provider, const double *decode, bool shouldInterpolate, CGColorRenderingIntent intent);
+
+/**
+ * Decodes the PNG image `source` holds (with libpng): any colour type and
+ * depth, as 8-bit premultiplied BGRA. Returns +1, or NULL with
+ * QZErrorInvalidArgument for data that is not a PNG image or is damaged
+ * (truncated, a bad checksum) or too large (a side above 2^20 pixels), or
+ * QZErrorOutOfMemory (beyond QZPixelBufferSetMemoryLimit's limit).
+ */
+CGImageRef CGImageCreateWithPNGDataProvider(CGDataProviderRef source, const double *decode, bool shouldInterpolate, CGColorRenderingIntent intent);
+
+/**
+ * Decodes the JPEG image `source` holds (with libjpeg-turbo): baseline or
+ * progressive, gray or colour (not CMYK), as opaque BGRA. A damaged image
+ * (truncated, corrupt data that libjpeg notices) is refused. Returns +1,
+ * or NULL with QZErrorInvalidArgument or QZErrorOutOfMemory.
+ */
+CGImageRef CGImageCreateWithJPEGDataProvider(CGDataProviderRef source, const double *decode, bool shouldInterpolate, CGColorRenderingIntent intent);
+
+/**
+ * The part of `image` in `rect` (pixels, row 0 at the top), made integral
+ * and cut to the image. Returns +1, or NULL (without an error) when the
+ * rectangle misses the image.
+ */
+CGImageRef CGImageCreateWithImageInRect(CGImageRef image, CGRect rect);
+
+/**
+ * An image of a pixel buffer's pixels now (converted to premultiplied
+ * BGRA; later changes to the buffer do not show). Returns +1, or NULL with
+ * QZErrorInvalidArgument for formats that cannot be converted.
+ */
+CGImageRef QZImageCreateWithPixelBuffer(CVPixelBufferRef pixelBuffer);
+
+/**
+ * A new 32BGRA pixel buffer (premultiplied) holding the image's pixels.
+ * Returns +1 (CVPixelBufferRelease), or NULL.
+ */
+CVPixelBufferRef QZPixelBufferCreateWithImage(CGImageRef image);
+
+/* MARK: Reading images */
+
+/**
+ * The image's width in pixels (0 for a bad handle).
+ */
+size_t CGImageGetWidth(CGImageRef image);
+
+/**
+ * The image's height in pixels (0 for a bad handle).
+ */
+size_t CGImageGetHeight(CGImageRef image);
+
+/**
+ * The layout the image was made from (8 for every supported layout).
+ */
+size_t CGImageGetBitsPerComponent(CGImageRef image);
+
+/**
+ * The bits per pixel of the image's data (0 for a bad handle).
+ */
+size_t CGImageGetBitsPerPixel(CGImageRef image);
+
+/**
+ * The bytes from the start of one row of the image's data to the next (0 for a bad handle).
+ */
+size_t CGImageGetBytesPerRow(CGImageRef image);
+
+/**
+ * The CGBitmapInfo the image was made with; for decoded PNG and JPEG
+ * images, that of their pixels: kCGImageAlphaPremultipliedFirst (or
+ * NoneSkipFirst when opaque) | kCGBitmapByteOrder32Little.
+ */
+uint32_t CGImageGetBitmapInfo(CGImageRef image);
+
+/**
+ * The alpha part of the image's CGBitmapInfo (a CGImageAlphaInfo value; 0 for a bad handle).
+ */
+uint32_t CGImageGetAlphaInfo(CGImageRef image);
+
+/**
+ * Whether the image asked to be interpolated when scaled (the shouldInterpolate argument it was
+ * made with).
+ */
+bool CGImageGetShouldInterpolate(CGImageRef image);
+
+/**
+ * Image masks (CGImageMaskCreate) are not implemented: always false.
+ */
+bool CGImageIsMask(CGImageRef image);
+
+/**
+ * The colour space (+0), or NULL for images made without one.
+ */
+CGColorSpaceRef CGImageGetColorSpace(CGImageRef image);
+
+/**
+ * The provider the image was made from (+0): its encoded bytes for PNG
+ * and JPEG images; NULL for images made from a context, a pixel buffer or
+ * another image.
+ */
+CGDataProviderRef CGImageGetDataProvider(CGImageRef image);
+
+/**
+ * Returns `image` with one more reference (NULL is returned as is).
+ */
+CGImageRef CGImageRetain(CGImageRef image);
+
+/**
+ * Drops a reference to `image` (NULL is ignored).
+ */
+void CGImageRelease(CGImageRef image);
 
 #ifdef __cplusplus
 }

@@ -35,6 +35,11 @@ public enum ObjectKind: UInt16, Sendable {
     case runLoopTimer = 66
     case renderer = 80
     case drawList = 81
+    // Core Graphics (issue 13).
+    case colorSpace = 96
+    case image = 97
+    case dataProvider = 98
+    case gradient = 99
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -61,6 +66,10 @@ public enum ObjectKind: UInt16, Sendable {
         case .runLoopTimer: return "CFRunLoopTimer"
         case .renderer: return "CARenderer"
         case .drawList: return "QZDrawList"
+        case .colorSpace: return "CGColorSpace"
+        case .image: return "CGImage"
+        case .dataProvider: return "CGDataProvider"
+        case .gradient: return "CGGradient"
         }
     }
 

@@ -379,15 +379,7 @@ func created(_ l: Layer) -> Layer {
 /// True when the layer's contents are drawn flipped: an odd number of
 /// geometryFlipped layers from it up to its root.
 @c public func CALayerContentsAreFlipped(_ layer: CALayerRef?) -> Bool {
-    readLayer(layer, false) { l in
-        var flipped = false
-        var cur: Layer? = l
-        while let c = cur {
-            if c.flags.contains(.geometryFlipped) { flipped.toggle() }
-            cur = c.superlayer
-        }
-        return flipped
-    }
+    readLayer(layer, false) { $0.contentsAreFlipped }
 }
 
 // MARK: - CAScrollLayer
@@ -439,17 +431,21 @@ func created(_ l: Layer) -> Layer {
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
+    readLayer(layer, ()) { $0.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Display
 
-/// Marks the whole layer for redisplay.
+/// Marks the whole layer for redisplay: the commit of the calling thread's
+/// transaction (CATransactionCommit or Flush, the run loop's turn,
+/// CARendererBeginFrameAtTime) displays it, on the committing thread.
 @c public func CALayerSetNeedsDisplay(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.setNeedsDisplay() }
 }
 
 /// Marks `rect` (layer coordinates) for redisplay; rectangles accumulate.
+/// At the commit, only the marked area (rounded out to whole pixels) is
+/// cleared and redrawn when the backing store keeps its size.
 @c public func CALayerSetNeedsDisplayInRect(_ layer: CALayerRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     readLayer(layer, ()) { $0.setNeedsDisplay(in: rect) }
@@ -471,8 +467,12 @@ func created(_ l: Layer) -> Layer {
 }
 
 /// Apple's -display: the class's display, else the delegate's displayLayer,
-/// else drawInContext (class) or drawLayerInContext (delegate) with a context
-/// clipped to the marked area. Clears the mark.
+/// else drawInContext (class) or drawLayerInContext (delegate) into the
+/// layer's backing store (ceil(bounds x contentsScale) pixels of
+/// premultiplied BGRA, which becomes its contents) through a context whose
+/// CTM maps layer coordinates and whose clip is the marked area (the whole
+/// layer when unmarked or when the store is new). Clears the mark. A layer
+/// with no drawing method gets no backing store.
 @c public func CALayerDisplay(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.display() }
 }
@@ -484,12 +484,7 @@ func created(_ l: Layer) -> Layer {
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
-}
-
-/// The clip of a drawing context: the area being redrawn, in layer coordinates.
-@c public func CGContextGetClipBoundingBox(_ ctx: QZCGContextRef?) -> CGRect {
-    withObject(ctx, as: DrawingContext.self, fallback: .null) { $0.clip }
+    readLayer(layer, ()) { $0.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Key-value coding

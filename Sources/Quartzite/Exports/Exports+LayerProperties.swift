@@ -128,25 +128,31 @@ import CQuartzite
     changeLayer(layer, .frame) { $0.setFrame(frame) }
 }
 
-/// The contents: a pixel buffer, or NULL (default). Borrowed.
-@c public func CALayerGetContents(_ layer: CALayerRef?) -> QZCVPixelBufferRef? {
-    readLayer(layer, nil) { l in (l.visuals?.contents).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }
+/// The contents: what CALayerSetContents set (a CGImageRef or a CVPixelBufferRef), the backing
+/// store the display cycle drew (a CVPixelBufferRef), or NULL (default). Borrowed.
+@c public func CALayerGetContents(_ layer: CALayerRef?) -> UnsafeRawPointer? {
+    readLayer(layer, nil) { l in (l.visuals?.contents).map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) } }
 }
 
-/// Sets the contents: a pixel buffer (retained: the layer keeps it alive, so the release callback
-/// of a CVPixelBufferCreateWithBytes buffer waits until the layer lets it go), or NULL for none.
-/// Any other handle records QZErrorWrongType and changes nothing. Every pixel format with a
-/// conversion renders (the 32, 24, 48 and 64-bit RGB formats, the 16-bit RGB 555, 5551 and 565
-/// formats, gray, and 8-bit 4:2:0 and 4:2:2 Y'CbCr, converted to BGRA); a buffer in any other
-/// format (indexed colour, which has no colour table, the 10-bit and 4:4:4 Y'CbCr formats,
-/// registered formats) records QZErrorInvalidArgument and changes nothing, instead of rendering as
-/// nothing. The renderer reads the pixels at render time; lock and unlock read-write after changing
-/// them (the seed tells caches).
-@c public func CALayerSetContents(_ layer: CALayerRef?, _ contents: QZCVPixelBufferRef?) {
+/// Sets the contents, as Apple's `contents` (an `id`): a CGImageRef or a CVPixelBufferRef
+/// (retained: the layer keeps it alive, so the release callback of a CVPixelBufferCreateWithBytes
+/// buffer waits until the layer lets it go), or NULL for none. Any other handle records
+/// QZErrorWrongType and changes nothing. Every pixel format with a conversion renders (the 32, 24,
+/// 48 and 64-bit RGB formats, the 16-bit RGB 555, 5551 and 565 formats, gray, and 8-bit 4:2:0 and
+/// 4:2:2 Y'CbCr, converted to BGRA); a buffer in any other format (indexed colour, which has no
+/// colour table, the 10-bit and 4:4:4 Y'CbCr formats, registered formats) records
+/// QZErrorInvalidArgument and changes nothing, instead of rendering as nothing. The renderer reads
+/// the pixels at render time; lock and unlock a pixel buffer read-write after changing them (the
+/// seed tells caches).
+@c public func CALayerSetContents(_ layer: CALayerRef?, _ contents: UnsafeRawPointer?) {
     var v: Value?
     if let contents {
-        guard let b = object(contents, as: PixelBuffer.self) else { return }
-        v = Value(.object(b))
+        guard let o = anyObject(contents) else { return }
+        guard o is PixelBuffer || o is Image else {
+            wrongType(OpaquePointer(contents), expected: "CGImageRef or CVPixelBuffer", #function)
+            return
+        }
+        v = Value(.object(o))
     }
     setLayerValue(layer, .contents, v)
 }

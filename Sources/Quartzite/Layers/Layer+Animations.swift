@@ -388,11 +388,14 @@ extension Layer {
                         // needsDisplayForKey keys mark the copy for display while they animate.
                         if hostCode, layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
                            let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
-                            copy.flags.insert(.needsDisplay)
+                            copy.flags.insert([.needsDisplay, .presentationRedraw])
                         }
                     }
                 }
                 withExtendedLifetime(held) {}
+                // An animated key that needs display: the copy draws itself
+                // with the animated values (after the implicit records, if any).
+                if implicitList == nil { copy.displayPresentationIfMarked() }
             }
         }
         // Implicit animations kept as records: newer than every object.
@@ -400,9 +403,10 @@ extension Layer {
             for record in records {
                 record.apply(to: copy, at: t)
                 if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: record.key.name) {
-                    copy.flags.insert(.needsDisplay)
+                    copy.flags.insert([.needsDisplay, .presentationRedraw])
                 }
             }
+            if layerClass.hasNeedsDisplayForKey { copy.displayPresentationIfMarked() }
         }
         if deferTransform && !transformWritten {
             withPresentationSource { TransformBox.assign(from: &$0.transformBox, to: &copy.transformBox) }

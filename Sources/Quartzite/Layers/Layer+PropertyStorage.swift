@@ -200,7 +200,9 @@ extension Layer {
             l.setFrame(rect)
             return .stored
         case .contents:
-            guard let o = r.object(), o == nil || o is PixelBuffer else { return r.fail("a pixel buffer (CVPixelBufferRef)") }
+            guard let o = r.object(), o == nil || o is PixelBuffer || o is Image else {
+                return r.fail("a CGImageRef or a CVPixelBufferRef")
+            }
             l.ensureVisuals.contents = o
             return .stored
         case .contentsRect:

@@ -120,6 +120,7 @@ public final class Layer: QZObject, Handle {
         case .tiled: tiled = TiledLayerState()
         case .scroll, .layer: break
         }
+        if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
         layerClass.applyDefaults(to: self)
     }
 
@@ -325,12 +326,23 @@ struct LayerFlags: OptionSet {
     static let insideLayout = LayerFlags(rawValue: 1 << 10)
     /// The root of a presentation copy (what the host releases).
     static let presentationRoot = LayerFlags(rawValue: 1 << 11)
+    /// A presentation copy with an animated key its class needs display
+    /// for: it redraws itself once its animated values are in.
+    static let presentationRedraw = LayerFlags(rawValue: 1 << 12)
+    /// The class, delegate or layout manager lays out sublayers: a mark
+    /// for layout joins the transaction, whose commit lays the layer out.
+    static let laysOutAtCommit = LayerFlags(rawValue: 1 << 13)
 
     static let defaults: LayerFlags = [.doubleSided]
 }
 
 /// A layer's rarely used state (one pointer in the layer; allocated on first use).
 final class LayerRare {
+    /// The pixels the display cycle draws into (the contents while nobody
+    /// replaces them; not copied to presentation copies). Kept here rather
+    /// than in LayerVisuals, which every presentation copy of a visible
+    /// layer allocates.
+    var backingStore: PixelBuffer?
     var text: TextLayerState?
     var tiled: TiledLayerState?
     var custom: CustomValues?

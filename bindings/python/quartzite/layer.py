@@ -124,6 +124,7 @@ from . import _callbacks, _closures, _layer_properties, _lib, path as _path, val
 from .color import Color
 from .errors import ErrorCode, OutOfRangeError, QuartziteError, WrongTypeError, call, error_for
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
+from .graphics import Context
 from .handle import Handle
 from .values import Value, from_value, to_value
 
@@ -401,23 +402,6 @@ def _animation_module():
     """quartzite.animation, imported on first use (it imports this module)."""
     from . import animation
     return animation
-
-
-class Context(Handle):
-    """The drawing context (CGContextRef) handed to ``draw_in_context`` and
-    ``draw_layer_in_context``. ``clip_bounding_box`` is the area being
-    redrawn, in layer coordinates. Can be passed to raw functions that take
-    a CGContextRef."""
-
-    __slots__ = ()
-    _type_name = "CGContextRef"
-
-    @property
-    def clip_bounding_box(self):
-        return Rect.from_c(call(_lib.CGContextGetClipBoundingBox, self))
-
-    def __repr__(self):
-        return f"Context(0x{self._ref or 0:x})"
 
 
 # MARK: - Delegates and layout managers
