@@ -452,14 +452,16 @@ class Context(Handle):
 
 # Bytes handed to CGDataProviderCreateWithData stay alive until its release
 # callback (any thread): keyed by address.
-_provider_buffers = {}
+_provider_buffers: dict[int, object] = {}
 _provider_lock = threading.Lock()
 
 
-@_lib.CGDataProviderReleaseDataCallback
-def _release_provider_bytes(_info, data, _size):
+def _forget_provider_bytes(_info, data, _size):
     with _provider_lock:
         _provider_buffers.pop(data, None)
+
+
+_release_provider_bytes = _lib.CGDataProviderReleaseDataCallback(_forget_provider_bytes)  # type: ignore[misc]
 
 
 def _provider_for(data):
