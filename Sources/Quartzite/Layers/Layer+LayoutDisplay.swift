@@ -50,7 +50,8 @@ extension Layer {
     }
 
     /// Apple's preferredFrameSize: the class override, else the layout
-    /// manager, else the bounds size mapped into the superlayer's space.
+    /// manager, else (CATextLayer) the laid-out text's size, else the bounds
+    /// size mapped into the superlayer's space.
     var preferredFrameSize: CGSize {
         if let (fn, info, _) = layerClass.nearest({ $0.preferredFrameSize }) {
             return hostCall { fn(handle, info) }
@@ -58,6 +59,7 @@ extension Layer {
         if let m = hooks?.layoutManager, let fn = m.preferredSizeOfLayer {
             return hostCall { fn(handle, hooks?.layoutManagerInfo) }
         }
+        if layerClass.builtin == .text { return textPreferredFrameSize }
         return defaultPreferredFrameSize
     }
 
@@ -142,7 +144,9 @@ extension Layer {
     private func drawContents(dirty: CGRect, hooks: LayerHooks?) {
         let classDraw = layerClass.nearest({ $0.drawInContext })
         let delegateDraw = hooks?.delegate?.drawLayerInContext
-        guard classDraw != nil || delegateDraw != nil else { return }
+        // CATextLayer's own drawInContext (a subclass's override replaces it).
+        let drawsText = classDraw == nil && layerClass.builtin == .text
+        guard classDraw != nil || delegateDraw != nil || drawsText else { return }
         let b = bounds.standardized
         var scale = visuals?.contentsScale ?? 1
         if !(scale.isFinite && scale > 0) { scale = 1 }
@@ -179,6 +183,8 @@ extension Layer {
         let ctx = borrowedHandle(context)
         if let (fn, info, _) = classDraw {
             hostCall { fn(handle, ctx, info) }
+        } else if drawsText {
+            drawText(in: context)
         } else if let fn = delegateDraw {
             hostCall { fn(handle, ctx, hooks?.delegateInfo) }
         }

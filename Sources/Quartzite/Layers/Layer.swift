@@ -398,6 +398,9 @@ final class TextLayerState {
     var wrapped = false
     var alignmentMode: UInt8 = 0    // natural
     var truncationMode: UInt8 = 0   // none
+    /// The last layout drawn and what it was made from (Layer+Text.swift).
+    var lastLayout: TextLayout?
+    var lastSignature: TextLayoutSignature?
 }
 
 /// CATiledLayer's properties and defaults.
