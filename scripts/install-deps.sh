@@ -17,6 +17,13 @@ pkg-config --exists libpng 2>/dev/null || need_apt="$need_apt libpng-dev"
 pkg-config --exists zlib 2>/dev/null || need_apt="$need_apt zlib1g-dev"
 pkg-config --exists cairo 2>/dev/null || need_apt="$need_apt libcairo2-dev"
 pkg-config --exists libjpeg 2>/dev/null || need_apt="$need_apt libjpeg-dev"
+# Text: Pango with HarfBuzz, FriBiDi, fontconfig and FreeType, and the fonts
+# the text tests pin in Tests/fonts/fonts.conf (Liberation for Helvetica,
+# Arial, Times, Courier and Menlo; DejaVu Sans for Arabic; Lohit for Devanagari).
+pkg-config --exists pangocairo pangoft2 fontconfig 2>/dev/null || need_apt="$need_apt libpango1.0-dev"
+[ -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ] || need_apt="$need_apt fonts-liberation2"
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt="$need_apt fonts-dejavu-core"
+[ -f /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf ] || need_apt="$need_apt fonts-lohit-deva"
 
 if [ -n "$need_apt" ]; then
     SUDO=""

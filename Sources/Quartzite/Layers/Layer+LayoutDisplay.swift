@@ -76,7 +76,9 @@ extension Layer {
         flags.insert(.needsDisplay)
         let v = ensureVisuals
         v.dirtyRect = v.dirtyRect.union(r)
-        if modelLayer == nil { Transactions.enlistForDisplay(self) }
+        // (A copy, whose animated values may mark it while they are written,
+        // never joins a transaction: it would outlive its slot there.)
+        if modelLayer == nil && !flags.contains(.copy) { Transactions.enlistForDisplay(self) }
     }
 
     var needsDisplay: Bool { flags.contains(.needsDisplay) }

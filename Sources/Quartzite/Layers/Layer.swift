@@ -148,7 +148,7 @@ public final class Layer: QZObject, Handle {
         if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
         TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags.subtracting(.presentationRoot)
+        flags = other.flags.subtracting(.presentationRoot).union(.copy)
         scrollMode = other.scrollMode
         // (Fields written only when either side has something: most layers
         // have none of these side objects.)
@@ -326,6 +326,9 @@ struct LayerFlags: OptionSet {
     /// A presentation copy with an animated key its class needs display
     /// for: it redraws itself once its animated values are in.
     static let presentationRedraw = LayerFlags(rawValue: 1 << 12)
+    /// A copy (presentation, committed snapshot, transition snapshot): never
+    /// part of a transaction, even before its model link is set.
+    static let copy = LayerFlags(rawValue: 1 << 13)
 
     static let defaults: LayerFlags = [.doubleSided]
 }

@@ -55,9 +55,10 @@ struct TextLayoutOptions: Hashable {
 struct LineMetrics {
     /// Baseline from the top of the layout.
     let baseline: Double
-    /// The line's box, from the top of the layout.
+    /// The line's box, from the top of the layout: ascent, descent and
+    /// leading (the distance to the next line's box).
     let top: Double
-    let height: Double
+    var height: Double
     /// Logical (typographic) extent along the line, from its origin.
     let logicalX: Double
     let width: Double
@@ -152,9 +153,15 @@ final class TextLayout {
                     startByte: Int(line.pointee.start_index), byteCount: Int(line.pointee.length))
                 lines.append(m)
                 width = Swift.max(width, m.width)
-                bottom = Swift.max(bottom, m.top + m.height)
             } while pango_layout_iter_next_line(iter) != 0
             pango_layout_iter_free(iter)
+        }
+        // Pango's boxes hold ascent and descent; lines are a full height
+        // apart. Each line's box takes its leading, the last one's too, as
+        // Core Text counts it.
+        for i in lines.indices {
+            lines[i].height = i + 1 < lines.count ? lines[i + 1].top - lines[i].top : lines[i].height + leading
+            bottom = Swift.max(bottom, lines[i].top + lines[i].height)
         }
         self.lines = lines
         size = CGSize(width: width, height: bottom)
