@@ -134,6 +134,7 @@ FAMILIES = [
     ("QZImage", "CGImage and CGDataProvider"),
     ("QZPixelBufferCreateWithImage", "CGImage and CGDataProvider"),
     ("CFAttributedString", "CFAttributedString: strings with attributes"),
+    ("CFRangeMake", "CFAttributedString: strings with attributes"),
     ("CTFont", "Core Text: CTFont"),
     ("CTLine", "Core Text: CTLine"),
     ("CTFramesetter", "Core Text: CTFramesetter and CTFrame"),

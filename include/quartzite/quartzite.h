@@ -3942,6 +3942,12 @@ void CFAttributedStringSetAttribute(CFMutableAttributedStringRef aStr, CFRange r
  */
 void CFAttributedStringSetAttributes(CFMutableAttributedStringRef aStr, CFRange range, CAValueRef replacement, bool clearOtherAttributes);
 
+/**
+ * Apple's CFRangeMake (an inline function in Core Foundation; a plain
+ * function here, so that FFI hosts can call it too).
+ */
+CFRange CFRangeMake(CFIndex location, CFIndex length);
+
 /* MARK: - Core Text: CTFont */
 
 /**

@@ -939,13 +939,6 @@ typedef struct QZDrawOperation {
  *  UTF-16 code units, as Apple's do. */
 typedef long CFIndex;
 typedef struct CFRange { CFIndex location; CFIndex length; } CFRange;
-/** Apple's CFRangeMake. */
-static inline CFRange CFRangeMake(CFIndex location, CFIndex length) {
-    CFRange r;
-    r.location = location;
-    r.length = length;
-    return r;
-}
 
 /** A string with attributes over ranges (Apple's CFAttributedStringRef);
  *  the mutable kind is the same type. */

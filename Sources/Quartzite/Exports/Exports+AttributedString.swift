@@ -95,6 +95,12 @@ func textString(_ s: UnsafePointer<CChar>?, _ what: StaticString, _ function: St
     requireString(s, what, function)
 }
 
+/// Apple's CFRangeMake (an inline function in Core Foundation; a plain
+/// function here, so that FFI hosts can call it too).
+@c public func CFRangeMake(_ location: CFIndex, _ length: CFIndex) -> CFRange {
+    CFRange(location: location, length: length)
+}
+
 // MARK: - Creating
 
 /// Creates an immutable attributed string of `str` (UTF-8; invalid

@@ -19,7 +19,10 @@ Two layers:
   :class:`DisplayLink`, rendering (:class:`Renderer` with frames as NumPy
   arrays, :class:`DrawList`, :func:`render_in_context`), the media clock and
   the error handler, and Core Graphics (:class:`Context` with Apple's
-  CGContext vocabulary in snake_case, :class:`Image`, :class:`Gradient`).
+  CGContext vocabulary in snake_case, :class:`Image`, :class:`Gradient`),
+  and text (:class:`Font`, :class:`AttributedString` from ``(text,
+  attributes)`` runs, Core Text's :class:`Line`, :class:`Framesetter` and
+  :class:`Frame`; :mod:`quartzite.text`).
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from the build tree (``build/lib/libquartzite.so``), else from the system
@@ -46,6 +49,7 @@ from .graphics import (
 from .layer import Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
 from .renderer import DrawList, Renderer, render_in_context
+from .text import AttributedString, Font, Frame, Framesetter, Line, UnderlineStyle
 from .timing import current_media_time, set_media_time_source
 from .transaction import Action, null_action, transaction
 from .transaction import begin as transaction_begin, commit as transaction_commit, flush as transaction_flush
@@ -57,6 +61,7 @@ from .video import (
 )
 
 __all__ = [
+    "AttributedString", "Font", "Frame", "Framesetter", "Line", "UnderlineStyle",
     "BlendMode", "Gradient", "GradientDrawingOptions", "Image", "InterpolationQuality", "LineCap", "LineJoin",
     "PathDrawingMode",
     "AffineTransform", "Animation", "DisplayLink", "AnimationGroup", "BasicAnimation", "CVReturn",
