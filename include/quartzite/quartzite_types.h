@@ -935,9 +935,8 @@ typedef struct QZDrawOperation {
 /* ---- Core Text and attributed strings (CTFont.h, CTLine.h, CTFramesetter.h,
  *      CTFrame.h, CFAttributedString.h) ----------------------------------- */
 
-/** Core Foundation's index and range types. Ranges into strings count
+/** Core Foundation's range (CFIndex is above). Ranges into strings count
  *  UTF-16 code units, as Apple's do. */
-typedef long CFIndex;
 typedef struct CFRange { CFIndex location; CFIndex length; } CFRange;
 
 /** A string with attributes over ranges (Apple's CFAttributedStringRef);
