@@ -366,6 +366,68 @@ static void test_article_touch_points(void) {
     QZSetMediaTimeSource(NULL, NULL);
 }
 
+/* Layout at commit, before display: a class lays its first sublayer out to
+ * fill it; the sublayer redraws on a size change, in the same commit. */
+static int layouts;
+static void fill_layout(CALayerRef layer, void *info) {
+    (void)info;
+    layouts++;
+    CALayerRef child = CALayerGetSublayerAtIndex(layer, 0);
+    CALayerSetBounds(child, CALayerGetBounds(layer));
+    CGRect b = CALayerGetBounds(layer);
+    CALayerSetPosition(child, CGPointMake(b.size.width / 2, b.size.height / 2));
+}
+
+static void test_layout_then_display_at_commit(void) {
+    CALayerClassCallbacks pcb;
+    memset(&pcb, 0, sizeof pcb);
+    pcb.layoutSublayers = fill_layout;
+    CALayerClassRef pcls = CALayerClassCreate("Filler", NULL, &pcb, NULL);
+    CALayerClassRef ccls = fill_class();
+    CALayerRef parent = CALayerCreateWithClass(pcls);
+    CALayerRef child = CALayerCreateWithClass(ccls);
+    CALayerSetNeedsDisplayOnBoundsChange(child, true);
+    CALayerAddSublayer(parent, child);
+    CALayerSetBounds(parent, CGRectMake(0, 0, 30, 20));
+    layouts = 0;
+    draws = 0;
+    CATransactionFlush();
+    CHECK(layouts == 1 && !CALayerNeedsLayout(parent));
+    CHECK(draws == 1);
+    CVPixelBufferRef store = (CVPixelBufferRef)CALayerGetContents(child);
+    CHECK(store != NULL && CVPixelBufferGetWidth(store) == 30 && CVPixelBufferGetHeight(store) == 20);
+    /* A new size: laid out and redrawn in one commit. */
+    CALayerSetBounds(parent, CGRectMake(0, 0, 50, 20));
+    CATransactionFlush();
+    CHECK(layouts == 2 && draws == 2);
+    store = (CVPixelBufferRef)CALayerGetContents(child);
+    CHECK(store != NULL && CVPixelBufferGetWidth(store) == 50);
+    /* A plain layer marked for layout has nothing to lay out: it waits for layoutIfNeeded. */
+    CALayerRef plain = CALayerCreate();
+    CALayerSetNeedsLayout(plain);
+    CATransactionFlush();
+    CHECK(CALayerNeedsLayout(plain));
+    CARelease(plain);
+    CARelease(parent); CARelease(child);
+    CARelease(pcls); CARelease(ccls);
+}
+
+/* The run loop's turn commits the implicit transaction, and with it the display. */
+static void test_run_loop_turn_displays(void) {
+    CALayerClassRef cls = fill_class();
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetBounds(l, CGRectMake(0, 0, 6, 6));
+    CATransactionFlush();
+    draws = 0;
+    CALayerSetNeedsDisplay(l);
+    CHECK(draws == 0);
+    (void)QZRunLoopRunOnce(NULL);
+    CHECK(draws == 1 && !CALayerNeedsDisplay(l));
+    CHECK(CALayerGetContents(l) != NULL);
+    CARelease(l);
+    CARelease(cls);
+}
+
 int main(void) {
     RUN(test_commit_displays_once);
     RUN(test_no_drawing_method_no_store);
@@ -375,5 +437,7 @@ int main(void) {
     RUN(test_opaque_and_flipped);
     RUN(test_custom_property_animation);
     RUN(test_article_touch_points);
+    RUN(test_layout_then_display_at_commit);
+    RUN(test_run_loop_turn_displays);
     return qz_summary();
 }

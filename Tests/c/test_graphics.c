@@ -495,6 +495,26 @@ static void test_bad_input(void) {
     CHECK(alpha(pb, 10, 10) == 0);
     CGContextFillRect(c, CGRectMake(0, 0, 20, 20));
     CHECK(alpha(pb, 10, 10) == 255);
+    /* An image wider than cairo can show (40000 pixels) is not drawn, and
+     * neither it nor its mask stops the context. */
+    static uint8_t wide[40000 * 4];
+    CGDataProviderRef wp = CGDataProviderCreateWithData(NULL, wide, sizeof wide, NULL);
+    CGImageRef huge = CGImageCreate(40000, 1, 8, 32, 40000 * 4, NULL,
+                                    kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little, wp, NULL, true, 0);
+    CHECK(huge != NULL);
+    CGContextClearRect(c, CGRectMake(0, 0, 20, 20));
+    CGContextDrawImage(c, CGRectMake(0, 0, 20, 20), huge);
+    CGContextDrawTiledImage(c, CGRectMake(0, 0, 20, 20), huge);
+    CGContextSaveGState(c);
+    CGContextClipToMask(c, CGRectMake(0, 0, 20, 20), huge);
+    CGContextFillRect(c, CGRectMake(0, 0, 20, 20));     /* clipped away entirely */
+    CGContextRestoreGState(c);
+    CHECK(alpha(pb, 10, 10) == 0);
+    CGContextFillRect(c, CGRectMake(0, 0, 20, 20));
+    CHECK(alpha(pb, 10, 10) == 255);
+    CGImageRelease(huge);
+    CGDataProviderRelease(wp);
+    QZClearLastError();
     /* Nothing above drew anything wrong: the rest is untouched. */
     CGContextRelease(c);
     CVPixelBufferRelease(pb);
@@ -854,6 +874,141 @@ static void test_rgba_contexts(void) {
     CGContextRelease(c);
 }
 
+/* MARK: - Fuzzing the vocabulary */
+
+static uint64_t fuzz_state = 0x243F6A8885A308D3ULL;
+static uint64_t fuzz_u64(void) {
+    fuzz_state ^= fuzz_state >> 12; fuzz_state ^= fuzz_state << 25; fuzz_state ^= fuzz_state >> 27;
+    return fuzz_state * 0x2545F4914F6CDD1DULL;
+}
+static unsigned fuzz_pick(unsigned n) { return (unsigned)(fuzz_u64() % n); }
+static double fuzz_number(void) {
+    switch (fuzz_pick(12)) {
+    case 0: return NAN;
+    case 1: return INFINITY;
+    case 2: return -1e308;
+    case 3: return 1e308;
+    case 4: return 0;
+    case 5: return -((double)(fuzz_u64() >> 11) / 9007199254740992.0) * 100;
+    case 6: return 1e9;
+    default: return ((double)(fuzz_u64() >> 11) / 9007199254740992.0) * 80 - 10;
+    }
+}
+
+/* Random calls of the whole CGContext vocabulary with random numbers (NaN,
+ * infinities, 1e308, negatives), NULL, foreign pointers and handles of the
+ * wrong type. None may crash; afterwards the context still draws. */
+static void test_context_fuzz(void) {
+    CVPixelBufferRef pb;
+    CGContextRef c = make_context(64, 64, &pb);
+    uint64_t foreign[8] = { 0 };
+    uint8_t bgra[16] = { 0, 0, 255, 255,  0, 255, 0, 255,  255, 0, 0, 255,  255, 255, 255, 128 };
+    CGDataProviderRef provider = CGDataProviderCreateWithData(NULL, bgra, 16, NULL);
+    CGImageRef image = CGImageCreate(2, 2, 8, 32, 8, NULL, kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little,
+                                     provider, NULL, true, 0);
+    CGColorSpaceRef rgb = CGColorSpaceCreateDeviceRGB();
+    CGFloat comps[] = { 1, 0, 0, 1,  0, 0, 1, 0.5 };
+    CGGradientRef gradient = CGGradientCreateWithColorComponents(rgb, comps, NULL, 2);
+    CGMutablePathRef path = CGPathCreateMutable();
+    CGPathAddEllipseInRect(path, NULL, CGRectMake(5, 5, 30, 20));
+    CGColorRef color = CGColorCreateSRGB(0.2, 0.4, 0.6, 0.8);
+    void *handles[] = { NULL, foreign, c, image, gradient, path, color, rgb, provider };
+    long steps = getenv("QZ_FUZZ_STEPS") ? atol(getenv("QZ_FUZZ_STEPS")) / 4 : 60000;
+    int depth = 0, layers = 0;
+    long accepted = 0;
+    for (long i = 0; i < steps; i++) {
+        double a = fuzz_number(), b = fuzz_number(), x = fuzz_number(), y = fuzz_number(), w = fuzz_number(), h = fuzz_number();
+        void *any = handles[fuzz_pick(9)];
+        CGContextRef ctx = fuzz_pick(16) ? c : (CGContextRef)any;
+        CGRect r = CGRectMake(x, y, w, h);
+        CGFloat dash[3] = { a, b, x };
+        CGPoint pts[4] = { { a, b }, { x, y }, { w, h }, { b, a } };
+        switch (fuzz_pick(40)) {
+        case 0: CGContextMoveToPoint(ctx, a, b); break;
+        case 1: CGContextAddLineToPoint(ctx, a, b); break;
+        case 2: CGContextAddCurveToPoint(ctx, a, b, x, y, w, h); break;
+        case 3: CGContextAddQuadCurveToPoint(ctx, a, b, x, y); break;
+        case 4: CGContextAddArc(ctx, a, b, x, y, w, (int)fuzz_pick(3)); break;
+        case 5: CGContextAddArcToPoint(ctx, a, b, x, y, w); break;
+        case 6: CGContextAddRect(ctx, r); break;
+        case 7: CGContextAddEllipseInRect(ctx, r); break;
+        case 8: CGContextAddLines(ctx, fuzz_pick(4) ? pts : NULL, fuzz_pick(5)); break;
+        case 9: CGContextAddPath(ctx, (CGPathRef)(fuzz_pick(2) ? (void *)path : any)); break;
+        case 10: CGContextClosePath(ctx); break;
+        case 11: CGContextDrawPath(ctx, (CGPathDrawingMode)fuzz_pick(7)); break;
+        case 12: CGContextFillRect(ctx, r); break;
+        case 13: CGContextStrokeRectWithWidth(ctx, r, a); break;
+        case 14: CGContextClearRect(ctx, r); break;
+        case 15: CGContextSetLineWidth(ctx, a); break;
+        case 16: CGContextSetLineDash(ctx, a, fuzz_pick(4) ? dash : NULL, fuzz_pick(4)); break;
+        case 17: CGContextSetLineCap(ctx, (CGLineCap)fuzz_pick(4)); CGContextSetLineJoin(ctx, (CGLineJoin)fuzz_pick(4)); break;
+        case 18: CGContextSetMiterLimit(ctx, a); CGContextSetFlatness(ctx, b); break;
+        case 19: CGContextTranslateCTM(ctx, a, b); break;
+        case 20: CGContextScaleCTM(ctx, fuzz_pick(3) ? 1 + a / 100 : a, fuzz_pick(3) ? 1 + b / 100 : b); break;
+        case 21: CGContextRotateCTM(ctx, a); break;
+        case 22: CGContextConcatCTM(ctx, CGAffineTransformMake(a, b, x, y, w, h)); break;
+        case 23: if (depth < 40) { CGContextSaveGState(ctx); depth += ctx == c; } break;
+        case 24: CGContextRestoreGState(ctx); if (ctx == c && depth > 0) depth--; break;
+        case 25: CGContextSetAlpha(ctx, a); CGContextSetBlendMode(ctx, (CGBlendMode)fuzz_pick(30)); break;
+        case 26: CGContextSetShadowWithColor(ctx, CGSizeMake(a, b), x, fuzz_pick(2) ? color : any); break;
+        case 27: CGContextSetShadow(ctx, CGSizeMake(a, b), fuzz_pick(2) ? x : 2); break;
+        case 28: CGContextDrawLinearGradient(ctx, fuzz_pick(2) ? gradient : any, pts[0], pts[1], fuzz_pick(5)); break;
+        case 29: CGContextDrawRadialGradient(ctx, fuzz_pick(2) ? gradient : any, pts[0], a, pts[1], b, fuzz_pick(5)); break;
+        case 30: CGContextDrawImage(ctx, r, fuzz_pick(2) ? image : any); break;
+        case 31: CGContextDrawTiledImage(ctx, r, fuzz_pick(2) ? image : any); break;
+        case 32: CGContextClipToRect(ctx, r); break;
+        case 33: CGContextClipToMask(ctx, r, fuzz_pick(2) ? image : any); break;
+        case 34: if (fuzz_pick(2)) CGContextClip(ctx); else CGContextEOClip(ctx); break;
+        case 35:
+            if (layers < 8 && fuzz_pick(2)) { CGContextBeginTransparencyLayer(ctx, NULL); layers += ctx == c; }
+            else { CGContextEndTransparencyLayer(ctx); if (ctx == c && layers > 0) layers--; }
+            break;
+        case 36: CGContextReplacePathWithStrokedPath(ctx); (void)CGContextPathContainsPoint(ctx, pts[0], fuzz_pick(6)); break;
+        case 37: { CGPathRef copy = CGContextCopyPath(ctx); CGPathRelease(copy); (void)CGContextGetPathBoundingBox(ctx); break; }
+        case 38: CGContextStrokeLineSegments(ctx, fuzz_pick(4) ? pts : NULL, fuzz_pick(5)); break;
+        default: CGContextSetFillColorWithColor(ctx, fuzz_pick(2) ? color : any); CGContextSetRGBStrokeColor(ctx, a, b, x, y); break;
+        }
+        if (QZGetLastError() == QZErrorNone) accepted++;
+        QZClearLastError();
+        if (fuzz_pick(50) == 0) {       /* back to a known state now and then */
+            while (layers > 0) { CGContextEndTransparencyLayer(c); layers--; }
+            while (depth > 0) { CGContextRestoreGState(c); depth--; }
+            CGContextBeginPath(c);
+        }
+    }
+    while (layers > 0) { CGContextEndTransparencyLayer(c); layers--; }
+    while (depth > 0) { CGContextRestoreGState(c); depth--; }
+    QZClearLastError();
+    /* Most calls got past the checks (and drew). */
+    CHECK(accepted > steps / 4);
+    printf("     %ld of %ld fuzzed calls accepted\n", accepted, steps);
+    /* The context still draws: a known state, a known result. */
+    CGContextSaveGState(c);
+    CGContextSetBlendMode(c, kCGBlendModeCopy);
+    CGContextSetAlpha(c, 1);
+    CGContextSetShadowWithColor(c, CGSizeMake(0, 0), 0, NULL);
+    CGContextSetRGBFillColor(c, 0, 1, 0, 1);
+    CGContextFillRect(c, CGRectMake(0, 0, 64, 64));
+    CGContextRestoreGState(c);
+    CHECK_NO_ERROR();
+    uint32_t p = px(pb, 32, 32);
+    CHECK(p == 0xFF00FF00 || alpha(pb, 32, 32) == 0);    /* green, or clipped away by a fuzzed clip */
+    /* A fresh context over the same pixels draws whatever the old one went through. */
+    CGContextRef fresh = QZBitmapContextCreateWithPixelBuffer(pb);
+    CGContextSetRGBFillColor(fresh, 0, 0, 1, 1);
+    CGContextFillRect(fresh, CGRectMake(0, 0, 64, 64));
+    CHECK(px(pb, 10, 10) == 0xFF0000FF);
+    CGContextRelease(fresh);
+    CGColorRelease(color);
+    CGPathRelease(path);
+    CGGradientRelease(gradient);
+    CGColorSpaceRelease(rgb);
+    CGImageRelease(image);
+    CGDataProviderRelease(provider);
+    CGContextRelease(c);
+    CVPixelBufferRelease(pb);
+}
+
 int main(void) {
     RUN(test_horizontal_stroke_covers_its_rows);
     RUN(test_line_caps);
@@ -875,5 +1030,6 @@ int main(void) {
     RUN(test_contents_types);
     RUN(test_render_in_context_honours_state);
     RUN(test_rgba_contexts);
+    RUN(test_context_fuzz);
     return qz_summary();
 }

@@ -219,3 +219,38 @@ def test_draw_layer_in_context_on_a_delegate():
     qz.transaction_flush()
     assert seen == [Rect(0, 0, 10, 10)]
     assert pixels(layer.contents)[5, 5, 2] == 255
+
+
+def test_animated_custom_property_redraws_every_frame():
+    """The article's pattern from Python: a subclass whose "progress" key
+    needs display, animated; each rendered frame draws the interpolated value."""
+    seen = []
+
+    class Bar(Layer):
+        @classmethod
+        def needs_display_for_key(cls, key):
+            return key == "progress" or super().needs_display_for_key(key)
+
+        def draw_in_context(self, ctx):
+            progress = self.value_for_key("progress") or 0
+            seen.append(progress)
+            ctx.set_fill_color(1, 1, 1)
+            ctx.fill_rect((0, 0, 100 * progress, 10))
+
+    clock = [500.0]
+    qz.set_media_time_source(lambda: clock[0])
+    try:
+        layer = Bar(bounds=(0, 0, 100, 10), position=(50, 5))
+        layer.set_value_for_key("progress", 1.0)
+        qz.transaction_flush()
+        layer.add_animation(qz.BasicAnimation("progress", from_value=0.0, to_value=1.0, duration=1.0,
+                                              timing_function=qz.TimingFunction.named("linear")), "progress")
+        qz.transaction_flush()
+        renderer = Renderer(layer, 100, 10)
+        for t in (0.2, 0.6):
+            seen.clear()
+            frame = renderer.frame(500 + t)
+            assert seen == [pytest.approx(t)]
+            assert int((frame[5, :, 0] > 128).sum()) == pytest.approx(100 * t, abs=1)
+    finally:
+        qz.set_media_time_source(None)

@@ -824,8 +824,12 @@ void CAScrollLayerScrollToRect(CALayerRef layer, CGRect rect);
 
 /**
  * Apple's -display: the class's display, else the delegate's displayLayer,
- * else drawInContext (class) or drawLayerInContext (delegate) with a context
- * clipped to the marked area. Clears the mark.
+ * else drawInContext (class) or drawLayerInContext (delegate) into the
+ * layer's backing store (ceil(bounds x contentsScale) pixels of
+ * premultiplied BGRA, which becomes its contents) through a context whose
+ * CTM maps layer coordinates and whose clip is the marked area (the whole
+ * layer when unmarked or when the store is new). Clears the mark. A layer
+ * with no drawing method gets no backing store.
  */
 void CALayerDisplay(CALayerRef layer);
 
@@ -869,12 +873,16 @@ void CALayerSetDelegate(CALayerRef layer, const CALayerDelegateCallbacks *callba
 void CALayerSetLayoutManager(CALayerRef layer, const CALayoutManagerCallbacks *callbacks, void *info);
 
 /**
- * Marks the whole layer for redisplay.
+ * Marks the whole layer for redisplay: the commit of the calling thread's
+ * transaction (CATransactionCommit or Flush, the run loop's turn,
+ * CARendererBeginFrameAtTime) displays it, on the committing thread.
  */
 void CALayerSetNeedsDisplay(CALayerRef layer);
 
 /**
  * Marks `rect` (layer coordinates) for redisplay; rectangles accumulate.
+ * At the commit, only the marked area (rounded out to whole pixels) is
+ * cleared and redrawn when the backing store keeps its size.
  */
 void CALayerSetNeedsDisplayInRect(CALayerRef layer, CGRect rect);
 

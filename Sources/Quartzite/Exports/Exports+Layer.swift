@@ -461,17 +461,21 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
+    readLayer(layer, ()) { $0.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Display
 
-/// Marks the whole layer for redisplay.
+/// Marks the whole layer for redisplay: the commit of the calling thread's
+/// transaction (CATransactionCommit or Flush, the run loop's turn,
+/// CARendererBeginFrameAtTime) displays it, on the committing thread.
 @c public func CALayerSetNeedsDisplay(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.setNeedsDisplay() }
 }
 
 /// Marks `rect` (layer coordinates) for redisplay; rectangles accumulate.
+/// At the commit, only the marked area (rounded out to whole pixels) is
+/// cleared and redrawn when the backing store keeps its size.
 @c public func CALayerSetNeedsDisplayInRect(_ layer: CALayerRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     readLayer(layer, ()) { $0.setNeedsDisplay(in: rect) }
@@ -493,8 +497,12 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 }
 
 /// Apple's -display: the class's display, else the delegate's displayLayer,
-/// else drawInContext (class) or drawLayerInContext (delegate) with a context
-/// clipped to the marked area. Clears the mark.
+/// else drawInContext (class) or drawLayerInContext (delegate) into the
+/// layer's backing store (ceil(bounds x contentsScale) pixels of
+/// premultiplied BGRA, which becomes its contents) through a context whose
+/// CTM maps layer coordinates and whose clip is the marked area (the whole
+/// layer when unmarked or when the store is new). Clears the mark. A layer
+/// with no drawing method gets no backing store.
 @c public func CALayerDisplay(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.display() }
 }
@@ -506,7 +514,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
+    readLayer(layer, ()) { $0.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Key-value coding

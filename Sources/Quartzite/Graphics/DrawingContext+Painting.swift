@@ -315,6 +315,7 @@ extension DrawingContext {
         let s = cairo_image_surface_create_for_data(base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                     Int32(pb.width), Int32(pb.height), Int32(pb.bytesPerRow))!
         defer { cairo_surface_destroy(s) }
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else { return }
         let pattern = cairo_pattern_create_for_surface(s)!
         defer { cairo_pattern_destroy(pattern) }
         var m = cairoMatrix(state.ctm)
@@ -426,7 +427,12 @@ extension DrawingContext {
     /// from "everything".
     func intersectClipMask(_ draw: (OpaquePointer) -> Void) {
         let s = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(width), Int32(height))!
-        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else { cairo_surface_destroy(s); return }
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            // No memory for the mask: clip everything away rather than draw unclipped.
+            cairo_surface_destroy(s)
+            clip(to: [CGRect(x: 0, y: 0, width: 0, height: 0)])
+            return
+        }
         let mcr = cairo_create(s)!
         cairo_set_antialias(mcr, antialias)
         cairo_set_source_rgba(mcr, 0, 0, 0, 1)

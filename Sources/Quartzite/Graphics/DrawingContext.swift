@@ -120,7 +120,7 @@ public final class DrawingContext: QZObject, Handle {
         var drawn = pb
         var copy: PixelBuffer? = nil
         let direct = pb.pixelFormat == UInt32(kCVPixelFormatType_32BGRA) && !pb.isPlanar && pb.baseAddress != nil
-            && pb.bytesPerRow % 4 == 0 && pb.bytesPerRow >= pb.width * 4
+            && pb.bytesPerRow % 4 == 0 && pb.bytesPerRow >= pb.width * 4 && pb.bytesPerRow <= Int(Int32.max)
         if !direct {
             do {
                 let c = try PixelBuffer.create(width: pb.width, height: pb.height,

@@ -130,8 +130,8 @@ extension DrawingContext {
     /// the CTM appear upside down there, exactly as in UIKit's contexts).
     func imagePattern(_ image: Image, in rect: CGRect) -> OpaquePointer? {
         let r = rect.standardized
-        guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite else { return nil }
-        let pattern = cairo_pattern_create_for_surface(image.surface)!
+        guard r.width > 0, r.height > 0, r.width.isFinite, r.height.isFinite, let surface = image.surface else { return nil }
+        let pattern = cairo_pattern_create_for_surface(surface)!
         let sx = Double(image.width) / r.width, sy = Double(image.height) / r.height
         var m = cairo_matrix_t(xx: sx, yx: 0, xy: 0, yy: -sy, x0: -r.minX * sx, y0: r.maxY * sy)
         cairo_pattern_set_matrix(pattern, &m)
@@ -183,7 +183,11 @@ extension DrawingContext {
         let w = image.width, h = image.height
         let a8 = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(w), Int32(h))!
         defer { cairo_surface_destroy(a8) }
-        guard cairo_surface_status(a8) == CAIRO_STATUS_SUCCESS, let m = cairo_image_surface_get_data(a8) else { return }
+        guard cairo_surface_status(a8) == CAIRO_STATUS_SUCCESS, let m = cairo_image_surface_get_data(a8) else {
+            // (An image too large for cairo: clip everything away rather than draw unclipped.)
+            clip(to: [CGRect(x: 0, y: 0, width: 0, height: 0)])
+            return
+        }
         let stride = Int(cairo_image_surface_get_stride(a8))
         let useAlpha = !image.isOpaque
         for y in 0..<h {

@@ -64,12 +64,19 @@ public final class Image: QZObject, Handle {
         return a == BitmapInfo.none || a == BitmapInfo.noneSkipFirst || a == BitmapInfo.noneSkipLast
     }
 
-    /// A cairo surface over the pixels (borrowed: the image keeps it).
-    var surface: OpaquePointer {
+    /// A cairo surface over the pixels (borrowed: the image keeps it), or
+    /// nil when cairo cannot show the image (a side above 32767 pixels):
+    /// it is then not drawn (a source in error would stop the context).
+    var surface: OpaquePointer? {
         if let s = cairoSurface { return s }
-        let s = cairo_image_surface_create_for_data(pixels.baseAddress!.assumingMemoryBound(to: UInt8.self),
+        guard let base = pixels.baseAddress, pixels.bytesPerRow <= Int(Int32.max) else { return nil }
+        let s = cairo_image_surface_create_for_data(base.assumingMemoryBound(to: UInt8.self),
                                                     CAIRO_FORMAT_ARGB32, Int32(width), Int32(height),
                                                     Int32(pixels.bytesPerRow))!
+        guard cairo_surface_status(s) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(s)
+            return nil
+        }
         cairoSurface = s
         return s
     }

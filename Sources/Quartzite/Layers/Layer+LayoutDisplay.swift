@@ -9,13 +9,31 @@ extension Layer {
 
     // MARK: - Layout
 
+    /// Marks the layer for layout. A model layer that lays out its
+    /// sublayers (its class, delegate or layout manager does: the
+    /// laysOutAtCommit flag) joins the calling thread's transaction, whose
+    /// commit lays it out before the display pass; other layers' layout
+    /// does nothing, so they wait for an explicit layoutIfNeeded.
     func setNeedsLayout() {
         if !flags.contains(.needsLayout) {
             flags.insert(.needsLayout)
+            if flags.contains(.laysOutAtCommit), modelLayer == nil, !flags.contains(.copy) { Transactions.enlistForLayout(self) }
         }
         if let manager = hooks?.layoutManager, let invalidate = manager.invalidateLayoutOfLayer {
             hostCall { invalidate(handle, hooks?.layoutManagerInfo) }
         }
+    }
+
+    /// Installs the delegate (CALayerSetDelegate).
+    func setDelegate(_ table: CALayerDelegateCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        ensureHooks.setDelegate(table, info)
+        if table?.layoutSublayersOfLayer != nil { flags.insert(.laysOutAtCommit) }
+    }
+
+    /// Installs the layout manager (CALayerSetLayoutManager).
+    func setLayoutManager(_ table: CALayoutManagerCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        ensureHooks.setLayoutManager(table, info)
+        if table?.layoutSublayersOfLayer != nil { flags.insert(.laysOutAtCommit) }
     }
 
     var needsLayout: Bool { flags.contains(.needsLayout) }

@@ -120,6 +120,7 @@ public final class Layer: QZObject, Handle {
         case .tiled: tiled = TiledLayerState()
         case .scroll, .layer: break
         }
+        if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
         layerClass.applyDefaults(to: self)
     }
 
@@ -326,9 +327,12 @@ struct LayerFlags: OptionSet {
     /// A presentation copy with an animated key its class needs display
     /// for: it redraws itself once its animated values are in.
     static let presentationRedraw = LayerFlags(rawValue: 1 << 12)
+    /// The class, delegate or layout manager lays out sublayers: a mark
+    /// for layout joins the transaction, whose commit lays the layer out.
+    static let laysOutAtCommit = LayerFlags(rawValue: 1 << 13)
     /// A copy (presentation, committed snapshot, transition snapshot): never
     /// part of a transaction, even before its model link is set.
-    static let copy = LayerFlags(rawValue: 1 << 13)
+    static let copy = LayerFlags(rawValue: 1 << 14)
 
     static let defaults: LayerFlags = [.doubleSided]
 }

@@ -29,6 +29,7 @@ public final class LayerClass: QZObject, Handle {
             || builtin == .text
         hasDefaultActionForKey = callbacks?.defaultActionForKey != nil || (superclass?.hasDefaultActionForKey ?? false)
         hasInitWithLayer = callbacks?.initWithLayer != nil || (superclass?.hasInitWithLayer ?? false)
+        hasLayoutSublayers = callbacks?.layoutSublayers != nil || (superclass?.hasLayoutSublayers ?? false)
         super.init(kind: .layerClass)
     }
 
@@ -76,6 +77,8 @@ public final class LayerClass: QZObject, Handle {
     let hasDefaultActionForKey: Bool
     /// True when some class in the chain implements initWithLayer (presentation copies skip the lookup otherwise).
     let hasInitWithLayer: Bool
+    /// True when some class in the chain implements layoutSublayers (the commit lays such layers out).
+    let hasLayoutSublayers: Bool
 
     // MARK: Class methods
 

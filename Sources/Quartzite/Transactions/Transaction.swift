@@ -81,6 +81,8 @@ final class TransactionRecord {
     /// A layer was marked for display in this transaction (the commit's
     /// display pass runs only then).
     var hasLayersToDisplay = false
+    /// A layer with a layout method was marked for layout.
+    var hasLayersToLayout = false
 }
 
 /// A layer's transaction state (allocated when an export first creates or
@@ -384,15 +386,30 @@ enum Transactions {
 
     /// A layer marked for display joins the calling thread's open
     /// transaction (opening the implicit one), whose commit displays it.
+    static func enlistForLayout(_ layer: Layer) {
+        enlist(layer, ThreadTransactions.current, snapshot: false).record?.hasLayersToLayout = true
+    }
+
     static func enlistForDisplay(_ layer: Layer) {
         // (The record holding the layer: this thread's, or another's that has it.)
         enlist(layer, ThreadTransactions.current, snapshot: false).record?.hasLayersToDisplay = true
     }
 
-    /// The display cycle, at commit before anything else: every layer of the
-    /// record still marked for display is displayed, on the committing
-    /// thread. Drawing may change or mark more layers: they join this commit.
+    /// The display cycle, at commit before anything else, on the committing
+    /// thread: layers of the record that need layout are laid out (Apple's
+    /// layoutIfNeeded, from the highest ancestor that needs it), then every
+    /// layer still marked for display is displayed. Layout and drawing may
+    /// change or mark more layers: they join this commit.
     static func displayMarkedLayers(_ record: TransactionRecord) {
+        if record.hasLayersToLayout {
+            var i = 0
+            while i < record.layers.count {
+                if let layer = record.layers[i]?.takeUnretainedValue(), layer.needsLayout {
+                    layer.layoutIfNeeded()
+                }
+                i += 1
+            }
+        }
         guard record.hasLayersToDisplay else { return }
         var i = 0
         while i < record.layers.count {
