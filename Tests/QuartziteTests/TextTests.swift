@@ -131,6 +131,20 @@ struct TextTests {
         CARelease(UnsafeRawPointer(ps2)); CARelease(UnsafeRawPointer(unknownBold))
     }
 
+    /// Characters Helvetica (Liberation Sans) lacks are drawn by another
+    /// installed face: Devanagari by Lohit Devanagari, Arabic by DejaVu Sans
+    /// (the pinned fonts), with those faces' advances and shaping.
+    @Test func missingGlyphsFallBackToAnotherFace() {
+        let devanagari = "नमस्ते", arabic = "مرحبا"
+        #expect(abs(lineWidth(devanagari, "Helvetica", 24) - lineWidth(devanagari, "Lohit Devanagari", 24)) < 0.01)
+        #expect(abs(lineWidth(arabic, "Helvetica", 24) - lineWidth(arabic, "DejaVu Sans", 24)) < 0.01)
+        // Shaped, not one box per character: the conjunct "स्त" is narrower
+        // than its three characters drawn apart.
+        let apart = lineWidth("स", "Lohit Devanagari", 24) + lineWidth("्", "Lohit Devanagari", 24)
+            + lineWidth("त", "Lohit Devanagari", 24)
+        #expect(lineWidth("स्त", "Lohit Devanagari", 24) < apart - 1)
+    }
+
     @Test func fontMetricsComeFromTheFace() throws {
         let f = CTFontCreateWithName("Helvetica", 36, nil)!
         defer { CARelease(UnsafeRawPointer(f)) }

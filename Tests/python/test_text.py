@@ -99,8 +99,10 @@ def test_core_text_from_a_python_draw_in_context():
     left, right = ink_columns(a)
     assert 3 <= left <= 6 and right > 60
     rows = np.nonzero((a[:, :, 3] > 40).any(axis=1))[0]
-    # Baseline 8 points above the bottom: the capitals stand on row 30 - 8.
-    assert 20 <= rows.max() <= 24 and rows.min() < 12
+    # Baseline 8 points above the bottom (row 22): the capital's top about
+    # 13 rows above it, the "p" descending about 4 rows below it.
+    assert 8 <= rows.min() <= 10 and 24 <= rows.max() <= 26
+    assert (a[20:22, left:left + 3, 3] > 100).any()       # the "C" reaches the baseline
 
 
 def test_framesetter_and_frame():
@@ -139,8 +141,14 @@ def test_bad_text_input_raises_without_crashing():
         layer.font_size = float("nan")
     layer.font_size = 0
     layer.font_size = 1e9
-    layer.string = "\ud800 lone surrogate"                  # becomes U+FFFD
+    # Invalid UTF-8 from C: drawn with U+FFFD.
+    bad = qz._lib.CAValueCreateString(b"A\xff\xfeB")
+    qz._lib.CATextLayerSetString(layer, bad)
+    qz._lib.CARelease(bad)
     qz.transaction_flush()
-    assert "\ufffd" in layer.string
+    assert layer.string == "A\ufffd\ufffdB"
+    # (A Python str with a lone surrogate cannot be encoded: Python says so.)
+    with pytest.raises(UnicodeEncodeError):
+        layer.string = "\ud800"
     with pytest.raises(TypeError):
         AttributedString([("x", {"font": 12})])

@@ -198,8 +198,11 @@ extension Layer {
             area = r.intersection(CGRect(x: 0, y: 0, width: fw, height: fh))
             if area.isNull || area.isEmpty { return }
         }
-        context.clipToDeviceRect(area)
-        context.clearClip(to: flags.contains(.opaque) ? SIMD4(0, 0, 0, 1) : nil)
+        // (A new store is calloc'ed, transparent black already, and drawn whole.)
+        if !whole || flags.contains(.opaque) {
+            context.clipToDeviceRect(area)
+            context.clearClip(to: flags.contains(.opaque) ? SIMD4(0, 0, 0, 1) : nil)
+        }
         let ctx = borrowedHandle(context)
         if let (fn, info, _) = classDraw {
             hostCall { fn(handle, ctx, info) }

@@ -21,9 +21,11 @@ struct TextLayoutSignature: Equatable {
     let font: ObjectIdentifier?
     let fontSize: Double
     let options: TextLayoutOptions
+    /// TextSystem.configurationGeneration when it was made.
+    let fonts: UInt64
 
     static func == (a: TextLayoutSignature, b: TextLayoutSignature) -> Bool {
-        a.string == b.string && a.font == b.font && a.fontSize == b.fontSize && a.options == b.options
+        a.string == b.string && a.font == b.font && a.fontSize == b.fontSize && a.options == b.options && a.fonts == b.fonts
     }
 }
 
@@ -74,7 +76,8 @@ extension TextLayerState {
         guard let string, let source = source() else { return nil }
         let o = options(for: size)
         let signature = TextLayoutSignature(string: ObjectIdentifier(string), font: font.map(ObjectIdentifier.init),
-                                            fontSize: fontSize, options: o)
+                                            fontSize: fontSize, options: o,
+                                            fonts: TextSystem.shared.configurationGeneration)
         if let last = lastLayout, lastSignature == signature { return last }
         let made = TextLayout.cached(source, options: o)
         lastLayout = made

@@ -32,8 +32,9 @@ public final class Line: QZObject, Handle {
 
     /// The glyphs' ink relative to the line's origin, y up.
     public var imageBounds: CGRect {
-        guard let m = metrics, m.ink.width > 0, m.ink.height > 0 else { return .zero }
-        return CGRect(x: m.ink.minX, y: -m.ink.maxY, width: m.ink.width, height: m.ink.height)
+        let ink = withTextLock { layout.inkRect(ofLine: 0) }
+        guard ink.width > 0, ink.height > 0 else { return .zero }
+        return CGRect(x: ink.minX, y: -ink.maxY, width: ink.width, height: ink.height)
     }
 
     public var glyphRunCount: Int { text.runs.count }

@@ -118,7 +118,7 @@ public final class Font: QZObject, Handle {
         super.init(kind: .font)
     }
 
-    deinit { pango_font_description_free(description) }
+    deinit { withTextLock { pango_font_description_free(description) } }
 
     /// The font named `name` at `size` points (0: 12; clamped to
     /// 0...maximumSize). Callers hold the text lock.

@@ -65,8 +65,6 @@ struct LineMetrics {
     /// Above and below the baseline (typographic).
     let ascent: Double
     let descent: Double
-    /// Ink extent, relative to the line's origin on its baseline (y down).
-    let ink: CGRect
     let rightToLeft: Bool
     /// UTF-8 byte range of the text the line shows.
     let startByte: Int
@@ -139,16 +137,16 @@ final class TextLayout {
         if let iter = pango_layout_get_iter(layout) {
             repeat {
                 guard let line = pango_layout_iter_get_line_readonly(iter) else { continue }
-                var box = PangoRectangle(), lineInk = PangoRectangle(), lineLogical = PangoRectangle()
+                // (Logical extents only: ink needs every glyph's outline box,
+                // computed on demand by inkRect.)
+                var box = PangoRectangle(), lineLogical = PangoRectangle()
                 pango_layout_iter_get_line_extents(iter, nil, &box)
-                pango_layout_line_get_extents(line, &lineInk, &lineLogical)
+                pango_layout_line_get_extents(line, nil, &lineLogical)
                 let baseline = Double(pango_layout_iter_get_baseline(iter)) * scale
                 let m = LineMetrics(
                     baseline: baseline, top: Double(box.y) * scale, height: Double(box.height) * scale,
                     logicalX: Double(lineLogical.x) * scale, width: Double(lineLogical.width) * scale,
                     ascent: -Double(lineLogical.y) * scale, descent: Double(lineLogical.y + lineLogical.height) * scale,
-                    ink: CGRect(x: Double(lineInk.x) * scale, y: Double(lineInk.y) * scale,
-                                width: Double(lineInk.width) * scale, height: Double(lineInk.height) * scale),
                     rightToLeft: pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL,
                     startByte: Int(line.pointee.start_index), byteCount: Int(line.pointee.length))
                 lines.append(m)
@@ -169,7 +167,9 @@ final class TextLayout {
         system.statistics.layouts &+= 1
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    // (The last reference may go on any thread: Pango's font caches are
+    // touched when a layout's fonts go, so under the text lock.)
+    deinit { withTextLock { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
     /// Points as Pango units, or nil for "no limit" (nil, not finite, or
     /// too large for Pango's 32-bit units).
@@ -238,14 +238,15 @@ final class TextLayout {
         }
     }
 
-    /// The union of the lines' ink, aligned in `width` (layout coordinates).
-    func inkBounds(alignment: TextAlignment, width: Double) -> CGRect {
-        var r = CGRect.null
-        for i in lines.indices where lines[i].ink.width > 0 && lines[i].ink.height > 0 {
-            let l = lines[i]
-            r = r.union(l.ink.offsetBy(dx: lineX(i, alignment: alignment, width: width), dy: l.baseline))
-        }
-        return r
+    /// Line `i`'s ink extent relative to its origin on the baseline (y
+    /// down); empty for a line without ink. Callers hold the text lock.
+    func inkRect(ofLine i: Int) -> CGRect {
+        guard i < lines.count, let line = pango_layout_get_line_readonly(layout, Int32(i)) else { return .zero }
+        var ink = PangoRectangle()
+        pango_layout_line_get_extents(line, &ink, nil)
+        let scale = 1 / Double(PANGO_SCALE)
+        return CGRect(x: Double(ink.x) * scale, y: Double(ink.y) * scale, width: Double(ink.width) * scale,
+                      height: Double(ink.height) * scale)
     }
 
     // MARK: - Drawing

@@ -65,6 +65,8 @@ public final class TextSystem: @unchecked Sendable {
     let fontMap: UnsafeMutablePointer<PangoFontMap>
     let context: OpaquePointer
     var statistics = TextStatistics()
+    /// Bumped when the font configuration changes (layouts made before are stale).
+    private(set) var configurationGeneration: UInt64 = 0
     let fonts = FontCache()
     let layouts = LayoutCache()
 
@@ -105,6 +107,7 @@ public final class TextSystem: @unchecked Sendable {
         pango_context_changed(context)
         fonts.removeAll()
         layouts.removeAll()
+        configurationGeneration &+= 1
         return true
     }
 

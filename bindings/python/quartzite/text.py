@@ -28,7 +28,7 @@ import ctypes
 from . import _lib, values as _values
 from .color import Color
 from .errors import call
-from .geometry import Point, Rect, Size, _rect, _size
+from .geometry import Point, Rect, Size, _rect
 from .handle import Handle
 
 __all__ = ["AttributedString", "Font", "Frame", "Framesetter", "Line", "UnderlineStyle",
@@ -303,7 +303,10 @@ class Framesetter(Handle):
     def suggest_frame_size(self, constraints=(float("inf"), float("inf")), location=0, length=0):
         """(Size, (location, length) that fits) for text wrapped at the
         constraints' width (inf: no wrapping), in at most their height."""
-        w, h = _size(constraints)
+        if isinstance(constraints, _lib.CGSize):
+            w, h = constraints.width, constraints.height
+        else:
+            w, h = (float(v) for v in constraints)
         fit = _lib.CFRange()
         big = 1.7976931348623157e308
         size = call(_lib.CTFramesetterSuggestFrameSizeWithConstraints, self, _lib.CFRange(location, length), None,
