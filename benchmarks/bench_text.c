@@ -53,10 +53,12 @@ static double rnd(void) {
 static const char *WORDS[] = { "alpha", "beta", "gamma", "delta", "label", "score", "title", "menu", "play",
                                "pause", "level", "speed", "health", "energy", "options", "quit", "load", "save" };
 
-/* A label text of 5 to 30 characters, unique to (round, i). */
-static void make_text(char *out, int round, int i) {
+/* A label text of 5 to 30 characters, unique to (round, i): it starts
+ * with the label's number in the run (at most 5 digits, never cut). */
+static void make_text(char *out, int round, int i, int nlabels) {
     int target = 5 + (int)(rnd() * 26);
-    int n = snprintf(out, 64, "%d.%d", round, i);
+    int n = snprintf(out, 64, "%d", round * nlabels + i);
+    if (target < n) target = n;
     while (n < target) {
         const char *w = WORDS[(int)(rnd() * (sizeof WORDS / sizeof *WORDS))];
         n += snprintf(out + n, (size_t)(64 - n), " %s", w);
@@ -178,7 +180,7 @@ int main(int argc, char **argv) {
     double best_q = 1e9, best_r = 1e9, ink_q = 0, ink_r = 0;
     for (int round = 0; round < reps; round++) {
         rng_state = 1000 + (uint64_t)round;
-        for (int i = 0; i < nlabels; i++) make_text(texts[i], round, i);
+        for (int i = 0; i < nlabels; i++) make_text(texts[i], round, i, nlabels);
         CALayerRef root = CALayerCreate();
         CALayerSetBounds(root, CGRectMake(0, 0, 1280, 720));
         for (int i = 0; i < nlabels; i++) {
