@@ -133,11 +133,21 @@ FAMILIES = [
     ("CGDataProvider", "CGImage and CGDataProvider"),
     ("QZImage", "CGImage and CGDataProvider"),
     ("QZPixelBufferCreateWithImage", "CGImage and CGDataProvider"),
+    ("CFAttributedString", "CFAttributedString: strings with attributes"),
+    ("CFRangeMake", "CFAttributedString: strings with attributes"),
+    ("CTFont", "Core Text: CTFont"),
+    ("CTLine", "Core Text: CTLine"),
+    ("CTFramesetter", "Core Text: CTFramesetter and CTFrame"),
+    ("CTFrame", "Core Text: CTFramesetter and CTFrame"),
+    ("QZFrame", "Core Text: CTFramesetter and CTFrame"),
+    ("CGContextSetText", "Core Text: CTLine"),
+    ("CGContextGetText", "Core Text: CTLine"),
+    ("QZText", "Core Text: Quartzite's text additions"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not
 # let cross @c; the engine uses QZ-prefixed aliases of the same C types.
-CF_ALIASES = re.compile(r"\bQZ((?:CG|CV|CF)\w*Ref)\b")
+CF_ALIASES = re.compile(r"\bQZ((?:CG|CV|CF|CT)\w*Ref)\b")
 
 SWIFT_MACROS = re.compile(
     r"\s*\b(SWIFT_NOEXCEPT|SWIFT_WARN_UNUSED_RESULT|SWIFT_EXTERN|SWIFT_NORETURN)\b")
@@ -145,8 +155,10 @@ NULLABILITY = re.compile(r"\s*\b_(Nullable_result|Nullable|Nonnull|Null_unspecif
 
 
 def cairo_flags():
-    """cairo's include directories (the CCairo system-library module needs them)."""
-    out = subprocess.run(["pkg-config", "--cflags-only-I", "cairo"], check=True, capture_output=True, text=True).stdout
+    """cairo's and Pango's include directories (the CCairo and CPango
+    system-library modules need them)."""
+    out = subprocess.run(["pkg-config", "--cflags-only-I", "cairo", "pangocairo"], check=True, capture_output=True,
+                         text=True).stdout
     flags = []
     for f in out.split():
         flags += ["-Xcc", f]
@@ -165,7 +177,8 @@ def compiler_header(out_path):
                "-emit-module-path", os.path.join(tmp, "Quartzite.swiftmodule"),
                "-emit-clang-header-path", out_path,
                "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include"),
-               "-I", os.path.join(ROOT, "Sources", "CCairo")] + cairo_flags() + sources
+               "-I", os.path.join(ROOT, "Sources", "CCairo"),
+               "-I", os.path.join(ROOT, "Sources", "CPango")] + cairo_flags() + sources
         subprocess.run(cmd, check=True)
 
 

@@ -543,21 +543,48 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 
 // MARK: - CATextLayer
 
-/// The text: a string value (default NULL). Borrowed.
+/// A value for an `id` text property: a CAValueRef as given, or another
+/// handle (an attributed string, a font) wrapped in an object value.
+func textPropertyValue(_ handle: CAValueRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
+    guard let handle else { return (true, nil) }
+    guard let o = anyObject(UnsafeRawPointer(handle), function) else { return (false, nil) }
+    if let v = o as? Value { return (true, v) }
+    if o is AttributedText || o is Font { return (true, Value(.object(o))) }
+    recordError(QZErrorWrongType, function, "expected a CAValueRef, a CFAttributedStringRef or a CTFontRef")
+    return (false, nil)
+}
+
+/// The text (default NULL): a string value (UTF-8; invalid sequences are
+/// drawn as U+FFFD), or an attributed string (a CFAttributedStringRef,
+/// given directly or as an object value; the layer keeps an immutable copy,
+/// read back as an object value), whose fonts and colours replace `font`,
+/// `fontSize` and `foregroundColor`. Changing it redraws the layer at the
+/// next commit. Borrowed.
 @c public func CATextLayerGetString(_ layer: CALayerRef?) -> CAValueRef? {
     readSubclassLayer(layer, .text, nil) { $0.text?.string.map(borrowedHandle) }
 }
-@c public func CATextLayerSetString(_ layer: CALayerRef?, _ string: CAValueRef?) { setLayerValueProperty(layer, .string, string, #function) }
+@c public func CATextLayerSetString(_ layer: CALayerRef?, _ string: CAValueRef?) {
+    let v = textPropertyValue(string, #function)
+    if v.ok { setLayerValue(layer, .string, v.value, #function) }
+}
 
 /// The font: a font-name string value (default "Helvetica", Apple's default
 /// face: a new text layer has a font, not NULL, as observed on Apple's
-/// QuartzCore; setting NULL clears it). Borrowed.
+/// QuartzCore; setting NULL clears it and draws in Helvetica): "Helvetica",
+/// "Helvetica-Bold", "Menlo", a fontconfig family or a PostScript name
+/// (unknown names draw in Helvetica), or a CTFontRef (given directly or as
+/// an object value) whose size is ignored, as the reference says. Borrowed.
 @c public func CATextLayerGetFont(_ layer: CALayerRef?) -> CAValueRef? {
     readSubclassLayer(layer, .text, nil) { $0.text?.font.map(borrowedHandle) }
 }
-@c public func CATextLayerSetFont(_ layer: CALayerRef?, _ font: CAValueRef?) { setLayerValueProperty(layer, .font, font, #function) }
+@c public func CATextLayerSetFont(_ layer: CALayerRef?, _ font: CAValueRef?) {
+    let v = textPropertyValue(font, #function)
+    if v.ok { setLayerValue(layer, .font, v.value, #function) }
+}
 
-/// Font size in points (default 36).
+/// Font size in points (default 36; animatable). Zero or negative sizes
+/// draw nothing; sizes above 4096 draw at 4096; NaN and infinities are
+/// QZErrorNotFinite.
 @c public func CATextLayerGetFontSize(_ layer: CALayerRef?) -> Double {
     readSubclassLayer(layer, .text, 36) { $0.text?.fontSize ?? 36 }
 }
@@ -566,7 +593,8 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
     setLayerValue(layer, .fontSize, Value(.number(size)))
 }
 
-/// Text colour (default opaque white). Borrowed.
+/// Text colour (default opaque white; animatable; NULL draws nothing).
+/// Unused for attributed strings. Borrowed.
 @c public func CATextLayerGetForegroundColor(_ layer: CALayerRef?) -> QZCGColorRef? {
     readSubclassLayer(layer, .text, nil) { l in
         return borrowedColor(l.text?.foregroundColor)
@@ -576,13 +604,17 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
     let c = colorValue(color, #function); if c.ok { setLayerValue(layer, .foregroundColor, c.value) }
 }
 
-/// Whether the text wraps to the bounds (default false).
+/// Whether the text wraps at the bounds' width, between words and, for
+/// words longer than a line, between characters (default false).
 @c public func CATextLayerGetWrapped(_ layer: CALayerRef?) -> Bool {
     readSubclassLayer(layer, .text, false) { $0.text?.wrapped ?? false }
 }
 @c public func CATextLayerSetWrapped(_ layer: CALayerRef?, _ wrapped: Bool) { setLayerValue(layer, .wrapped, Value(.bool(wrapped))) }
 
-/// Horizontal alignment: kCAAlignmentNatural (default), Left, Right, Center or Justified.
+/// Horizontal alignment of each line in the bounds: kCAAlignmentNatural
+/// (default: left for left-to-right paragraphs, right for right-to-left
+/// ones), Left, Right, Center or Justified (wrapped lines but a paragraph's
+/// last fill the width).
 @c public func CATextLayerGetAlignmentMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
     readSubclassLayer(layer, .text, nil) { ConstantSet.alignment.cString($0.text?.alignmentMode ?? 0) }
 }
@@ -590,7 +622,10 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
     if let v = constantValue(mode, #function) { setLayerValue(layer, .alignmentMode, v) }
 }
 
-/// Truncation: kCATruncationNone (default), Start, End or Middle.
+/// Truncation: kCATruncationNone (default: text past the bounds is
+/// clipped), Start, End or Middle: text that does not fit the bounds' width
+/// is replaced by "…" at that place (wrapped text: in the last line that
+/// fits the bounds' height).
 @c public func CATextLayerGetTruncationMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
     readSubclassLayer(layer, .text, nil) { ConstantSet.truncation.cString($0.text?.truncationMode ?? 0) }
 }

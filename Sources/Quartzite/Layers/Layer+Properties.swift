@@ -464,7 +464,14 @@ extension Layer {
                              size: () -> CGSize?, bool: () -> Bool?, color: () -> Color??,
                              constant: (ConstantSet) -> UInt8?, fail: (String) -> Bool, function: StaticString) -> Bool {
         switch key {
-        case .string: text?.string = v
+        case .string:
+            // Kept as an immutable copy: later edits of a mutable attributed
+            // string do not reach the layer (Apple's property is copy).
+            if let v, case .object(let t as AttributedText) = v.storage, t.isMutable {
+                text?.string = Value(.object(AttributedText(copyOf: t, mutable: false)))
+            } else {
+                text?.string = v
+            }
         case .font: text?.font = v
         case .fontSize:
             guard let n = number(true) else { return numberFail() }
@@ -523,7 +530,8 @@ extension Layer {
         bounds = r
         if sizeChanged {
             setNeedsLayout()
-            if flags.contains(.needsDisplayOnBoundsChange) { setNeedsDisplay() }
+            // (A text layer lays its text out for its bounds.)
+            if flags.contains(.needsDisplayOnBoundsChange) || layerClass.builtin == .text { setNeedsDisplay() }
         }
     }
 }

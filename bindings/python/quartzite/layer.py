@@ -1697,26 +1697,43 @@ class ScrollLayer(Layer):
         call(_lib.CAScrollLayerScrollToRect, self, _as_rect(rect, "scroll_to_rect"))
 
 
+def _text_string_prop():
+    """CATextLayer.string: a str, an AttributedString, or a list of
+    (text, attributes) runs (made into an AttributedString)."""
+    base = _value_prop("string", "string", "String", "", cls="CATextLayer")
+
+    def fset(self, value):
+        if isinstance(value, (list, tuple)):
+            from .text import AttributedString
+            value = AttributedString(value)
+        base.fset(self, value)
+    return property(base.fget, fset, doc="The text (default None): a str, drawn in font, font_size and "
+                    "foreground_color; or an AttributedString (or a list of (text, attributes) runs) with its own "
+                    "fonts and colours. Reads back as a str or an AttributedString (the layer's copy).")
+
+
 class TextLayer(Layer):
-    """A CATextLayer (font size 36, white text, not wrapped by default)."""
+    """A CATextLayer (font size 36, white text, not wrapped by default). It
+    draws its string itself at each commit that changed it (laid out by
+    Pango: complex scripts, bidirectional text, font fallback), from the top
+    of its bounds, at its contents_scale."""
 
     __slots__ = ()
     _qz_builtin = "CATextLayer"
     _qz_create = "CATextLayerCreate"
 
-    string = _value_prop("string", "string", "String", "The text (a str), or None (default).", cls="CATextLayer")
-    font = _value_prop("font", "font", "Font",
-                       'The font name (default "Helvetica", Apple\'s default face: a new text layer has a '
-                       "font, as observed on Apple's QuartzCore).", cls="CATextLayer")
-    font_size = _number_prop("font_size", "FontSize", "Font size in points (default 36).", cls="CATextLayer")
+    string = _text_string_prop()
+    font = _value_prop("font", "font", "Font", "The font: a name (\"Helvetica-Bold\", \"Menlo\", ...) or a "
+                       "quartzite.Font (its size is ignored), or None (default: Helvetica).", cls="CATextLayer")
+    font_size = _number_prop("font_size", "FontSize", "Font size in points (default 36; animatable).", cls="CATextLayer")
     foreground_color = _color_prop("foreground_color", "ForegroundColor",
-                                   "The text colour (default opaque white).", cls="CATextLayer")
-    wrapped = _bool_prop("wrapped", "Wrapped", "Whether the text wraps to the bounds (default False).",
+                                   "The text colour (default opaque white; animatable).", cls="CATextLayer")
+    wrapped = _bool_prop("wrapped", "Wrapped", "Whether the text wraps at the bounds' width (default False).",
                          cls="CATextLayer")
     alignment_mode = _string_prop("alignment_mode", "AlignmentMode",
                                   'Horizontal alignment (default "natural"; kCAAlignment* values).', cls="CATextLayer")
     truncation_mode = _string_prop("truncation_mode", "TruncationMode",
-                                   'Truncation (default "none"; kCATruncation* values).', cls="CATextLayer")
+                                   'Truncation with "…" (default "none"; kCATruncation* values).', cls="CATextLayer")
 
 
 class TiledLayer(Layer):
