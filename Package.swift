@@ -34,10 +34,19 @@ let package = Package(
             pkgConfig: "cairo",
             providers: [.apt(["libcairo2-dev"])]
         ),
+        // Pango with HarfBuzz, FriBiDi, fontconfig and FreeType: Core Text's
+        // shaping, bidi, line breaking, font matching and glyphs (Debian's
+        // libpango1.0-dev, linked dynamically).
+        .systemLibrary(
+            name: "CPango",
+            path: "Sources/CPango",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]
+        ),
         // The engine and its @c export layer.
         .target(
             name: "Quartzite",
-            dependencies: ["CQuartzite", "CCairo"],
+            dependencies: ["CQuartzite", "CCairo", "CPango"],
             path: "Sources/Quartzite",
             swiftSettings: [
                 // Thread safety comes from explicit locks around shared state (see DESIGN.md),
@@ -48,7 +57,7 @@ let package = Package(
         // MARK: - Unit test bundles
         .testTarget(
             name: "QuartziteTests",
-            dependencies: ["Quartzite", "CQuartzite", "CCairo"],
+            dependencies: ["Quartzite", "CQuartzite", "CCairo", "CPango"],
             path: "Tests/QuartziteTests",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -2,7 +2,7 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction] [--no-render] [--no-graphics]
+#                     [--no-transaction] [--no-render] [--no-graphics] [--no-text]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -15,6 +15,7 @@
 #                   installs Debian's libpixman-1-dev with apt-get when missing)
 #   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
 #                   (bench_graphics)
+#   --no-text       skip the text benchmark against Pango and cairo in C (bench_text)
 #
 # Environment: QUARTZITE_BUILD (default <repo>/build), CC (default gcc),
 # BENCH_OUT (default benchmarks/results, git-ignored), BENCH_STRICT=1 to exit
@@ -26,7 +27,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 text=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -38,8 +39,9 @@ for arg in "$@"; do
     --no-transaction) transaction=0 ;;
     --no-render) render=0 ;;
     --no-graphics) graphics=0 ;;
+    --no-text) text=0 ;;
     -h | --help)
-        sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -79,6 +81,9 @@ fi
 if [ "$graphics" = 1 ]; then
     qz_build_graphics_bench
 fi
+if [ "$text" = 1 ]; then
+    qz_build_text_bench
+fi
 "$CC" -O2 -shared -fPIC "$BENCH_DIR/ref_getter.c" -o "$BENCH_OUT/libqzbenchref.so"
 
 c_args=()
@@ -89,6 +94,7 @@ video_args=()
 tx_args=()
 render_args=()
 graphics_args=()
+text_args=()
 kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
@@ -100,6 +106,7 @@ if [ "$quick" = 1 ]; then
     render_args=(--reps 2 --frames 2)
     kernel_args=(--reps 3 --frames 2)
     graphics_args=(--reps 2 --paths 300 --frames 20)
+    text_args=(--reps 2 --labels 300 --frames 50)
 fi
 
 status=0
@@ -179,6 +186,16 @@ if [ "$graphics" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_text.txt"
+if [ "$text" = 1 ]; then
+    echo "== C: bench_text (CATextLayer display vs Pango and cairo in C; moving labels; a changing label)"
+    "$BENCH_OUT/bench_text" ${text_args[@]+"${text_args[@]}"} | tee "$BENCH_OUT/bench_text.txt" || {
+        echo "run.sh: bench_text FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
 : >"$BENCH_OUT/bench_ctypes.txt"
 if [ "$python" = 1 ] && command -v python3 >/dev/null; then
     echo "== Python: bench_ctypes.py"
@@ -215,7 +232,7 @@ fi
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
     "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" \
-    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_ctypes.txt" \
+    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"

@@ -23,7 +23,11 @@
  * with Core Graphics: the card's photo is a PNG file (examples/assets/
  * landscape.png) decoded into a CGImage, and a progress ring is a layer
  * class that draws itself (drawInContext, cairo underneath) from a custom
- * property, "progress", whose animation redraws it every frame. */
+ * property, "progress", whose animation redraws it every frame. Text
+ * (CATextLayer, laid out by Pango): a title from an attributed string with
+ * two fonts and colours, the card's caption, a counter on the badge whose
+ * text changes every frame, and a label mixing Latin, Arabic and
+ * Devanagari. Only the counter is laid out again as frames go by. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -100,6 +104,30 @@ static void ring_draw(CALayerRef layer, CGContextRef ctx, void *info) {
     CGContextDrawRadialGradient(ctx, glow, CGPointMake(cx, cy), 0, CGPointMake(cx, cy), 6 + (r - 14) * progress, 0);
     CGGradientRelease(glow);
     CGColorSpaceRelease(rgb);
+}
+
+/* A CATextLayer with a plain string. */
+static CALayerRef make_label(CALayerRef parent, double x, double y, double w, double h, const char *text,
+                             const char *font, double size, double r, double g, double b, const char *alignment) {
+    CALayerRef l = CATextLayerCreate();
+    CALayerSetFrame(l, CGRectMake(x, y, w, h));
+    CAValueRef s = CAValueCreateString(text), f = CAValueCreateString(font);
+    CATextLayerSetString(l, s);
+    CATextLayerSetFont(l, f);
+    CARelease(s); CARelease(f);
+    CATextLayerSetFontSize(l, size);
+    CGColorRef c = CGColorCreateSRGB(r, g, b, 1);
+    CATextLayerSetForegroundColor(l, c);
+    CGColorRelease(c);
+    CATextLayerSetAlignmentMode(l, alignment);
+    CALayerSetContentsScale(l, 2);
+    CALayerAddSublayer(parent, l);
+    return l;
+}
+
+/* Sets an attribute over [start, start + length) of `s`. */
+static void set_attribute(CFMutableAttributedStringRef s, CFIndex start, CFIndex length, const char *name, const void *value) {
+    CFAttributedStringSetAttribute(s, CFRangeMake(start, length), name, value);
 }
 
 static void add_basic(CALayerRef l, const char *keyPath, CAValueRef from, CAValueRef to, double duration,
@@ -185,8 +213,8 @@ int main(int argc, char **argv) {
     CALayerSetContents(photo, picture);
     CALayerSetCornerRadius(photo, 8);
     CALayerSetMasksToBounds(photo, true);
-    CALayerRef caption = make_layer(card, 10, 112, 70, 12, 0.3, 0.3, 0.35, 1);
-    CALayerSetCornerRadius(caption, 6);
+    CALayerRef caption = make_label(card, 10, 106, 90, 20, "Landscape", "Helvetica-Bold", 13, 0.25, 0.25, 0.3,
+                                    kCAAlignmentCenter);
     add_basic(card, "transform.rotation.y", CAValueCreateNumber(0), CAValueCreateNumber(PI), 1.5, true, 1,
               kCAMediaTimingFunctionEaseInEaseOut);
 
@@ -242,6 +270,30 @@ int main(int argc, char **argv) {
     CALayerSetCornerRadius(bar, 5);
     CALayerRef badge = make_layer(root, 250, 16, 52, 24, 0.95, 0.45, 0.2, 1);
     CALayerSetCornerRadius(badge, 12);
+    /* The badge's counter: its text changes every frame. */
+    CALayerRef counter = make_label(badge, 0, 3, 52, 20, "0", "Helvetica-Bold", 14, 1, 1, 1, kCAAlignmentCenter);
+
+    /* A title from an attributed string: two fonts, two colours. */
+    CFMutableAttributedStringRef title_text = CFAttributedStringCreateMutable(NULL, 0);
+    CFAttributedStringReplaceString(title_text, CFRangeMake(0, 0), "Quartzite text");
+    CTFontRef bold = CTFontCreateWithName("Helvetica-Bold", 18, NULL), light = CTFontCreateWithName("Times-Italic", 17, NULL);
+    CGColorRef white = CGColorCreateSRGB(1, 1, 1, 1), amber = CGColorCreateSRGB(0.98, 0.78, 0.3, 1);
+    set_attribute(title_text, 0, 9, kCTFontAttributeName, bold);
+    set_attribute(title_text, 0, 9, kCTForegroundColorAttributeName, white);
+    set_attribute(title_text, 9, 5, kCTFontAttributeName, light);
+    set_attribute(title_text, 9, 5, kCTForegroundColorAttributeName, amber);
+    CALayerRef title = CATextLayerCreate();
+    CALayerSetFrame(title, CGRectMake(12, 8, 150, 26));
+    CALayerSetContentsScale(title, 2);
+    CATextLayerSetString(title, (CAValueRef)(void *)title_text);
+    CALayerAddSublayer(root, title);
+    CARelease(title_text); CARelease(bold); CARelease(light); CGColorRelease(white); CGColorRelease(amber);
+
+    /* A label mixing scripts: Latin, Arabic (right to left, joined) and
+     * Devanagari (conjuncts), shaped by HarfBuzz, ordered by FriBiDi. */
+    CALayerRef scripts = make_label(root, 12, 220, 220, 18, "Hello \xc2\xb7 \xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7 \xc2\xb7 "
+                                    "\xe0\xa4\xa8\xe0\xa4\xae\xe0\xa4\xb8\xe0\xa5\x8d\xe0\xa4\xa4\xe0\xa5\x87",
+                                    "Helvetica", 13, 0.85, 0.88, 0.95, kCAAlignmentLeft);
 
     /* A panel that changes colour half-way through with a push transition. */
     CALayerRef window = make_layer(root, 236, 150, 70, 70, 0, 0, 0, 0);   /* clips the transition */
@@ -314,9 +366,19 @@ int main(int argc, char **argv) {
     char **paths = calloc((size_t)frames, sizeof *paths);
     double redrawn = 0, total_ms = 0;
     int transitioned = 0;
+    QZTextResetStatistics();
     for (int i = 0; i < frames; i++) {
         double t = (double)i / fps;
         media_now = t;
+        /* The counter's new text (the only text laid out again). */
+        char count[16];
+        snprintf(count, sizeof count, "%d", i * 7);
+        CATransactionBegin();
+        CATransactionSetDisableActions(true);
+        CAValueRef count_value = CAValueCreateString(count);
+        CATextLayerSetString(counter, count_value);
+        CARelease(count_value);
+        CATransactionCommit();
         if (!transitioned && t >= 1.5) {
             CAAnimationRef push = CATransitionCreate();
             CAValueRef type = CAValueCreateString(kCATransitionPush), sub = CAValueCreateString(kCATransitionFromRight);
@@ -386,6 +448,10 @@ int main(int argc, char **argv) {
     }
     printf("  rendering:     %.2f ms per frame on average; damage tracking redrew %.0f%% of the pixels\n",
            total_ms / frames, 100.0 * redrawn / ((double)frames * pixel_width * pixel_height));
+    QZTextStatistics text = QZTextGetStatistics();
+    printf("  text:          %llu layouts and %llu draws over %d frames (the counter; the title, caption and\n"
+           "                 mixed-script label were laid out once, before the first frame)\n",
+           (unsigned long long)text.layouts, (unsigned long long)text.draws, frames);
 
     for (int i = 0; i < frames; i++) free(paths[i]);
     free(paths);
@@ -393,7 +459,8 @@ int main(int argc, char **argv) {
     CVPixelBufferRelease(target);
     CGImageRelease(picture);
     CGColorRelease(gold);
-    CALayerRef layers[] = { root, stage, card, photo, caption, ball, tile, track, bar, badge, window, panel, mark, ring };
+    CALayerRef layers[] = { root, stage, card, photo, caption, ball, tile, track, bar, badge, window, panel, mark, ring,
+                            counter, title, scripts };
     for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) CARelease(layers[i]);
     CARelease(ring_class);
     QZSetMediaTimeSource(NULL, NULL);

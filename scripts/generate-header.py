@@ -50,13 +50,15 @@ SECTIONS = [
     ("Exports+Context.swift", "CGContext: bitmap contexts and drawing"),
     ("Exports+Gradient.swift", "CGColorSpace and CGGradient"),
     ("Exports+Image.swift", "CGImage and CGDataProvider"),
+    ("Exports+AttributedString.swift", "CFAttributedString: strings with attributes"),
+    ("Exports+CoreText.swift", "Core Text: CTFont, CTLine, CTFramesetter and CTFrame"),
 ]
 
 EXPORTS_DIR = os.path.join(ROOT, "Sources", "Quartzite", "Exports")
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not
 # let cross @c; the engine uses QZ-prefixed aliases of the same C types.
-CF_ALIASES = re.compile(r"\bQZ((?:CG|CV|CF)\w*Ref)\b")
+CF_ALIASES = re.compile(r"\bQZ((?:CG|CV|CF|CT)\w*Ref)\b")
 
 SWIFT_MACROS = re.compile(
     r"\s*\b(SWIFT_NOEXCEPT|SWIFT_WARN_UNUSED_RESULT|SWIFT_EXTERN|SWIFT_NORETURN)\b")
@@ -64,8 +66,10 @@ NULLABILITY = re.compile(r"\s*\b_(Nullable_result|Nullable|Nonnull|Null_unspecif
 
 
 def cairo_flags():
-    """cairo's include directories (the CCairo system-library module needs them)."""
-    out = subprocess.run(["pkg-config", "--cflags-only-I", "cairo"], check=True, capture_output=True, text=True).stdout
+    """cairo's and Pango's include directories (the CCairo and CPango
+    system-library modules need them)."""
+    out = subprocess.run(["pkg-config", "--cflags-only-I", "cairo", "pangocairo"], check=True, capture_output=True,
+                         text=True).stdout
     flags = []
     for f in out.split():
         flags += ["-Xcc", f]
@@ -84,7 +88,8 @@ def compiler_header(out_path):
                "-emit-module-path", os.path.join(tmp, "Quartzite.swiftmodule"),
                "-emit-clang-header-path", out_path,
                "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include"),
-               "-I", os.path.join(ROOT, "Sources", "CCairo")] + cairo_flags() + sources
+               "-I", os.path.join(ROOT, "Sources", "CCairo"),
+               "-I", os.path.join(ROOT, "Sources", "CPango")] + cairo_flags() + sources
         subprocess.run(cmd, check=True)
 
 

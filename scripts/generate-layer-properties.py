@@ -151,7 +151,7 @@ class P:
     def __init__(self, key, cls, type, store=None, default=None, initial=None, animatable=False,
                  style=True, check="finite", setter="typed", doc="", setdoc=None, c_get=None, c_set=None,
                  kvc_store=None, cset=None, accepts=None, py=None, pydoc=None, pykind=None, pyextra=None,
-                 c_suffix=None, param=None, ctype=None):
+                 c_suffix=None, param=None, ctype=None, redraws_text=False):
         self.key, self.cls, self.type = key, cls, T[type]
         self.store, self.default, self.initial = store, default, initial
         self.animatable, self.style, self.check, self.setter = animatable, style, check, setter
@@ -165,6 +165,7 @@ class P:
         self.c_suffix = c_suffix or key[0].upper() + key[1:]
         self.param = param or key
         self.ctype = ctype or self.type.c
+        self.redraws_text = redraws_text
 
     @property
     def kind(self):
@@ -311,7 +312,7 @@ PROPERTIES = [
       animatable=True, doc="The shadow colour (default opaque black). Borrowed.",
       pydoc="The shadow colour (default opaque black).", param="color"),
     P("shadowPath", "CALayer", "object", visuals("shadowPath", "nil"), default="nil", animatable=True,
-      setter="kvc", accepts=["path"],
+      setter="kvc", accepts=["object:Path"],
       doc="The shadow's shape, or NULL (default: the layer's alpha). Borrowed.",
       setdoc="Sets the shadow's shape. A mutable path is copied (later changes to it do not reach the layer); "
              "an immutable one is retained. NULL removes it.",
@@ -428,24 +429,60 @@ PROPERTIES = [
 
     # MARK: CATextLayer
     P("string", "CATextLayer", "value", text("string", "nil"), default=None, animatable=True, setter="kvc",
-      accepts=["string", "array"], doc="The text: a string value (default NULL). Borrowed.",
-      pydoc="The text (a str), or None (default)."),
+      accepts=["string", "array", "object:AttributedText"], redraws_text=True,
+      doc="The text (default NULL): a string value (UTF-8; invalid sequences are drawn as U+FFFD), or an "
+          "attributed string (a CFAttributedStringRef, given directly or as an object value; the layer keeps an "
+          "immutable copy, read back as an object value), whose fonts and colours replace `font`, `fontSize` and "
+          "`foregroundColor`. Changing it redraws the layer at the next commit. Borrowed.",
+      setdoc="Sets the text: a string value, a CFAttributedStringRef or an object value holding one (a mutable "
+             "attributed string is copied), or NULL. Another handle records QZErrorWrongType. A layer that is not "
+             "a CATextLayer records QZErrorWrongType.",
+      c_set="let v = textPropertyValue(string, #function)\nif v.ok { setLayerValue(layer, .string, v.value, #function) }",
+      kvc_store="// Kept as an immutable copy: later edits of a mutable attributed\n"
+                "// string do not reach the layer (Apple's property is copy).\n"
+                "if let v = r.v, case .object(let t as AttributedText) = v.storage, t.isMutable {\n"
+                "    l.text?.string = Value(.object(AttributedText(copyOf: t, mutable: false)))\n"
+                "} else {\n    l.text?.string = r.v\n}",
+      pykind="custom"),
     P("font", "CATextLayer", "value", text("font", "nil"), default=None, initial="TextLayerState.defaultFont",
-      setter="kvc", accepts=["string"],
+      setter="kvc", accepts=["string", "object:Font"], redraws_text=True,
       doc="The font: a font-name string value (default \"Helvetica\", Apple's default face: a new text layer has "
-          "a font, not NULL, as observed on Apple's QuartzCore; setting NULL clears it). Borrowed."),
+          "a font, not NULL, as observed on Apple's QuartzCore; setting NULL clears it and draws in Helvetica): "
+          "\"Helvetica\", \"Helvetica-Bold\", \"Menlo\", a fontconfig family or a PostScript name (unknown names "
+          "draw in Helvetica), or a CTFontRef (given directly or as an object value) whose size is ignored, as the "
+          "reference says. Borrowed.",
+      setdoc="Sets the font: a font-name string value, a CTFontRef or an object value holding one, or NULL. "
+             "Another handle records QZErrorWrongType. A layer that is not a CATextLayer records QZErrorWrongType.",
+      c_set="let v = textPropertyValue(font, #function)\nif v.ok { setLayerValue(layer, .font, v.value, #function) }",
+      pydoc="The font: a name (\"Helvetica-Bold\", \"Menlo\", ...) or a quartzite.Font (its size is ignored), or "
+            "None (default: Helvetica)."),
     P("fontSize", "CATextLayer", "Double", text("fontSize", "36"), default="36", animatable=True, setter="kvc",
-      doc="Font size in points (default 36).", param="size"),
+      redraws_text=True,
+      doc="Font size in points (default 36; animatable). Zero or negative sizes draw nothing; sizes above 4096 "
+          "draw at 4096; NaN and infinities are QZErrorNotFinite.",
+      pydoc="Font size in points (default 36; animatable).", param="size"),
     P("foregroundColor", "CATextLayer", "CGColor", text("foregroundColor", "nil"), default="Color.opaqueWhite",
-      animatable=True, setter="kvc", doc="Text colour (default opaque white). Borrowed.", param="color"),
+      animatable=True, setter="kvc", redraws_text=True,
+      doc="Text colour (default opaque white; animatable; NULL draws nothing). Unused for attributed strings. "
+          "Borrowed.",
+      pydoc="The text colour (default opaque white; animatable).", param="color"),
     P("wrapped", "CATextLayer", "Bool", text("wrapped", "false"), default="false", setter="kvc",
-      doc="Whether the text wraps to the bounds (default false).",
-      pydoc="Whether the text wraps to the bounds (default False)."),
+      redraws_text=True,
+      doc="Whether the text wraps at the bounds' width, between words and, for words longer than a line, between "
+          "characters (default false).",
+      pydoc="Whether the text wraps at the bounds' width (default False)."),
     P("alignmentMode", "CATextLayer", "constant", text("alignmentMode", "0"), default="0", cset="alignment",
-      setter="kvc", doc="Horizontal alignment: kCAAlignmentNatural (default), Left, Right, Center or Justified.",
-      param="mode"),
+      setter="kvc", redraws_text=True,
+      doc="Horizontal alignment of each line in the bounds: kCAAlignmentNatural (default: left for left-to-right "
+          "paragraphs, right for right-to-left ones), Left, Right, Center or Justified (wrapped lines but a "
+          "paragraph's last fill the width).",
+      pydoc='Horizontal alignment (default "natural"; kCAAlignment* values).', param="mode"),
     P("truncationMode", "CATextLayer", "constant", text("truncationMode", "0"), default="0", cset="truncation",
-      setter="kvc", doc="Truncation: kCATruncationNone (default), Start, End or Middle.", param="mode"),
+      setter="kvc", redraws_text=True,
+      doc="Truncation: kCATruncationNone (default: text past the bounds is clipped), Start, End or Middle: text "
+          "that does not fit the bounds' width is replaced by \"\u2026\" at that place (wrapped text: in the last "
+          "line that fits the bounds' height).",
+      pydoc='Truncation with "\u2026" (default "none"; kCATruncation* values).', param="mode"),
 
     # MARK: CATiledLayer
     P("levelsOfDetail", "CATiledLayer", "Int", tiled("levelsOfDetail", "1"), default="1", setter="kvc",
@@ -568,6 +605,11 @@ def gen_layer_key():
         out += textwrap.wrap("case " + ", ".join("." + k for k in ks) + f": return .{kind}", 112,
                              initial_indent="        ", subsequent_indent="             ")
     out += ["        default: return .layer", "        }", "    }", "",
+            "    /// CATextLayer's properties, whose changes redraw its text.",
+            "    var redrawsText: Bool {", "        switch self {"]
+    out += textwrap.wrap("case " + ", ".join("." + p.key for p in PROPERTIES if p.redraws_text) + ": return true", 112,
+                         initial_indent="        ", subsequent_indent="             ")
+    out += ["        default: return false", "        }", "    }", "",
             "    /// Whether the spec marks the property animatable (used by implicit actions).",
             "    public var isAnimatable: Bool {", "        switch self {"]
     out += textwrap.wrap("case " + ", ".join("." + p.key for p in PROPERTIES if p.animatable) + ":", 112,
@@ -605,8 +647,11 @@ def gen_layer_key():
     out.append("            if let set = ConstantSet.forKey(self) { return set.index(of: s.string) != nil }")
     out += member([p for p in accepting("string") if p.type.name != "constant"], "true")
     out.append("        case .object(let o):")
-    conds = [f"self == .{p.key}" for p in accepting("object")] + \
-            [f"(self == .{p.key} && o is Path)" for p in accepting("path")]
+    conds = [f"self == .{p.key}" for p in accepting("object")]
+    for p in PROPERTIES:
+        for a in p.accepts:
+            if a.startswith("object:"):
+                conds.append(f"(self == .{p.key} && o is {a.split(':')[1]})")
     out.append("            return " + (" || ".join(conds) if conds else "false"))
     out += ["        case .null: return false", "        }", "    }", "",
             "    /// The bit recording that the property was set explicitly.",

@@ -33,6 +33,13 @@ have doxygen || need_apt="$need_apt doxygen"
 python3 -c "import ensurepip" 2>/dev/null || need_apt="$need_apt python3-venv"
 python3 -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" 2>/dev/null ||
     need_apt="$need_apt python3-dev"
+# Text: Pango with HarfBuzz, FriBiDi, fontconfig and FreeType, and the fonts
+# the text tests pin in Tests/fonts/fonts.conf (Liberation for Helvetica,
+# Arial, Times, Courier and Menlo; DejaVu Sans for Arabic; Lohit for Devanagari).
+pkg-config --exists pangocairo pangoft2 fontconfig 2>/dev/null || need_apt="$need_apt libpango1.0-dev"
+[ -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ] || need_apt="$need_apt fonts-liberation2"
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt="$need_apt fonts-dejavu-core"
+[ -f /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf ] || need_apt="$need_apt fonts-lohit-deva"
 
 if [ -n "$need_apt" ]; then
     SUDO=""

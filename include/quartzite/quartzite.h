@@ -1957,30 +1957,39 @@ void CAScrollLayerSetScrollMode(CALayerRef layer, const char *mode);
 /* MARK: CATextLayer */
 
 /**
- * The text: a string value (default NULL). Borrowed.
+ * The text (default NULL): a string value (UTF-8; invalid sequences are drawn as U+FFFD), or an
+ * attributed string (a CFAttributedStringRef, given directly or as an object value; the layer
+ * keeps an immutable copy, read back as an object value), whose fonts and colours replace `font`,
+ * `fontSize` and `foregroundColor`. Changing it redraws the layer at the next commit. Borrowed.
  */
 CAValueRef CATextLayerGetString(CALayerRef layer);
 
 /**
- * Sets string. The value is retained as given; NULL clears it. A layer that is not a CATextLayer
- * records QZErrorWrongType.
+ * Sets the text: a string value, a CFAttributedStringRef or an object value holding one (a mutable
+ * attributed string is copied), or NULL. Another handle records QZErrorWrongType. A layer that is
+ * not a CATextLayer records QZErrorWrongType.
  */
 void CATextLayerSetString(CALayerRef layer, CAValueRef string);
 
 /**
  * The font: a font-name string value (default "Helvetica", Apple's default face: a new text layer
- * has a font, not NULL, as observed on Apple's QuartzCore; setting NULL clears it). Borrowed.
+ * has a font, not NULL, as observed on Apple's QuartzCore; setting NULL clears it and draws in
+ * Helvetica): "Helvetica", "Helvetica-Bold", "Menlo", a fontconfig family or a PostScript name
+ * (unknown names draw in Helvetica), or a CTFontRef (given directly or as an object value) whose
+ * size is ignored, as the reference says. Borrowed.
  */
 CAValueRef CATextLayerGetFont(CALayerRef layer);
 
 /**
- * Sets font. The value is retained as given; NULL clears it. A layer that is not a CATextLayer
- * records QZErrorWrongType.
+ * Sets the font: a font-name string value, a CTFontRef or an object value holding one, or NULL.
+ * Another handle records QZErrorWrongType. A layer that is not a CATextLayer records
+ * QZErrorWrongType.
  */
 void CATextLayerSetFont(CALayerRef layer, CAValueRef font);
 
 /**
- * Font size in points (default 36).
+ * Font size in points (default 36; animatable). Zero or negative sizes draw nothing; sizes above
+ * 4096 draw at 4096; NaN and infinities are QZErrorNotFinite.
  */
 double CATextLayerGetFontSize(CALayerRef layer);
 
@@ -1991,7 +2000,8 @@ double CATextLayerGetFontSize(CALayerRef layer);
 void CATextLayerSetFontSize(CALayerRef layer, double size);
 
 /**
- * Text colour (default opaque white). Borrowed.
+ * Text colour (default opaque white; animatable; NULL draws nothing). Unused for attributed
+ * strings. Borrowed.
  */
 CGColorRef CATextLayerGetForegroundColor(CALayerRef layer);
 
@@ -2002,7 +2012,8 @@ CGColorRef CATextLayerGetForegroundColor(CALayerRef layer);
 void CATextLayerSetForegroundColor(CALayerRef layer, CGColorRef color);
 
 /**
- * Whether the text wraps to the bounds (default false).
+ * Whether the text wraps at the bounds' width, between words and, for words longer than a line,
+ * between characters (default false).
  */
 bool CATextLayerGetWrapped(CALayerRef layer);
 
@@ -2012,7 +2023,9 @@ bool CATextLayerGetWrapped(CALayerRef layer);
 void CATextLayerSetWrapped(CALayerRef layer, bool wrapped);
 
 /**
- * Horizontal alignment: kCAAlignmentNatural (default), Left, Right, Center or Justified.
+ * Horizontal alignment of each line in the bounds: kCAAlignmentNatural (default: left for left-to-
+ * right paragraphs, right for right-to-left ones), Left, Right, Center or Justified (wrapped lines
+ * but a paragraph's last fill the width).
  */
 const char *CATextLayerGetAlignmentMode(CALayerRef layer);
 
@@ -2024,7 +2037,9 @@ const char *CATextLayerGetAlignmentMode(CALayerRef layer);
 void CATextLayerSetAlignmentMode(CALayerRef layer, const char *mode);
 
 /**
- * Truncation: kCATruncationNone (default), Start, End or Middle.
+ * Truncation: kCATruncationNone (default: text past the bounds is clipped), Start, End or Middle:
+ * text that does not fit the bounds' width is replaced by "..." at that place (wrapped text: in the
+ * last line that fits the bounds' height).
  */
 const char *CATextLayerGetTruncationMode(CALayerRef layer);
 
@@ -4721,6 +4736,350 @@ CGImageRef CGImageRetain(CGImageRef image);
  * Drops a reference to `image` (NULL is ignored).
  */
 void CGImageRelease(CGImageRef image);
+
+/* ========================================================================
+ * MARK: - CFAttributedString: strings with attributes
+ *
+ * CFAttributedString with Apple's names (CFAttributedString.h). Strings are
+ * UTF-8 `const char *` (invalid sequences read as U+FFFD); positions and
+ * lengths count UTF-16 code units, as Apple's do. A range outside the
+ * string is QZErrorOutOfRange and leaves the string unchanged. Attribute
+ * values are Quartzite handles (CFTypeRef): a CTFontRef, a CGColorRef, or a
+ * CAValueRef (numbers, booleans, ...). Release with CARelease. The text
+ * domain (Text/AttributedText.swift) keeps the runs.
+ *
+ * Threads: any thread; each call holds the text lock, so a mutable string
+ * changed on one thread is seen whole by another.
+ */
+
+/**
+ * Apple's CFRangeMake (an inline function in Core Foundation; a plain
+ * function here, so that FFI hosts can call it too).
+ */
+CFRange CFRangeMake(CFIndex location, CFIndex length);
+
+/* MARK: Creating */
+
+/**
+ * Creates an immutable attributed string of `str` (UTF-8; invalid
+ * sequences become U+FFFD) with `attributes` (a dictionary value from
+ * attribute names to values, or NULL) over all of it. `alloc` is ignored
+ * (NULL). Returns +1, or NULL with QZErrorNullArgument or QZErrorWrongType.
+ */
+CFAttributedStringRef CFAttributedStringCreate(CFAllocatorRef alloc, const char *str, CAValueRef attributes);
+
+/**
+ * Creates an empty mutable attributed string that may hold at most
+ * `maxLength` UTF-16 units (0: no limit; negative is QZErrorOutOfRange). +1.
+ */
+CFMutableAttributedStringRef CFAttributedStringCreateMutable(CFAllocatorRef alloc, CFIndex maxLength);
+
+/**
+ * A mutable copy of `aStr` (its text and attributes), limited to
+ * `maxLength` units (0: no limit; a string already longer is
+ * QZErrorOutOfRange). +1.
+ */
+CFMutableAttributedStringRef CFAttributedStringCreateMutableCopy(CFAllocatorRef alloc, CFIndex maxLength, CFAttributedStringRef aStr);
+
+/**
+ * An immutable copy of `aStr`. +1.
+ */
+CFAttributedStringRef CFAttributedStringCreateCopy(CFAllocatorRef alloc, CFAttributedStringRef aStr);
+
+/* MARK: Reading */
+
+/**
+ * The length in UTF-16 code units (0 for NULL, with an error).
+ */
+CFIndex CFAttributedStringGetLength(CFAttributedStringRef aStr);
+
+/**
+ * The text as UTF-8 (unpaired surrogates read as U+FFFD). Borrowed: valid
+ * until the string next changes or is released.
+ */
+const char *CFAttributedStringGetString(CFAttributedStringRef aStr);
+
+/**
+ * The value of attribute `attrName` at `loc` (borrowed; NULL when the run
+ * there has none), and in `effectiveRange` (may be NULL) the range of the
+ * run holding it. A location outside the string is QZErrorOutOfRange.
+ */
+const void *CFAttributedStringGetAttribute(CFAttributedStringRef aStr, CFIndex loc, const char *attrName, CFRange *effectiveRange);
+
+/* MARK: Changing (mutable strings) */
+
+/**
+ * Replaces the units in `range` with `replacement` (UTF-8); the new text
+ * takes the attributes of the first replaced unit (for an insertion, of
+ * the unit before it). QZErrorOutOfRange for a range outside the string or
+ * a result longer than the string's maxLength (the string is unchanged).
+ */
+void CFAttributedStringReplaceString(CFMutableAttributedStringRef aStr, CFRange range, const char *replacement);
+
+/**
+ * Sets attribute `attrName` to `value` over `range`. The value must suit
+ * the name (kCTFontAttributeName a CTFontRef, kCTForegroundColorAttributeName
+ * a CGColorRef, kCTUnderlineStyleAttributeName and kCTKernAttributeName
+ * number values; QZErrorWrongType otherwise); other names take any handle.
+ * A range outside the string is QZErrorOutOfRange and changes nothing.
+ */
+void CFAttributedStringSetAttribute(CFMutableAttributedStringRef aStr, CFRange range, const char *attrName, const void *value);
+
+/**
+ * Sets the attributes of a dictionary value over `range`; with
+ * `clearOtherAttributes`, the range keeps no others.
+ */
+void CFAttributedStringSetAttributes(CFMutableAttributedStringRef aStr, CFRange range, CAValueRef replacement, bool clearOtherAttributes);
+
+/**
+ * Removes attribute `attrName` over `range`.
+ */
+void CFAttributedStringRemoveAttribute(CFMutableAttributedStringRef aStr, CFRange range, const char *attrName);
+
+/**
+ * Apple's batching hint: changes take effect at once here, so it only checks the handle.
+ */
+void CFAttributedStringBeginEditing(CFMutableAttributedStringRef aStr);
+
+/**
+ * Ends CFAttributedStringBeginEditing (nothing is deferred).
+ */
+void CFAttributedStringEndEditing(CFMutableAttributedStringRef aStr);
+
+/* ========================================================================
+ * MARK: - Core Text: CTFont, CTLine, CTFramesetter and CTFrame
+ *
+ * Core Text with Apple's names (CTFont.h, CTLine.h, CTFramesetter.h,
+ * CTFrame.h) and CGContext's text state. Text is shaped, ordered and broken
+ * by Pango (HarfBuzz, FriBiDi), fonts are matched by fontconfig and drawn
+ * from FreeType outlines by cairo (the Text domain). Core Text draws as on
+ * Apple platforms: glyphs upright in a y-up user space, so in Quartzite's
+ * y-down contexts code flips the CTM first (translate by the height, scale
+ * y by -1), as iOS code does. Release objects with CFRelease's stand-in CARelease.
+ *
+ * Threads: any thread. Fonts, lines, framesetters and frames are immutable
+ * once made; layout and drawing hold the text lock (Pango and fontconfig are
+ * not thread-safe), so text work on several threads runs one at a time.
+ */
+
+/* MARK: CTFont */
+
+/**
+ * Creates the font named `name` (a family, "Family-Style" PostScript-style
+ * name, or PostScript name) at `size` points (0: 12, Apple's default;
+ * negative sizes are QZErrorInvalidArgument; sizes above 4096 are clamped;
+ * `matrix` may be NULL and is ignored). Apple's common names map to
+ * metric-compatible faces: Helvetica, Arial and the system font to
+ * Liberation Sans, Times to Liberation Serif, Courier and Menlo to
+ * Liberation Mono. A name fontconfig does not know gives Apple's default
+ * face, Helvetica (Liberation Sans). Returns +1.
+ */
+CTFontRef CTFontCreateWithName(const char *name, double size, const CGAffineTransform *matrix);
+
+/**
+ * The same face at `size` (0: the font's size). +1.
+ */
+CTFontRef CTFontCreateCopyWithAttributes(CTFontRef font, double size, const CGAffineTransform *matrix, CAValueRef attributes);
+
+/**
+ * The size in points.
+ */
+double CTFontGetSize(CTFontRef font);
+
+/**
+ * The distance from the baseline to the top of the face's line (points).
+ */
+double CTFontGetAscent(CTFontRef font);
+
+/**
+ * The distance from the baseline to the bottom of the face's line (points, positive).
+ */
+double CTFontGetDescent(CTFontRef font);
+
+/**
+ * The face's line gap (points).
+ */
+double CTFontGetLeading(CTFontRef font);
+
+/**
+ * The underline's offset from the baseline (points; negative is below, as Apple's).
+ */
+double CTFontGetUnderlinePosition(CTFontRef font);
+
+/**
+ * The thickness of the font's underline, in points at the font's size.
+ */
+double CTFontGetUnderlineThickness(CTFontRef font);
+
+/**
+ * The family of the face that draws the font ("Liberation Sans" for
+ * Helvetica): a string value, +1.
+ */
+CAValueRef CTFontCopyFamilyName(CTFontRef font);
+
+/**
+ * The face's PostScript name ("LiberationSans-Bold"): a string value, +1.
+ */
+CAValueRef CTFontCopyPostScriptName(CTFontRef font);
+
+/**
+ * The face's full name ("Liberation Sans Bold"): a string value, +1.
+ */
+CAValueRef CTFontCopyFullName(CTFontRef font);
+
+/**
+ * The font's attribute `attribute` (+1): kCTFontURLAttribute (the face's
+ * file as a "file://" URL string), kCTFontNameAttribute,
+ * kCTFontFamilyNameAttribute, kCTFontDisplayNameAttribute or
+ * kCTFontSizeAttribute (a number); NULL for other names.
+ */
+CAValueRef CTFontCopyAttribute(CTFontRef font, const char *attribute);
+
+/* MARK: CTLine */
+
+/**
+ * Lays `attrString` out as one line (line breaks are not broken). The
+ * line keeps a copy: later edits of a mutable string do not change it. +1.
+ */
+CTLineRef CTLineCreateWithAttributedString(CFAttributedStringRef attrString);
+
+/**
+ * The line's width (returned; typographic, in points) and, where the
+ * pointers are not NULL, its ascent, descent (positive) and leading.
+ */
+double CTLineGetTypographicBounds(CTLineRef line, double *ascent, double *descent, double *leading);
+
+/**
+ * The rectangle enclosing the line's glyph ink, y up, relative to the
+ * line's origin and translated by `context`'s text position (`context`
+ * may be NULL: no translation). CGRectZero for a line without ink.
+ */
+CGRect CTLineGetImageBounds(CTLineRef line, CGContextRef context);
+
+/**
+ * The number of glyph runs: the line's runs of equal attributes.
+ */
+CFIndex CTLineGetGlyphRunCount(CTLineRef line);
+
+/**
+ * The range of the string the line shows (all of it).
+ */
+CFRange CTLineGetStringRange(CTLineRef line);
+
+/**
+ * Draws the line with its origin at the context's text position, glyphs
+ * transformed by the text matrix, y up (flip a y-down context's CTM first
+ * for upright text); the text position then moves to the line's end. Runs
+ * without a colour are black; kCTForegroundColorFromContextAttributeName
+ * runs use the fill colour.
+ */
+void CTLineDraw(CTLineRef line, CGContextRef context);
+
+/* MARK: CTFramesetter and CTFrame */
+
+/**
+ * A framesetter for `attrString` (it keeps a copy). +1.
+ */
+CTFramesetterRef CTFramesetterCreateWithAttributedString(CFAttributedStringRef attrString);
+
+/**
+ * The size the text of `stringRange` (length 0: to the end) needs when
+ * wrapped at `constraints.width` (CGFLOAT_MAX or any huge width: no
+ * wrapping), counting only the lines that fit in `constraints.height`:
+ * the widest line's width and the lines' height. `fitRange` (may be NULL)
+ * receives the range those lines show. `frameAttributes` may be NULL.
+ */
+CGSize CTFramesetterSuggestFrameSizeWithConstraints(CTFramesetterRef framesetter, CFRange stringRange, CAValueRef frameAttributes, CGSize constraints, CFRange *fitRange);
+
+/**
+ * A frame of the text of `stringRange` (length 0: to the end) laid out in
+ * `path`'s bounding box (Quartzite lays out in rectangles: other shapes use
+ * their bounds), y up: the first line at the top. `frameAttributes` may be
+ * NULL. Returns +1.
+ */
+CTFrameRef CTFramesetterCreateFrame(CTFramesetterRef framesetter, CFRange stringRange, CGPathRef path, CAValueRef frameAttributes);
+
+/**
+ * The range of the string the frame was made for.
+ */
+CFRange CTFrameGetStringRange(CTFrameRef frame);
+
+/**
+ * The range of the string shown by the lines that fit in the frame.
+ */
+CFRange CTFrameGetVisibleStringRange(CTFrameRef frame);
+
+/**
+ * Quartzite's stand-in for CFArrayGetCount(CTFrameGetLines(frame)): the
+ * number of lines that fit in the frame.
+ */
+CFIndex QZFrameGetLineCount(CTFrameRef frame);
+
+/**
+ * The origins (baseline starts, y up, in the frame's space) of `range`'s
+ * lines (length 0: to the last) copied into `origins`. QZErrorOutOfRange
+ * for a range outside the lines.
+ */
+void CTFrameGetLineOrigins(CTFrameRef frame, CFRange range, CGPoint *origins);
+
+/**
+ * Draws the lines that fit in the frame, the first at the top (maxY) of
+ * its rectangle, y up (flip a y-down context's CTM first for upright text).
+ */
+void CTFrameDraw(CTFrameRef frame, CGContextRef context);
+
+/* MARK: CGContext text state */
+
+/**
+ * Where the next CTLineDraw puts its line's origin (user space; the text
+ * matrix's translation). Not part of the graphics state.
+ */
+void CGContextSetTextPosition(CGContextRef c, double x, double y);
+
+/**
+ * The point in user space where the next text drawn by CTLineDraw starts (set with
+ * CGContextSetTextPosition; (0, 0) at first).
+ */
+CGPoint CGContextGetTextPosition(CGContextRef c);
+
+/**
+ * The text matrix: glyph space to user space (identity by default),
+ * including the text position as its translation. Not part of the
+ * graphics state.
+ */
+void CGContextSetTextMatrix(CGContextRef c, CGAffineTransform t);
+
+/**
+ * The text matrix: the transform from text space to user space applied before the CTM when text is
+ * drawn (identity at first).
+ */
+CGAffineTransform CGContextGetTextMatrix(CGContextRef c);
+
+/* MARK: Quartzite's text additions */
+
+/**
+ * Counters of text work since the last reset (layouts made, layouts served
+ * by the cache, layouts drawn) and the sizes of the bounded font and layout
+ * caches. A frame in which text layers only move, fade or transform adds
+ * nothing to them.
+ */
+QZTextStatistics QZTextGetStatistics(void);
+
+/**
+ * Sets the counters of QZTextGetStatistics to zero.
+ */
+void QZTextResetStatistics(void);
+
+/**
+ * Uses the fontconfig configuration file at `path` for every later font
+ * lookup (its `dir` elements list the only fonts used), in place of the
+ * system's; fonts and layouts made before are dropped from the caches.
+ * Tests use it to pin the fonts their golden images were made with; hosts,
+ * to ship their own fonts. The environment variable
+ * QUARTZITE_FONTCONFIG_FILE does the same at start-up. Returns false with
+ * QZErrorInvalidArgument when the file cannot be read.
+ */
+bool QZTextSetFontConfigurationFile(const char *path);
 
 #ifdef __cplusplus
 }

@@ -932,6 +932,69 @@ typedef struct QZDrawOperation {
     uint32_t reserved;
 } QZDrawOperation;
 
+/* ---- Core Text and attributed strings (CTFont.h, CTLine.h, CTFramesetter.h,
+ *      CTFrame.h, CFAttributedString.h) ----------------------------------- */
+
+/** Core Foundation's range (CFIndex is above). Ranges into strings count
+ *  UTF-16 code units, as Apple's do. */
+typedef struct CFRange { CFIndex location; CFIndex length; } CFRange;
+
+/** A string with attributes over ranges (Apple's CFAttributedStringRef);
+ *  the mutable kind is the same type. */
+typedef const struct QZOpaqueCFAttributedString *CFAttributedStringRef;
+typedef struct QZOpaqueCFAttributedString *CFMutableAttributedStringRef;
+/** A font at a size (Apple's CTFontRef), resolved through fontconfig. */
+typedef const struct QZOpaqueCTFont *CTFontRef;
+/** One line of laid-out text (Apple's CTLineRef). */
+typedef const struct QZOpaqueCTLine *CTLineRef;
+/** Lays attributed text out in frames (Apple's CTFramesetterRef). */
+typedef const struct QZOpaqueCTFramesetter *CTFramesetterRef;
+/** Lines laid out in a rectangle (Apple's CTFrameRef). */
+typedef const struct QZOpaqueCTFrame *CTFrameRef;
+
+/** Attribute names Core Text reads (Apple's CFString values): a CTFontRef;
+ *  a CGColorRef (runs without one are black); a number value
+ *  (kCTUnderlineStyle...); a CGColorRef for the underline; a number value of
+ *  points added after each character; a number value, 0 turning ligatures
+ *  off; a bool value, true taking the context's fill colour. */
+#define kCTFontAttributeName "NSFont"
+#define kCTForegroundColorAttributeName "CTForegroundColor"
+#define kCTUnderlineStyleAttributeName "NSUnderline"
+#define kCTUnderlineColorAttributeName "NSUnderlineColor"
+#define kCTKernAttributeName "NSKern"
+#define kCTLigatureAttributeName "NSLigature"
+#define kCTForegroundColorFromContextAttributeName "CTForegroundColorFromContext"
+
+/** Apple's CTUnderlineStyle (Thick is drawn as Single). */
+typedef int32_t CTUnderlineStyle;
+enum {
+    kCTUnderlineStyleNone = 0x00,
+    kCTUnderlineStyleSingle = 0x01,
+    kCTUnderlineStyleThick = 0x02,
+    kCTUnderlineStyleDouble = 0x09
+};
+
+/** Font attribute names for CTFontCopyAttribute (Apple's CFString values):
+ *  the face's file as a "file://" URL string, its PostScript name, family
+ *  name, full (display) name, and its size (a number). */
+#define kCTFontURLAttribute "NSFontURLAttribute"
+#define kCTFontNameAttribute "NSFontNameAttribute"
+#define kCTFontFamilyNameAttribute "NSFontFamilyAttribute"
+#define kCTFontDisplayNameAttribute "NSFontVisibleNameAttribute"
+#define kCTFontSizeAttribute "NSFontSizeAttribute"
+
+/** Counters of text work since the last QZTextResetStatistics
+ *  (QZTextGetStatistics): layouts made (shaping, bidi and line breaking of
+ *  a text), layouts served from the layout cache, layouts drawn, and how
+ *  many fonts and layouts the bounded caches hold now. */
+typedef struct QZTextStatistics {
+    uint64_t layouts;
+    uint64_t layoutCacheHits;
+    uint64_t draws;
+    uint64_t cachedFonts;
+    uint64_t cachedLayouts;
+} QZTextStatistics;
+
 /** Keys of CARendererCreate's options dictionary (all optional). */
 #define kCARendererColorSpace "kCARendererColorSpace"
 #define kCARendererMetalCommandQueue "kCARendererMetalCommandQueue"

@@ -24,6 +24,12 @@ typedef struct QZOpaqueCFRunLoopTimer *QZCFRunLoopTimerRef;
 typedef struct QZOpaqueCGImage *QZCGImageRef;
 typedef struct QZOpaqueCGDataProvider *QZCGDataProviderRef;
 typedef struct QZOpaqueCGGradient *QZCGGradientRef;
+typedef const struct QZOpaqueCFAttributedString *QZCFAttributedStringRef;
+typedef struct QZOpaqueCFAttributedString *QZCFMutableAttributedStringRef;
+typedef const struct QZOpaqueCTFont *QZCTFontRef;
+typedef const struct QZOpaqueCTLine *QZCTLineRef;
+typedef const struct QZOpaqueCTFramesetter *QZCTFramesetterRef;
+typedef const struct QZOpaqueCTFrame *QZCTFrameRef;
 
 #define QZ_ERROR_MESSAGE_CAPACITY 512
 

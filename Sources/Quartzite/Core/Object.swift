@@ -40,6 +40,12 @@ public enum ObjectKind: UInt16, Sendable {
     case image = 97
     case dataProvider = 98
     case gradient = 99
+    // Core Text and Core Foundation's attributed strings (issue 14).
+    case font = 120
+    case attributedString = 121
+    case line = 122
+    case framesetter = 123
+    case frame = 124
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -70,6 +76,11 @@ public enum ObjectKind: UInt16, Sendable {
         case .image: return "CGImage"
         case .dataProvider: return "CGDataProvider"
         case .gradient: return "CGGradient"
+        case .font: return "CTFont"
+        case .attributedString: return "CFAttributedString"
+        case .line: return "CTLine"
+        case .framesetter: return "CTFramesetter"
+        case .frame: return "CTFrame"
         }
     }
 

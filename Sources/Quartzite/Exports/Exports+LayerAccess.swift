@@ -84,3 +84,14 @@ func constantValue(_ s: UnsafePointer<CChar>?, _ function: StaticString) -> Valu
 
 /// A colour as a borrowed handle (+0), or NULL.
 func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
+
+/// A value for an `id` text property: a CAValueRef as given, or another
+/// handle (an attributed string, a font) wrapped in an object value.
+func textPropertyValue(_ handle: CAValueRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
+    guard let handle else { return (true, nil) }
+    guard let o = anyObject(UnsafeRawPointer(handle), function) else { return (false, nil) }
+    if let v = o as? Value { return (true, v) }
+    if o is AttributedText || o is Font { return (true, Value(.object(o))) }
+    recordError(QZErrorWrongType, function, "expected a CAValueRef, a CFAttributedStringRef or a CTFontRef")
+    return (false, nil)
+}

@@ -657,34 +657,41 @@ import CQuartzite
 
 // MARK: - CATextLayer
 
-/// The text: a string value (default NULL). Borrowed.
+/// The text (default NULL): a string value (UTF-8; invalid sequences are drawn as U+FFFD), or an
+/// attributed string (a CFAttributedStringRef, given directly or as an object value; the layer
+/// keeps an immutable copy, read back as an object value), whose fonts and colours replace `font`,
+/// `fontSize` and `foregroundColor`. Changing it redraws the layer at the next commit. Borrowed.
 @c public func CATextLayerGetString(_ layer: CALayerRef?) -> CAValueRef? {
     readSubclassLayer(layer, .text, nil) { l in l.text?.string.map(borrowedHandle) }
 }
 
-/// Sets string. The value is retained as given; NULL clears it. A layer that is not a CATextLayer
-/// records QZErrorWrongType.
+/// Sets the text: a string value, a CFAttributedStringRef or an object value holding one (a mutable
+/// attributed string is copied), or NULL. Another handle records QZErrorWrongType. A layer that is
+/// not a CATextLayer records QZErrorWrongType.
 @c public func CATextLayerSetString(_ layer: CALayerRef?, _ string: CAValueRef?) {
-    var v: Value?
-    if let string { guard let o = object(string, as: Value.self, #function) else { return }; v = o }
-    setLayerValue(layer, .string, v)
+    let v = textPropertyValue(string, #function)
+    if v.ok { setLayerValue(layer, .string, v.value, #function) }
 }
 
 /// The font: a font-name string value (default "Helvetica", Apple's default face: a new text layer
-/// has a font, not NULL, as observed on Apple's QuartzCore; setting NULL clears it). Borrowed.
+/// has a font, not NULL, as observed on Apple's QuartzCore; setting NULL clears it and draws in
+/// Helvetica): "Helvetica", "Helvetica-Bold", "Menlo", a fontconfig family or a PostScript name
+/// (unknown names draw in Helvetica), or a CTFontRef (given directly or as an object value) whose
+/// size is ignored, as the reference says. Borrowed.
 @c public func CATextLayerGetFont(_ layer: CALayerRef?) -> CAValueRef? {
     readSubclassLayer(layer, .text, nil) { l in l.text?.font.map(borrowedHandle) }
 }
 
-/// Sets font. The value is retained as given; NULL clears it. A layer that is not a CATextLayer
-/// records QZErrorWrongType.
+/// Sets the font: a font-name string value, a CTFontRef or an object value holding one, or NULL.
+/// Another handle records QZErrorWrongType. A layer that is not a CATextLayer records
+/// QZErrorWrongType.
 @c public func CATextLayerSetFont(_ layer: CALayerRef?, _ font: CAValueRef?) {
-    var v: Value?
-    if let font { guard let o = object(font, as: Value.self, #function) else { return }; v = o }
-    setLayerValue(layer, .font, v)
+    let v = textPropertyValue(font, #function)
+    if v.ok { setLayerValue(layer, .font, v.value, #function) }
 }
 
-/// Font size in points (default 36).
+/// Font size in points (default 36; animatable). Zero or negative sizes draw nothing; sizes above
+/// 4096 draw at 4096; NaN and infinities are QZErrorNotFinite.
 @c public func CATextLayerGetFontSize(_ layer: CALayerRef?) -> Double {
     readSubclassLayer(layer, .text, 36) { l in (l.text.map { $0.fontSize } ?? 36) }
 }
@@ -696,7 +703,8 @@ import CQuartzite
     setLayerValue(layer, .fontSize, Value(.number(size)))
 }
 
-/// Text colour (default opaque white). Borrowed.
+/// Text colour (default opaque white; animatable; NULL draws nothing). Unused for attributed
+/// strings. Borrowed.
 @c public func CATextLayerGetForegroundColor(_ layer: CALayerRef?) -> QZCGColorRef? {
     readSubclassLayer(layer, .text, nil) { l in borrowedColor(l.text?.foregroundColor) }
 }
@@ -708,7 +716,8 @@ import CQuartzite
     if c.ok { setLayerValue(layer, .foregroundColor, c.value) }
 }
 
-/// Whether the text wraps to the bounds (default false).
+/// Whether the text wraps at the bounds' width, between words and, for words longer than a line,
+/// between characters (default false).
 @c public func CATextLayerGetWrapped(_ layer: CALayerRef?) -> Bool {
     readSubclassLayer(layer, .text, false) { l in (l.text.map { $0.wrapped } ?? false) }
 }
@@ -718,7 +727,9 @@ import CQuartzite
     setLayerValue(layer, .wrapped, Value(.bool(wrapped)))
 }
 
-/// Horizontal alignment: kCAAlignmentNatural (default), Left, Right, Center or Justified.
+/// Horizontal alignment of each line in the bounds: kCAAlignmentNatural (default: left for left-to-
+/// right paragraphs, right for right-to-left ones), Left, Right, Center or Justified (wrapped lines
+/// but a paragraph's last fill the width).
 @c public func CATextLayerGetAlignmentMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
     readSubclassLayer(layer, .text, nil) { l in ConstantSet.alignment.cString((l.text.map { $0.alignmentMode } ?? 0)) }
 }
@@ -730,7 +741,9 @@ import CQuartzite
     if let v = constantValue(mode, #function) { setLayerValue(layer, .alignmentMode, v) }
 }
 
-/// Truncation: kCATruncationNone (default), Start, End or Middle.
+/// Truncation: kCATruncationNone (default: text past the bounds is clipped), Start, End or Middle:
+/// text that does not fit the bounds' width is replaced by "…" at that place (wrapped text: in the
+/// last line that fits the bounds' height).
 @c public func CATextLayerGetTruncationMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
     readSubclassLayer(layer, .text, nil) { l in ConstantSet.truncation.cString((l.text.map { $0.truncationMode } ?? 0)) }
 }

@@ -102,6 +102,9 @@ public final class DrawingContext: QZObject, Handle {
     var strokedOutline: StrokeStyle?
     /// CGContextSetAllowsAntialiasing (not part of the graphics state).
     var allowsAntialiasing = true
+    /// CGContextSetTextMatrix / SetTextPosition (not part of the graphics
+    /// state, as in Core Graphics): glyph space to user space, y up.
+    var textMatrix = CGAffineTransform.identity
 
     static var handleTypeName: String { "CGContext" }
     static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.context.rawValue) }

@@ -541,6 +541,7 @@ extension TextLayerState {
         let c = TextLayerState()
         c.string = string; c.font = font; c.fontSize = fontSize; c.foregroundColor = foregroundColor
         c.wrapped = wrapped; c.alignmentMode = alignmentMode; c.truncationMode = truncationMode
+        c.lastLayout = lastLayout; c.lastSignature = lastSignature
         return c
     }
 }

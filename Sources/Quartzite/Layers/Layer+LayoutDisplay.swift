@@ -19,7 +19,7 @@ extension Layer {
     func setNeedsLayout() {
         if flags.contains(.needsLayout) { return }
         flags.insert(.needsLayout)
-        if flags.contains(.laysOutAtCommit), modelLayer == nil { Transactions.enlistForLayout(self) }
+        if flags.contains(.laysOutAtCommit), modelLayer == nil, !flags.contains(.copy) { Transactions.enlistForLayout(self) }
         if let manager = hooks?.layoutManager, let invalidate = manager.invalidateLayoutOfLayer {
             hostCall { invalidate(handle, hooks?.layoutManagerInfo) }
         }
@@ -69,7 +69,8 @@ extension Layer {
     }
 
     /// Apple's preferredFrameSize: the class override, else the layout
-    /// manager, else the bounds size mapped into the superlayer's space.
+    /// manager, else (CATextLayer) the laid-out text's size, else the bounds
+    /// size mapped into the superlayer's space.
     var preferredFrameSize: CGSize {
         if let (fn, info, _) = layerClass.nearest({ $0.preferredFrameSize }) {
             return hostCall { fn(handle, info) }
@@ -77,6 +78,7 @@ extension Layer {
         if let m = hooks?.layoutManager, let fn = m.preferredSizeOfLayer {
             return hostCall { fn(handle, hooks?.layoutManagerInfo) }
         }
+        if layerClass.builtin == .text { return textPreferredFrameSize }
         return defaultPreferredFrameSize
     }
 
@@ -93,7 +95,9 @@ extension Layer {
         flags.insert(.needsDisplay)
         let v = ensureVisuals
         v.dirtyRect = v.dirtyRect.union(r)
-        if modelLayer == nil { Transactions.enlistForDisplay(self) }
+        // (A copy, whose animated values may mark it while they are written,
+        // never joins a transaction: it would outlive its slot there.)
+        if modelLayer == nil && !flags.contains(.copy) { Transactions.enlistForDisplay(self) }
     }
 
     var needsDisplay: Bool { flags.contains(.needsDisplay) }
@@ -161,7 +165,9 @@ extension Layer {
     private func drawContents(dirty: CGRect, hooks: LayerHooks?) {
         let classDraw = layerClass.nearest({ $0.drawInContext })
         let delegateDraw = hooks?.delegate?.drawLayerInContext
-        guard classDraw != nil || delegateDraw != nil else { return }
+        // CATextLayer's own drawInContext (a subclass's override replaces it).
+        let drawsText = classDraw == nil && layerClass.builtin == .text
+        guard classDraw != nil || delegateDraw != nil || drawsText else { return }
         let b = bounds.standardized
         var scale = visuals?.contentsScale ?? 1
         if !(scale.isFinite && scale > 0) { scale = 1 }
@@ -193,11 +199,16 @@ extension Layer {
             area = r.intersection(CGRect(x: 0, y: 0, width: fw, height: fh))
             if area.isNull || area.isEmpty { return }
         }
-        context.clipToDeviceRect(area)
-        context.clearClip(to: flags.contains(.opaque) ? SIMD4(0, 0, 0, 1) : nil)
+        // (A new store is calloc'ed, transparent black already, and drawn whole.)
+        if !whole || flags.contains(.opaque) {
+            context.clipToDeviceRect(area)
+            context.clearClip(to: flags.contains(.opaque) ? SIMD4(0, 0, 0, 1) : nil)
+        }
         let ctx = borrowedHandle(context)
         if let (fn, info, _) = classDraw {
             hostCall { fn(handle, ctx, info) }
+        } else if drawsText {
+            drawText(in: context)
         } else if let fn = delegateDraw {
             hostCall { fn(handle, ctx, hooks?.delegateInfo) }
         }

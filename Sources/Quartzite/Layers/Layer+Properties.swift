@@ -117,7 +117,8 @@ extension Layer {
         bounds = r
         if sizeChanged {
             setNeedsLayout()
-            if flags.contains(.needsDisplayOnBoundsChange) { setNeedsDisplay() }
+            // (A text layer lays its text out for its bounds.)
+            if flags.contains(.needsDisplayOnBoundsChange) || layerClass.builtin == .text { setNeedsDisplay() }
         }
     }
 }

@@ -381,7 +381,13 @@ extension Layer {
             l.scrollMode = i
             return .stored
         case .string:
-            l.text?.string = r.v
+            // Kept as an immutable copy: later edits of a mutable attributed
+            // string do not reach the layer (Apple's property is copy).
+            if let v = r.v, case .object(let t as AttributedText) = v.storage, t.isMutable {
+                l.text?.string = Value(.object(AttributedText(copyOf: t, mutable: false)))
+            } else {
+                l.text?.string = r.v
+            }
             return .stored
         case .font:
             l.text?.font = r.v

@@ -149,7 +149,7 @@ public final class Layer: QZObject, Handle {
         if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
         TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags.subtracting(.presentationRoot)
+        flags = other.flags.subtracting(.presentationRoot).union(.copy)
         scrollMode = other.scrollMode
         // (Fields written only when either side has something: most layers
         // have none of these side objects.)
@@ -332,6 +332,9 @@ struct LayerFlags: OptionSet {
     /// The class, delegate or layout manager lays out sublayers: a mark
     /// for layout joins the transaction, whose commit lays the layer out.
     static let laysOutAtCommit = LayerFlags(rawValue: 1 << 13)
+    /// A copy (presentation, committed snapshot, transition snapshot): never
+    /// part of a transaction, even before its model link is set.
+    static let copy = LayerFlags(rawValue: 1 << 14)
 
     static let defaults: LayerFlags = [.doubleSided]
 }
@@ -434,6 +437,9 @@ final class TextLayerState {
     var wrapped = false
     var alignmentMode: UInt8 = 0    // natural
     var truncationMode: UInt8 = 0   // none
+    /// The last layout drawn and what it was made from (Layer+Text.swift).
+    var lastLayout: TextLayout?
+    var lastSignature: TextLayoutSignature?
 }
 
 /// CATiledLayer's properties and defaults.

@@ -26,6 +26,7 @@ public final class LayerClass: QZObject, Handle {
         self.info = info
         hasDefaultValueCallbacks = callbacks?.defaultValueForKey != nil || (superclass?.hasDefaultValueCallbacks ?? false)
         hasNeedsDisplayForKey = callbacks?.needsDisplayForKey != nil || (superclass?.hasNeedsDisplayForKey ?? false)
+            || builtin == .text
         hasDefaultActionForKey = callbacks?.defaultActionForKey != nil || (superclass?.hasDefaultActionForKey ?? false)
         hasInitWithLayer = callbacks?.initWithLayer != nil || (superclass?.hasInitWithLayer ?? false)
         hasLayoutSublayers = callbacks?.layoutSublayers != nil || (superclass?.hasLayoutSublayers ?? false)
@@ -102,8 +103,12 @@ public final class LayerClass: QZObject, Handle {
         return nil
     }
 
-    /// Apple's +needsDisplayForKey:.
+    /// Apple's +needsDisplayForKey:. CATextLayer and its subclasses answer
+    /// true for the text properties and contentsScale (a change redraws the
+    /// text; an animation of fontSize or foregroundColor redraws presentation
+    /// copies).
     public func needsDisplay(forKey key: String) -> Bool {
+        if builtin == .text, let k = LayerKey.byName[key], k.redrawsText || k == .contentsScale { return true }
         // Like an Objective-C class method: `self` is the class asked, not the one defining it.
         guard let (fn, info, _) = nearest({ $0.needsDisplayForKey }) else { return false }
         return key.withCString { k in hostCall { fn(handle, k, info) } }

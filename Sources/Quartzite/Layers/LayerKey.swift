@@ -100,6 +100,14 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         }
     }
 
+    /// CATextLayer's properties, whose changes redraw its text.
+    var redrawsText: Bool {
+        switch self {
+        case .string, .font, .fontSize, .foregroundColor, .wrapped, .alignmentMode, .truncationMode: return true
+        default: return false
+        }
+    }
+
     /// Whether the spec marks the property animatable (used by implicit actions).
     public var isAnimatable: Bool {
         switch self {
@@ -181,7 +189,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             default: return false
             }
         case .object(let o):
-            return self == .contents || self == .compositingFilter || (self == .shadowPath && o is Path)
+            return self == .contents || self == .compositingFilter || (self == .shadowPath && o is Path) || (self == .string && o is AttributedText) || (self == .font && o is Font)
         case .null: return false
         }
     }

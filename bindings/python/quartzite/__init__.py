@@ -19,7 +19,11 @@ Two layers:
   :class:`DisplayLink`, rendering (:class:`Renderer` with frames as NumPy
   arrays, :class:`DrawList`, :func:`render_in_context`), the media clock and
   the error handler, and Core Graphics (:class:`Context` with Apple's
-  CGContext vocabulary in snake_case, :class:`Image`, :class:`Gradient`).
+  CGContext vocabulary in snake_case, :class:`Image`, :class:`Gradient`),
+  and text (:class:`Font`, :class:`AttributedString` from ``(text,
+  attributes)`` runs, Core Text's :class:`Line`, :class:`Framesetter` and
+  :class:`TextFrame` (``quartzite.text.Frame``; :class:`Frame` is a
+  renderer's frame); :mod:`quartzite.text`).
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
 from inside the package (an installed wheel), else from the build tree
@@ -48,6 +52,8 @@ from .graphics import (
 from .layer import Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .path import Path, PathElement, PathElementType
 from .renderer import DrawList, Frame, Renderer, render_in_context
+from .text import AttributedString, Font, Framesetter, Line, UnderlineStyle
+from .text import Frame as TextFrame
 from .timing import current_media_time, set_media_time_source
 from .transaction import Action, null_action, transaction
 from .transaction import begin as transaction_begin, commit as transaction_commit, flush as transaction_flush
@@ -59,6 +65,7 @@ from .video import (
 )
 
 __all__ = [
+    "AttributedString", "Font", "TextFrame", "Framesetter", "Line", "UnderlineStyle",
     "BlendMode", "Gradient", "GradientDrawingOptions", "Image", "InterpolationQuality", "LineCap", "LineJoin",
     "PathDrawingMode",
     "AffineTransform", "Animation", "DisplayLink", "AnimationGroup", "BasicAnimation", "CVReturn",

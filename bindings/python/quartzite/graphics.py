@@ -198,6 +198,23 @@ class Context(Handle):
     def concat_ctm(self, transform):
         call(_lib.CGContextConcatCTM, self, transform)
 
+    # Text state (not part of the graphics state): where Line.draw puts the
+    # next line's origin, and the glyphs' transform.
+    def set_text_position(self, x, y):
+        call(_lib.CGContextSetTextPosition, self, x, y)
+
+    @property
+    def text_position(self):
+        p = call(_lib.CGContextGetTextPosition, self)
+        return Point(p.x, p.y)
+
+    def set_text_matrix(self, transform):
+        call(_lib.CGContextSetTextMatrix, self, transform)
+
+    @property
+    def text_matrix(self):
+        return AffineTransform.from_c(call(_lib.CGContextGetTextMatrix, self))
+
     def set_alpha(self, alpha):
         call(_lib.CGContextSetAlpha, self, alpha)
 

@@ -1606,12 +1606,34 @@ class ScrollLayer(Layer):
         call(_lib.CAScrollLayerScrollToRect, self, _as_rect(rect, "scroll_to_rect"))
 
 
+def _text_string_prop():
+    """CATextLayer.string: a str, an AttributedString, or a list of
+    (text, attributes) runs (made into an AttributedString)."""
+    base = _value_prop("string", "string", "String", "", cls="CATextLayer")
+
+    def fset(self, value):
+        if isinstance(value, (list, tuple)):
+            from .text import AttributedString
+            value = AttributedString(value)
+        base.fset(self, value)
+    return property(base.fget, fset, doc="The text (default None): a str, drawn in font, font_size and "
+                    "foreground_color; or an AttributedString (or a list of (text, attributes) runs) with its own "
+                    "fonts and colours. Reads back as a str or an AttributedString (the layer's copy).")
+
+
 class TextLayer(Layer):
-    """A CATextLayer (font size 36, white text, not wrapped by default)."""
+    """A CATextLayer (font size 36, white text, not wrapped by default). It
+    draws its string itself at each commit that changed it (laid out by
+    Pango: complex scripts, bidirectional text, font fallback), from the top
+    of its bounds, at its contents_scale."""
 
     __slots__ = ()
     _qz_builtin = "CATextLayer"
     _qz_create = "CATextLayerCreate"
+
+    # (string takes attributed strings too; the other text properties come
+    # from the property table, _install_properties.)
+    string = _text_string_prop()
 
 
 class TiledLayer(Layer):
