@@ -737,7 +737,9 @@ def gen_storage():
         if p.initial:
             out.append(f"        case .{p.key}: return {p.initial}")
     out += ["        default: return builtinDefault(key, builtin: builtin)", "        }", "    }", "",
-            "    /// The value a declared property holds (nil for a nil object).",
+            "    /// The value a declared property holds (nil for a nil object). (Out of",
+            "    /// line: the setters' inlined paths stay small.)",
+            "    @inline(never)",
             "    func storedValue(_ key: LayerKey) -> Value? {",
             "        let l = self",
             "        switch key {"]
@@ -751,6 +753,7 @@ def gen_storage():
             "    /// Stores a boxed value into a declared property after checking it (the",
             "    /// errors are recorded naming `r.function`); the caller runs the side",
             "    /// effects common to every property (Layer+Properties.swift).",
+            "    @inline(never)",
             "    func storeDeclared(_ key: LayerKey, _ r: ValueReader) -> StoreOutcome {",
             "        let l = self",
             "        switch key {"]

@@ -13,6 +13,71 @@ func created(_ l: Layer) -> Layer {
     return l
 }
 
+/// Reads a layer under the model lock without retaining it.
+@inline(__always)
+func readLayer<R>(_ layer: CALayerRef?, _ fallback: R, _ function: StaticString = #function, _ body: (Layer) -> R) -> R {
+    withObject(layer, as: Layer.self, fallback: fallback, function) { l in withModelLock { body(l) } }
+}
+
+/// Changes a declared property under the model lock, then records it as set
+/// and runs the change's side effects.
+@inline(__always)
+func changeLayer(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString = #function, _ body: (Layer) -> Void) {
+    withObject(layer, as: Layer.self, fallback: (), function) { l in
+        withModelLock {
+            l.transactionChange(key) {
+                // (Two copies of the body: the common case keeps no value
+                // from before and forms no closure.)
+                if l.layerClass.hasNeedsDisplayForKey {
+                    // The class redisplays for some keys: only a change of value marks it.
+                    let before = l.storedValue(key)
+                    body(l)
+                    l.markSet(key)
+                    l.redisplayIfChanged(key, from: before)
+                } else {
+                    body(l)
+                    l.markSet(key)
+                }
+            }
+        }
+    }
+}
+
+/// Sets a declared property from a value (for setters that reuse the
+/// key-value coding checks: constants, colours, objects).
+@inline(__always)
+func setLayerValue(_ layer: CALayerRef?, _ key: LayerKey, _ value: Value?, _ function: StaticString = #function) {
+    withObject(layer, as: Layer.self, fallback: (), function) { l in
+        withModelLock {
+            guard l.declares(key) else {
+                recordError(QZErrorWrongType, function, "\(key.name) belongs to another layer class than \(l.layerClass.name)")
+                return
+            }
+            l.transactionChange(key) { l.setDeclared(key, value, function: function) }
+        }
+    }
+}
+
+/// Reads a declared property of a subclass, checking the layer's class.
+@inline(__always)
+func readSubclassLayer<R>(_ layer: CALayerRef?, _ kind: BuiltinLayerKind, _ fallback: R, _ function: StaticString = #function,
+                          _ body: (Layer) -> R) -> R {
+    readLayer(layer, fallback, function) { l in
+        guard l.layerClass.builtin == kind else {
+            recordError(QZErrorWrongType, function, "the layer is a \(l.layerClass.name), which does not declare this property")
+            return fallback
+        }
+        return body(l)
+    }
+}
+
+@inline(__always)
+func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, layer: Layer?) {
+    guard let p else { return (true, nil) }
+    guard let l = object(p, as: Layer.self, function) else { return (false, nil) }
+    return (true, l)
+}
+
 // MARK: - Creation and classes
 
 /// Creates a CALayer with the spec's defaults. Returns +1: release with CARelease.

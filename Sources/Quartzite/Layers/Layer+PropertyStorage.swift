@@ -92,7 +92,9 @@ extension Layer {
         }
     }
 
-    /// The value a declared property holds (nil for a nil object).
+    /// The value a declared property holds (nil for a nil object). (Out of
+    /// line: the setters' inlined paths stay small.)
+    @inline(never)
     func storedValue(_ key: LayerKey) -> Value? {
         let l = self
         switch key {
@@ -164,6 +166,7 @@ extension Layer {
     /// Stores a boxed value into a declared property after checking it (the
     /// errors are recorded naming `r.function`); the caller runs the side
     /// effects common to every property (Layer+Properties.swift).
+    @inline(never)
     func storeDeclared(_ key: LayerKey, _ r: ValueReader) -> StoreOutcome {
         let l = self
         switch key {

@@ -385,6 +385,15 @@ extension Layer {
             return
         }
         if implicitChangeInOpenTransaction(key, body) { return }
+        implicitChangeEnlisting(key, body)
+    }
+
+    /// The rest of implicitChange: the first change of the layer in the
+    /// transaction (enlisting it, logging) or a change that is not a plain
+    /// record. Out of line, so that the setters' common path above stays
+    /// small enough to be inlined into every typed setter.
+    @inline(never)
+    private func implicitChangeEnlisting(_ key: LayerKey, _ body: () -> Void) {
         let t = ThreadTransactions.current
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil {
