@@ -76,20 +76,37 @@ def cairo_flags():
     return flags
 
 
+# The engine's targets, in the order of the data flow (Package.swift); the
+# last one holds the exports.
+ENGINE_TARGETS = ["QuartziteCore", "QuartziteGeometry", "QuartziteVideo", "QuartziteGraphics",
+                  "QuartziteModel", "QuartziteRender", "Quartzite"]
+
+
 def compiler_header(out_path):
-    """Asks swiftc for the header of the Quartzite module (type-check only)."""
-    sources = sorted(
-        os.path.join(dirpath, f)
-        for dirpath, _, files in os.walk(os.path.join(ROOT, "Sources", "Quartzite"))
-        for f in files if f.endswith(".swift"))
+    """Asks swiftc for the C header of the exports (type-check only). The
+    engine's targets are compiled as one module: their sources are copied
+    without the imports of one another, which spares building each target
+    first and gives the same declarations."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = ["swiftc", "-parse-as-library", "-module-name", "Quartzite",
+        sources = []
+        for target in ENGINE_TARGETS:
+            for dirpath, _, files in os.walk(os.path.join(ROOT, "Sources", target)):
+                for f in sorted(files):
+                    if not f.endswith(".swift"):
+                        continue
+                    text = open(os.path.join(dirpath, f), encoding="utf-8").read()
+                    text = re.sub(r"^(@testable )?import Quartzite\w*\n", "", text, flags=re.M)
+                    copy = os.path.join(tmp, f"{target}-{os.path.relpath(dirpath, ROOT).replace(os.sep, '-')}-{f}")
+                    with open(copy, "w", encoding="utf-8") as out:
+                        out.write(text)
+                    sources.append(copy)
+        cmd = ["swiftc", "-parse-as-library", "-module-name", "Quartzite", "-package-name", "quartzite",
                "-swift-version", "5", "-emit-module",
                "-emit-module-path", os.path.join(tmp, "Quartzite.swiftmodule"),
                "-emit-clang-header-path", out_path,
                "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include"),
                "-I", os.path.join(ROOT, "Sources", "CCairo"),
-               "-I", os.path.join(ROOT, "Sources", "CPango")] + cairo_flags() + sources
+               "-I", os.path.join(ROOT, "Sources", "CPango")] + cairo_flags() + sorted(sources)
         subprocess.run(cmd, check=True)
 
 

@@ -6,9 +6,10 @@ of PROPERTIES below: its key, the class that declares it, its type, its
 default, whether it animates, where the model stores it, and its documentation.
 From the table this script writes
 
-  Sources/Quartzite/Layers/LayerKey.swift            the LayerKey enum and its facts
-  Sources/Quartzite/Layers/Layer+PropertyStorage.swift  defaults, the model's
-                                                     storage switch (read and write)
+  Sources/QuartziteModel/Layers/LayerKey.swift       the LayerKey enum and its facts
+  Sources/QuartziteModel/Layers/Layer+PropertyStorage.swift  defaults, the model's
+                                                     storage switch (read and write),
+                                                     the typed setters' model side
   Sources/Quartzite/Exports/Exports+LayerProperties.swift  the typed C getters and setters
   bindings/python/quartzite/_layer_properties.py     the Python properties
   docs/layer-properties.md                           the reference table
@@ -177,12 +178,10 @@ UNIT_RECT = "CGRect(x: 0, y: 0, width: 1, height: 1)"
 
 PROPERTIES = [
     # MARK: Geometry
-    P("bounds", "CALayer", "CGRect", inline("bounds"), default=None, initial="Value(.rect(.zero))",
+    P("bounds", "CALayer", "CGRect", custom("l.bounds", "l.setBounds($V)"), default=None, initial="Value(.rect(.zero))",
       animatable=True, style=False,
       doc="The bounds (default CGRectZero). Changing the size marks the layer for layout, and for display "
           "when needsDisplayOnBoundsChange is set.",
-      c_set="guard checkFinite(bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height, function: #function) "
-            "else { return }\nchangeLayer(layer, .bounds) { $0.setBounds(bounds) }",
       kvc_store="guard let r = r.rect() else { return r.fail(\"a finite rect\") }\nl.setBounds(r)",
       pydoc="The bounds rectangle (default (0, 0, 0, 0)). A size change marks the layer for layout."),
     P("position", "CALayer", "CGPoint", inline("position"), default=None, initial=f"Value(.point({ORIGIN}))",
@@ -518,7 +517,7 @@ EXTRA_EXPORTS = [
 /// QZErrorNotFinite and changes nothing.
 @c public func CALayerSetAffineTransform(_ layer: CALayerRef?, _ transform: CGAffineTransform) {
     guard checkAffine(transform, #function) else { return }
-    changeLayer(layer, .transform) { $0.transformBox = TransformBox.make(CATransform3D(affine: transform)) }
+    writeLayer(layer) { $0.set(affineTransform: transform) }
 }'''),
     ("tileSize", '''/// Apple's +[CATiledLayer fadeDuration]: 0.25 s.
 @c public func CATiledLayerGetFadeDuration() -> CFTimeInterval { 0.25 }'''),
@@ -582,7 +581,8 @@ def c_name(p, verb):
 
 def gen_layer_key():
     keys = [p.key for p in PROPERTIES]
-    out = [f"// {GENERATED}", "import CQuartzite", "",
+    out = [f"// {GENERATED}", "import CQuartzite", "import QuartziteCore", "import QuartziteGeometry",
+           "import QuartziteVideo", "import QuartziteGraphics", "",
            "/// Every declared property of CALayer and of the built-in subclasses, by its",
            "/// KVC key (the rows of scripts/generate-layer-properties.py). Undeclared",
            "/// keys are custom keys (stored per layer).",
@@ -591,14 +591,14 @@ def gen_layer_key():
     out += ["", "    public var name: String {", "        switch self {"]
     out += [f'        case .{k}: return "{k}"' for k in keys]
     out += ["        }", "    }", "",
-            "    static let byName: [String: LayerKey] = {",
+            "    package static let byName: [String: LayerKey] = {",
             "        var table: [String: LayerKey] = [:]",
             "        for key in LayerKey.allCases { table[key.name] = key }",
             "        return table",
             "    }()", "",
             "    /// The built-in class that declares the key (subclass keys are custom keys",
             "    /// on layers of other classes).",
-            "    var declaringKind: BuiltinLayerKind {",
+            "    package var declaringKind: BuiltinLayerKind {",
             "        switch self {"]
     for kind in ("scroll", "text", "tiled"):
         ks = [p.key for p in PROPERTIES if p.kind == kind]
@@ -606,7 +606,7 @@ def gen_layer_key():
                              initial_indent="        ", subsequent_indent="             ")
     out += ["        default: return .layer", "        }", "    }", "",
             "    /// CATextLayer's properties, whose changes redraw its text.",
-            "    var redrawsText: Bool {", "        switch self {"]
+            "    package var redrawsText: Bool {", "        switch self {"]
     out += textwrap.wrap("case " + ", ".join("." + p.key for p in PROPERTIES if p.redraws_text) + ": return true", 112,
                          initial_indent="        ", subsequent_indent="             ")
     out += ["        default: return false", "        }", "    }", "",
@@ -617,13 +617,13 @@ def gen_layer_key():
     out += ["            return true", "        default:", "            return false", "        }", "    }", "",
             "    /// Whether the style dictionary may supply the property (never bounds or",
             "    /// frame, as the spec says, nor the tree's structure or the style itself).",
-            "    var usesStyle: Bool {", "        switch self {"]
+            "    package var usesStyle: Bool {", "        switch self {"]
     out += textwrap.wrap("case " + ", ".join("." + p.key for p in PROPERTIES if not p.style) + ": return false", 112,
                          initial_indent="        ", subsequent_indent="             ")
     out += ["        default: return true", "        }", "    }", "",
             "    /// Whether `value` has the kind of value this key holds (for the style",
             "    /// dictionary, which is not checked when it is set).",
-            "    func accepts(_ value: Value) -> Bool {",
+            "    package func accepts(_ value: Value) -> Bool {",
             "        switch value.storage {"]
     def member(ks, result):
         if not ks:
@@ -655,16 +655,16 @@ def gen_layer_key():
     out.append("            return " + (" || ".join(conds) if conds else "false"))
     out += ["        case .null: return false", "        }", "    }", "",
             "    /// The bit recording that the property was set explicitly.",
-            "    @inline(__always) var bit: UInt64 { 1 << UInt64(rawValue & 63) }",
-            "    @inline(__always) var word: Int { rawValue >> 6 }", "}", "",
+            "    @inlinable @inline(__always) package var bit: UInt64 { 1 << UInt64(rawValue & 63) }",
+            "    @inlinable @inline(__always) package var word: Int { rawValue >> 6 }", "}", "",
             "extension ConstantSet {"]
     for name, (values, consts) in CONSTANT_SETS.items():
-        out += textwrap.wrap(f"static let {name} = ConstantSet(names: [" + ", ".join(f'"{v}"' for v in values) + "])",
+        out += textwrap.wrap(f"package static let {name} = ConstantSet(names: [" + ", ".join(f'"{v}"' for v in values) + "])",
                              112, initial_indent="    ", subsequent_indent="                                 ")
         for cname, idx in consts.items():
-            out.append(f"    static let {cname}: UInt8 = {idx}")
+            out.append(f"    package static let {cname}: UInt8 = {idx}")
     out += ["", "    /// The constant set of a string-valued key.",
-            "    static func forKey(_ key: LayerKey) -> ConstantSet? {", "        switch key {"]
+            "    package static func forKey(_ key: LayerKey) -> ConstantSet? {", "        switch key {"]
     by_set = {}
     for p in PROPERTIES:
         if p.cset:
@@ -713,7 +713,8 @@ def kvc_store(p):
 
 
 def gen_storage():
-    out = [f"// {GENERATED}", "import CQuartzite", "",
+    out = [f"// {GENERATED}", "import CQuartzite", "import QuartziteCore", "import QuartziteGeometry",
+           "import QuartziteVideo", "import QuartziteGraphics", "",
            "// The model's side of the property table: defaults, and reading and writing",
            "// a declared property as a boxed value (key-value coding, the style",
            "// dictionary, transactions and animations all go through these).", "",
@@ -723,7 +724,7 @@ def gen_storage():
            "    /// frame, minificationFilterBias, filters, backgroundFilters,",
            "    /// compositingFilter and mask have none (nil), although a new layer's",
            "    /// bounds, position and bias read as zero.",
-           "    static func builtinDefault(_ key: LayerKey, builtin: BuiltinLayerKind) -> Value? {",
+           "    package static func builtinDefault(_ key: LayerKey, builtin: BuiltinLayerKind) -> Value? {",
            "        switch key {"]
     for p in PROPERTIES:
         out.append(f"        case .{p.key}: return {default_value(p)}")
@@ -731,7 +732,7 @@ def gen_storage():
             "    /// The value a new layer of a built-in class holds (nil for a nil",
             "    /// object): the default, or what the property reads before it is set",
             "    /// where +defaultValueForKey: answers nil.",
-            "    static func initialValue(_ key: LayerKey, builtin: BuiltinLayerKind) -> Value? {",
+            "    package static func initialValue(_ key: LayerKey, builtin: BuiltinLayerKind) -> Value? {",
             "        switch key {"]
     for p in PROPERTIES:
         if p.initial:
@@ -739,8 +740,8 @@ def gen_storage():
     out += ["        default: return builtinDefault(key, builtin: builtin)", "        }", "    }", "",
             "    /// The value a declared property holds (nil for a nil object). (Out of",
             "    /// line: the setters' inlined paths stay small.)",
-            "    @inline(never)",
-            "    func storedValue(_ key: LayerKey) -> Value? {",
+            "    @usableFromInline @inline(never)",
+            "    package func storedValue(_ key: LayerKey) -> Value? {",
             "        let l = self",
             "        switch key {"]
     for p in PROPERTIES:
@@ -754,7 +755,7 @@ def gen_storage():
             "    /// errors are recorded naming `r.function`); the caller runs the side",
             "    /// effects common to every property (Layer+Properties.swift).",
             "    @inline(never)",
-            "    func storeDeclared(_ key: LayerKey, _ r: ValueReader) -> StoreOutcome {",
+            "    package func storeDeclared(_ key: LayerKey, _ r: ValueReader) -> StoreOutcome {",
             "        let l = self",
             "        switch key {"]
     for p in PROPERTIES:
@@ -764,7 +765,21 @@ def gen_storage():
         last = code.strip().split("\n")[-1].strip()
         if not last.startswith("return "):
             out.append("            return .stored")
-    out += ["        }", "    }", "}", ""]
+    out += ["        }", "    }", "",
+            "    // MARK: - Typed setters",
+            "    // The model's side of the typed C setters: the change, inside the",
+            "    // calling thread's transaction, with its side effects (changeDeclared).",
+            "    // Callers hold the model lock and have checked the value. (The layer is",
+            "    // borrowed for the change, withGuaranteedSelf: the caller's reference",
+            "    // keeps it alive, and a retain and a release would double the cost of a",
+            "    // set.)"]
+    for p in PROPERTIES:
+        if p.setter != "typed" or p.c_set:
+            continue
+        write = p.store["write"].replace("$V", "v")
+        out += ["", "    @inlinable @inline(__always)", f"    package func set({p.key} v: {p.type.swift}) {{",
+                f"        changeDeclared(.{p.key}) {{ l in {write} }}", "    }"]
+    out += ["}", ""]
     return "\n".join(out)
 
 
@@ -846,8 +861,7 @@ def c_setter(p):
                 value = "c"
             else:
                 value = x
-            write = p.store["write"].replace("l.", "$0.").replace("$V", value)
-            lines.append(f"changeLayer(layer, .{p.key}) {{ {write} }}")
+            lines.append(f"writeLayer(layer) {{ $0.set({p.key}: {value}) }}")
         else:
             boxed = {
                 "Double": f"Value(.number({x}))", "CFTimeInterval": f"Value(.number({x}))", "Float": f"Value(.number(Double({x})))",
@@ -881,7 +895,8 @@ SECTION_TITLES = {"CALayer": "CALayer", "CAScrollLayer": "CAScrollLayer", "CATex
 
 
 def gen_exports():
-    out = ["import CQuartzite", "",
+    out = ["import CQuartzite", "import QuartziteCore", "import QuartziteGeometry", "import QuartziteVideo",
+           "import QuartziteGraphics", "import QuartziteModel", "import QuartziteRender", "",
            "// Typed getters and setters of CALayer's declared properties (and those of",
            "// CAScrollLayer, CATextLayer and CATiledLayer), with the spec's defaults, in",
            "// the order of the property table (scripts/generate-layer-properties.py).",
@@ -977,8 +992,8 @@ def gen_docs():
 
 
 OUTPUTS = [
-    ("Sources/Quartzite/Layers/LayerKey.swift", gen_layer_key),
-    ("Sources/Quartzite/Layers/Layer+PropertyStorage.swift", gen_storage),
+    ("Sources/QuartziteModel/Layers/LayerKey.swift", gen_layer_key),
+    ("Sources/QuartziteModel/Layers/Layer+PropertyStorage.swift", gen_storage),
     ("Sources/Quartzite/Exports/Exports+LayerProperties.swift", gen_exports),
     ("bindings/python/quartzite/_layer_properties.py", gen_python),
     ("docs/layer-properties.md", gen_docs),

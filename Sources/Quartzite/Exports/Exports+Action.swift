@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CAAction: custom actions made from a C callback, the shared null action,
 // the action search of a layer and running an action. Every CAAnimationRef is

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGAffineTransform functions with Core Graphics' semantics: row vectors,
 // x' = a*x + c*y + tx, y' = b*x + d*y + ty. Non-finite arguments record

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CAAnimation and its subclasses. Functions are named after the class that
 // declares the property and accept every subclass (CAAnimationSetDuration

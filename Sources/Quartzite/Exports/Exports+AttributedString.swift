@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CFAttributedString with Apple's names (CFAttributedString.h). Strings are
 // UTF-8 `const char *` (invalid sequences read as U+FFFD); positions and

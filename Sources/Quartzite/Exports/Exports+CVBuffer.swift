@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // Core Video: CVBuffer attachments, CVImageBuffer geometry and host time,
 // with Apple's names and signatures (CVBuffer.h, CVImageBuffer.h,

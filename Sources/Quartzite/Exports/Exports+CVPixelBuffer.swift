@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CVPixelBufferRef with Apple's names and signatures (CVPixelBuffer.h), and
 // Quartzite's additions (QZPixelBuffer...): conversions, PNG files, the

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CVPixelBufferPoolRef with Apple's names and signatures
 // (CVPixelBufferPool.h). See Exports+CVBuffer.swift for the shared rules.

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // Pixel format descriptions with Apple's names and signatures
 // (CVPixelFormatDescription.h), and Quartzite's fill-callback value.

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // Core Text with Apple's names (CTFont.h, CTLine.h, CTFramesetter.h,
 // CTFrame.h) and CGContext's text state. Text is shaped, ordered and broken

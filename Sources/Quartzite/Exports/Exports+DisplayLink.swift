@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CADisplayLink: a timer on the media clock's frame grid (or stepped by a
 // host that owns vsync with QZDisplayLinkStep), and the display it ticks for.

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGPoint / CGSize / CGRect helpers with Core Graphics' semantics. Infinite
 // coordinates are allowed (the null and infinite rectangles use them); NaN is

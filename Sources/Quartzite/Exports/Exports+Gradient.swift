@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGGradient and CGColorSpace (CGGradient.h, CGColorSpace.h). Both are
 // immutable: any thread may use them and share them between threads.

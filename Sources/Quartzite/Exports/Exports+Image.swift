@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGImage and CGDataProvider (CGImage.h, CGDataProvider.h), and Quartzite's
 // conversions between images and pixel buffers. Images are immutable and

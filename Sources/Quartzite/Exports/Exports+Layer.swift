@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CALayer: creation, classes, the tree, geometry, hit testing, scrolling,
 // layout, display, delegates and key-value coding. Every call holds the model
@@ -19,28 +25,23 @@ func readLayer<R>(_ layer: CALayerRef?, _ fallback: R, _ function: StaticString 
     withObject(layer, as: Layer.self, fallback: fallback, function) { l in withModelLock { body(l) } }
 }
 
-/// Changes a declared property under the model lock, then records it as set
-/// and runs the change's side effects.
+/// Runs `body` on a layer under the model lock (a typed setter: the model's
+/// set(key:) method does the change), or records the error.
 @inline(__always)
-func changeLayer(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString = #function, _ body: (Layer) -> Void) {
-    withObject(layer, as: Layer.self, fallback: (), function) { l in
-        withModelLock {
-            l.transactionChange(key) {
-                // (Two copies of the body: the common case keeps no value
-                // from before and forms no closure.)
-                if l.layerClass.hasNeedsDisplayForKey {
-                    // The class redisplays for some keys: only a change of value marks it.
-                    let before = l.storedValue(key)
-                    body(l)
-                    l.markSet(key)
-                    l.redisplayIfChanged(key, from: before)
-                } else {
-                    body(l)
-                    l.markSet(key)
-                }
-            }
-        }
+func writeLayer(_ layer: CALayerRef?, _ function: StaticString = #function, _ body: (Layer) -> Void) {
+    // (One closure, not withObject's and withModelLock's nested ones: the
+    // typed setters stay one straight call into the model.)
+    guard let layer else {
+        recordError(QZErrorNullArgument, function, "CALayerRef argument is NULL")
+        return
     }
+    guard Layer.accepts(readTag(layer)) else {
+        wrongType(layer, expected: Layer.handleTypeName, function)
+        return
+    }
+    qz_internal_model_lock()
+    Unmanaged<Layer>.fromOpaque(UnsafeRawPointer(layer))._withUnsafeGuaranteedRef(body)
+    qz_internal_model_unlock()
 }
 
 /// Sets a declared property from a value (for setters that reuse the

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // What the layer exports share: reaching a layer behind a handle under the
 // model lock, changing a declared property inside the calling thread's

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // Typed getters and setters of CALayer's declared properties (and those of
 // CAScrollLayer, CATextLayer and CATiledLayer), with the spec's defaults, in
@@ -26,7 +32,7 @@ import CQuartzite
 /// Sets bounds. NaN or infinite values record QZErrorNotFinite and change nothing.
 @c public func CALayerSetBounds(_ layer: CALayerRef?, _ bounds: CGRect) {
     guard checkFinite(bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height, function: #function) else { return }
-    changeLayer(layer, .bounds) { $0.setBounds(bounds) }
+    writeLayer(layer) { $0.set(bounds: bounds) }
 }
 
 /// The position of the anchor point in the superlayer (default (0, 0)).
@@ -37,7 +43,7 @@ import CQuartzite
 /// Sets position. NaN or infinite coordinates record QZErrorNotFinite and change nothing.
 @c public func CALayerSetPosition(_ layer: CALayerRef?, _ position: CGPoint) {
     guard checkFinite(position.x, position.y, function: #function) else { return }
-    changeLayer(layer, .position) { $0.position = position }
+    writeLayer(layer) { $0.set(position: position) }
 }
 
 /// Position on the z axis (default 0); also orders siblings.
@@ -48,7 +54,7 @@ import CQuartzite
 /// Sets zPosition. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetZPosition(_ layer: CALayerRef?, _ zPosition: Double) {
     guard checkFinite(zPosition, function: #function) else { return }
-    changeLayer(layer, .zPosition) { $0.zPosition = zPosition }
+    writeLayer(layer) { $0.set(zPosition: zPosition) }
 }
 
 /// The anchor point in the unit square of the bounds (default (0.5, 0.5)).
@@ -59,7 +65,7 @@ import CQuartzite
 /// Sets anchorPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing.
 @c public func CALayerSetAnchorPoint(_ layer: CALayerRef?, _ anchorPoint: CGPoint) {
     guard checkFinite(anchorPoint.x, anchorPoint.y, function: #function) else { return }
-    changeLayer(layer, .anchorPoint) { $0.anchorPoint = anchorPoint }
+    writeLayer(layer) { $0.set(anchorPoint: anchorPoint) }
 }
 
 /// The anchor point's z (default 0).
@@ -70,7 +76,7 @@ import CQuartzite
 /// Sets anchorPointZ. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetAnchorPointZ(_ layer: CALayerRef?, _ anchorPointZ: Double) {
     guard checkFinite(anchorPointZ, function: #function) else { return }
-    changeLayer(layer, .anchorPointZ) { $0.anchorPointZ = anchorPointZ }
+    writeLayer(layer) { $0.set(anchorPointZ: anchorPointZ) }
 }
 
 /// The transform, applied about the anchor point (default identity).
@@ -81,7 +87,7 @@ import CQuartzite
 /// Sets transform. A non-finite entry records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetTransform(_ layer: CALayerRef?, _ transform: CATransform3D) {
     guard checkTransform(transform, #function) else { return }
-    changeLayer(layer, .transform) { TransformBox.store(transform, in: &$0.transformBox) }
+    writeLayer(layer) { $0.set(transform: transform) }
 }
 
 /// The transform applied to the sublayers about the anchor point (default identity).
@@ -92,7 +98,7 @@ import CQuartzite
 /// Sets sublayerTransform. A non-finite entry records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetSublayerTransform(_ layer: CALayerRef?, _ transform: CATransform3D) {
     guard checkTransform(transform, #function) else { return }
-    changeLayer(layer, .sublayerTransform) { TransformBox.store(transform, in: &$0.sublayerTransformBox) }
+    writeLayer(layer) { $0.set(sublayerTransform: transform) }
 }
 
 /// The transform as an affine transform, or the identity when the transform
@@ -112,7 +118,7 @@ import CQuartzite
 /// QZErrorNotFinite and changes nothing.
 @c public func CALayerSetAffineTransform(_ layer: CALayerRef?, _ transform: CGAffineTransform) {
     guard checkAffine(transform, #function) else { return }
-    changeLayer(layer, .transform) { $0.transformBox = TransformBox.make(CATransform3D(affine: transform)) }
+    writeLayer(layer) { $0.set(affineTransform: transform) }
 }
 
 /// The frame: the bounding box of the transformed bounds in the superlayer's coordinates (derived
@@ -125,7 +131,7 @@ import CQuartzite
 /// size is solved through it). NaN or infinite values record QZErrorNotFinite.
 @c public func CALayerSetFrame(_ layer: CALayerRef?, _ frame: CGRect) {
     guard checkFinite(frame.origin.x, frame.origin.y, frame.size.width, frame.size.height, function: #function) else { return }
-    changeLayer(layer, .frame) { $0.setFrame(frame) }
+    writeLayer(layer) { $0.set(frame: frame) }
 }
 
 /// The contents: what CALayerSetContents set (a CGImageRef or a CVPixelBufferRef), the backing
@@ -165,7 +171,7 @@ import CQuartzite
 /// Sets contentsRect. NaN or infinite values record QZErrorNotFinite and change nothing.
 @c public func CALayerSetContentsRect(_ layer: CALayerRef?, _ rect: CGRect) {
     guard checkFinite(rect.origin.x, rect.origin.y, rect.size.width, rect.size.height, function: #function) else { return }
-    changeLayer(layer, .contentsRect) { $0.ensureVisuals.contentsRect = rect }
+    writeLayer(layer) { $0.set(contentsRect: rect) }
 }
 
 /// The stretchable centre of the contents, in the unit square (default (0, 0, 1, 1)).
@@ -176,7 +182,7 @@ import CQuartzite
 /// Sets contentsCenter. NaN or infinite values record QZErrorNotFinite and change nothing.
 @c public func CALayerSetContentsCenter(_ layer: CALayerRef?, _ rect: CGRect) {
     guard checkFinite(rect.origin.x, rect.origin.y, rect.size.width, rect.size.height, function: #function) else { return }
-    changeLayer(layer, .contentsCenter) { $0.ensureVisuals.contentsCenter = rect }
+    writeLayer(layer) { $0.set(contentsCenter: rect) }
 }
 
 /// How the contents fill the bounds: kCAGravityResize (default) or another kCAGravity* constant.
@@ -199,7 +205,7 @@ import CQuartzite
 /// Sets contentsScale. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetContentsScale(_ layer: CALayerRef?, _ scale: Double) {
     guard checkFinite(scale, function: #function) else { return }
-    changeLayer(layer, .contentsScale) { $0.ensureVisuals.contentsScale = scale }
+    writeLayer(layer) { $0.set(contentsScale: scale) }
 }
 
 /// Filter used when shrinking the contents: kCAFilterLinear (default), Nearest or Trilinear.
@@ -221,7 +227,7 @@ import CQuartzite
 /// Sets minificationFilterBias. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetMinificationFilterBias(_ layer: CALayerRef?, _ bias: Float) {
     guard checkFinite(Double(bias), function: #function) else { return }
-    changeLayer(layer, .minificationFilterBias) { $0.ensureVisuals.minificationFilterBias = bias }
+    writeLayer(layer) { $0.set(minificationFilterBias: bias) }
 }
 
 /// Filter used when enlarging the contents: kCAFilterLinear (default) or Nearest.
@@ -243,7 +249,7 @@ import CQuartzite
 /// Sets opacity. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetOpacity(_ layer: CALayerRef?, _ opacity: Float) {
     guard checkFinite(Double(opacity), function: #function) else { return }
-    changeLayer(layer, .opacity) { $0.opacity = opacity }
+    writeLayer(layer) { $0.set(opacity: opacity) }
 }
 
 /// Whether the layer is hidden (default false).
@@ -253,7 +259,7 @@ import CQuartzite
 
 /// Sets hidden.
 @c public func CALayerSetHidden(_ layer: CALayerRef?, _ hidden: Bool) {
-    changeLayer(layer, .hidden) { if hidden { $0.flags.insert(.hidden) } else { $0.flags.remove(.hidden) } }
+    writeLayer(layer) { $0.set(hidden: hidden) }
 }
 
 /// Whether sublayers are clipped to the bounds (default false).
@@ -263,7 +269,7 @@ import CQuartzite
 
 /// Sets masksToBounds.
 @c public func CALayerSetMasksToBounds(_ layer: CALayerRef?, _ masks: Bool) {
-    changeLayer(layer, .masksToBounds) { if masks { $0.flags.insert(.masksToBounds) } else { $0.flags.remove(.masksToBounds) } }
+    writeLayer(layer) { $0.set(masksToBounds: masks) }
 }
 
 /// The mask layer, or NULL (default). Borrowed.
@@ -295,7 +301,7 @@ import CQuartzite
 
 /// Sets doubleSided.
 @c public func CALayerSetDoubleSided(_ layer: CALayerRef?, _ doubleSided: Bool) {
-    changeLayer(layer, .doubleSided) { if doubleSided { $0.flags.insert(.doubleSided) } else { $0.flags.remove(.doubleSided) } }
+    writeLayer(layer) { $0.set(doubleSided: doubleSided) }
 }
 
 /// Corner radius of the background and border (default 0).
@@ -306,7 +312,7 @@ import CQuartzite
 /// Sets cornerRadius. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetCornerRadius(_ layer: CALayerRef?, _ radius: Double) {
     guard checkFinite(radius, function: #function) else { return }
-    changeLayer(layer, .cornerRadius) { $0.ensureVisuals.cornerRadius = radius }
+    writeLayer(layer) { $0.set(cornerRadius: radius) }
 }
 
 /// Width of the border, drawn inset from the bounds (default 0).
@@ -317,7 +323,7 @@ import CQuartzite
 /// Sets borderWidth. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetBorderWidth(_ layer: CALayerRef?, _ width: Double) {
     guard checkFinite(width, function: #function) else { return }
-    changeLayer(layer, .borderWidth) { $0.ensureVisuals.borderWidth = width }
+    writeLayer(layer) { $0.set(borderWidth: width) }
 }
 
 /// The border colour (default opaque black). Borrowed.
@@ -332,7 +338,7 @@ import CQuartzite
         guard let o = object(color, as: Color.self, #function) else { return }
         c = o
     }
-    changeLayer(layer, .borderColor) { $0.ensureVisuals.borderColor = c }
+    writeLayer(layer) { $0.set(borderColor: c) }
 }
 
 /// The background colour (default NULL: none). Borrowed.
@@ -347,7 +353,7 @@ import CQuartzite
         guard let o = object(color, as: Color.self, #function) else { return }
         c = o
     }
-    changeLayer(layer, .backgroundColor) { $0.ensureVisuals.backgroundColor = c }
+    writeLayer(layer) { $0.set(backgroundColor: c) }
 }
 
 /// Opacity of the shadow (default 0).
@@ -358,7 +364,7 @@ import CQuartzite
 /// Sets shadowOpacity. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetShadowOpacity(_ layer: CALayerRef?, _ opacity: Float) {
     guard checkFinite(Double(opacity), function: #function) else { return }
-    changeLayer(layer, .shadowOpacity) { $0.ensureVisuals.shadowOpacity = opacity }
+    writeLayer(layer) { $0.set(shadowOpacity: opacity) }
 }
 
 /// Blur radius of the shadow (default 3).
@@ -369,7 +375,7 @@ import CQuartzite
 /// Sets shadowRadius. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetShadowRadius(_ layer: CALayerRef?, _ radius: Double) {
     guard checkFinite(radius, function: #function) else { return }
-    changeLayer(layer, .shadowRadius) { $0.ensureVisuals.shadowRadius = radius }
+    writeLayer(layer) { $0.set(shadowRadius: radius) }
 }
 
 /// Offset of the shadow (default (0, -3)).
@@ -380,7 +386,7 @@ import CQuartzite
 /// Sets shadowOffset. NaN or infinite values record QZErrorNotFinite and change nothing.
 @c public func CALayerSetShadowOffset(_ layer: CALayerRef?, _ offset: CGSize) {
     guard checkFinite(offset.width, offset.height, function: #function) else { return }
-    changeLayer(layer, .shadowOffset) { $0.ensureVisuals.shadowOffset = offset }
+    writeLayer(layer) { $0.set(shadowOffset: offset) }
 }
 
 /// The shadow colour (default opaque black). Borrowed.
@@ -395,7 +401,7 @@ import CQuartzite
         guard let o = object(color, as: Color.self, #function) else { return }
         c = o
     }
-    changeLayer(layer, .shadowColor) { $0.ensureVisuals.shadowColor = c }
+    writeLayer(layer) { $0.set(shadowColor: c) }
 }
 
 /// The shadow's shape, or NULL (default: the layer's alpha). Borrowed.
@@ -421,7 +427,7 @@ import CQuartzite
 
 /// Sets opaque.
 @c public func CALayerSetOpaque(_ layer: CALayerRef?, _ opaque: Bool) {
-    changeLayer(layer, .opaque) { if opaque { $0.flags.insert(.opaque) } else { $0.flags.remove(.opaque) } }
+    writeLayer(layer) { $0.set(opaque: opaque) }
 }
 
 /// Which edges are antialiased (kCALayerLeftEdge | ... ; default all four).
@@ -431,7 +437,7 @@ import CQuartzite
 
 /// Sets which edges are antialiased (a combination of the kCALayer*Edge bits).
 @c public func CALayerSetEdgeAntialiasingMask(_ layer: CALayerRef?, _ mask: CUnsignedInt) {
-    changeLayer(layer, .edgeAntialiasingMask) { $0.ensureVisuals.edgeAntialiasingMask = mask }
+    writeLayer(layer) { $0.set(edgeAntialiasingMask: mask) }
 }
 
 /// Whether the geometry of the sublayers is flipped vertically (default false).
@@ -441,7 +447,7 @@ import CQuartzite
 
 /// Sets geometryFlipped.
 @c public func CALayerSetGeometryFlipped(_ layer: CALayerRef?, _ flipped: Bool) {
-    changeLayer(layer, .geometryFlipped) { if flipped { $0.flags.insert(.geometryFlipped) } else { $0.flags.remove(.geometryFlipped) } }
+    writeLayer(layer) { $0.set(geometryFlipped: flipped) }
 }
 
 /// Whether a bounds change calls setNeedsDisplay (default false).
@@ -451,7 +457,7 @@ import CQuartzite
 
 /// Sets needsDisplayOnBoundsChange.
 @c public func CALayerSetNeedsDisplayOnBoundsChange(_ layer: CALayerRef?, _ on: Bool) {
-    changeLayer(layer, .needsDisplayOnBoundsChange) { if on { $0.flags.insert(.needsDisplayOnBoundsChange) } else { $0.flags.remove(.needsDisplayOnBoundsChange) } }
+    writeLayer(layer) { $0.set(needsDisplayOnBoundsChange: on) }
 }
 
 /// Whether the layer is rendered into a cached bitmap (default false).
@@ -461,7 +467,7 @@ import CQuartzite
 
 /// Sets shouldRasterize.
 @c public func CALayerSetShouldRasterize(_ layer: CALayerRef?, _ on: Bool) {
-    changeLayer(layer, .shouldRasterize) { if on { $0.flags.insert(.shouldRasterize) } else { $0.flags.remove(.shouldRasterize) } }
+    writeLayer(layer) { $0.set(shouldRasterize: on) }
 }
 
 /// Scale of the rasterized bitmap when shouldRasterize is set (default 1).
@@ -472,7 +478,7 @@ import CQuartzite
 /// Sets rasterizationScale. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetRasterizationScale(_ layer: CALayerRef?, _ scale: Double) {
     guard checkFinite(scale, function: #function) else { return }
-    changeLayer(layer, .rasterizationScale) { $0.ensureVisuals.rasterizationScale = scale }
+    writeLayer(layer) { $0.set(rasterizationScale: scale) }
 }
 
 /// Filters applied to the layer's contents (stored as given; default NULL). Borrowed.
@@ -554,7 +560,7 @@ import CQuartzite
 /// Sets beginTime. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetBeginTime(_ layer: CALayerRef?, _ t: CFTimeInterval) {
     guard checkFinite(t, function: #function) else { return }
-    changeLayer(layer, .beginTime) { $0.ensureTiming.beginTime = t }
+    writeLayer(layer) { $0.set(beginTime: t) }
 }
 
 /// Duration of one pass through the layer's time (default infinite, as observed on Apple's
@@ -569,7 +575,7 @@ import CQuartzite
 /// Sets duration. NaN records QZErrorNotFinite and changes nothing (infinity means forever).
 @c public func CALayerSetDuration(_ layer: CALayerRef?, _ t: CFTimeInterval) {
     guard checkNotNaN(t, function: #function) else { return }
-    changeLayer(layer, .duration) { $0.ensureTiming.duration = t }
+    writeLayer(layer) { $0.set(duration: t) }
 }
 
 /// Rate of the layer's time relative to its parent's (default 1; 0 pauses).
@@ -580,7 +586,7 @@ import CQuartzite
 /// Sets speed. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetSpeed(_ layer: CALayerRef?, _ speed: Float) {
     guard checkFinite(Double(speed), function: #function) else { return }
-    changeLayer(layer, .speed) { $0.ensureTiming.speed = speed }
+    writeLayer(layer) { $0.set(speed: speed) }
 }
 
 /// Offset added to the layer's local time (default 0).
@@ -591,7 +597,7 @@ import CQuartzite
 /// Sets timeOffset. NaN or infinity records QZErrorNotFinite and changes nothing.
 @c public func CALayerSetTimeOffset(_ layer: CALayerRef?, _ t: CFTimeInterval) {
     guard checkFinite(t, function: #function) else { return }
-    changeLayer(layer, .timeOffset) { $0.ensureTiming.timeOffset = t }
+    writeLayer(layer) { $0.set(timeOffset: t) }
 }
 
 /// Repeat count of the layer's cycle (default 0: once; HUGE_VALF repeats forever; used with a
@@ -603,7 +609,7 @@ import CQuartzite
 /// Sets repeatCount. NaN records QZErrorNotFinite and changes nothing (HUGE_VALF means forever).
 @c public func CALayerSetRepeatCount(_ layer: CALayerRef?, _ count: Float) {
     guard checkNotNaN(Double(count), function: #function) else { return }
-    changeLayer(layer, .repeatCount) { $0.ensureTiming.repeatCount = count }
+    writeLayer(layer) { $0.set(repeatCount: count) }
 }
 
 /// Repeat duration: the length of the layer's active interval (default 0: repeatCount decides).
@@ -614,7 +620,7 @@ import CQuartzite
 /// Sets repeatDuration. NaN records QZErrorNotFinite and changes nothing (infinity means forever).
 @c public func CALayerSetRepeatDuration(_ layer: CALayerRef?, _ t: CFTimeInterval) {
     guard checkNotNaN(t, function: #function) else { return }
-    changeLayer(layer, .repeatDuration) { $0.ensureTiming.repeatDuration = t }
+    writeLayer(layer) { $0.set(repeatDuration: t) }
 }
 
 /// Whether each cycle of the layer's time plays backwards after forwards (default false; used with
@@ -625,7 +631,7 @@ import CQuartzite
 
 /// Sets autoreverses.
 @c public func CALayerSetAutoreverses(_ layer: CALayerRef?, _ on: Bool) {
-    changeLayer(layer, .autoreverses) { $0.ensureTiming.autoreverses = on }
+    writeLayer(layer) { $0.set(autoreverses: on) }
 }
 
 /// Fill mode of the layer's time outside its active interval: kCAFillModeRemoved (default: no time

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGPathRef / CGMutablePathRef with Apple's C names (CGPath.h), plus
 // Quartzite's indexed access and measuring functions (QZPath...).

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CARenderer with Apple's macOS shape (CARenderer.h), the draw list for GPU
 // hosts (QZRendererCopyDrawList, QZDrawList...), and CALayerRenderInContext.

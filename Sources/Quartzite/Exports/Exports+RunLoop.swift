@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CFRunLoop with Apple's C names: modes, timers, stop and wake-up, performs
 // on a run loop, and QZRunLoopRunOnce / a pollable descriptor for hosts with

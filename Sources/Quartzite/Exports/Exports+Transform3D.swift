@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // The Core Animation Function Reference, with Apple's semantics: row vectors
 // (p' = p * M), translation in m41..m43, and "t' = op * t" for the modifying

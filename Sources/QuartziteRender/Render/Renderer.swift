@@ -1,0 +1,245 @@
+import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+
+// CARenderer: renders a layer tree at a given media time into a pixel buffer,
+// frame by frame, redrawing only what changed since the last frame.
+
+/// Replays `ops` into `region` of `target` (cleared first when `clear`).
+/// Returns false when the target's format cannot be read or written.
+package func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelBox, clear: Bool, textures: TextureCache) -> Bool {
+    let r = region.intersection(PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height))
+    guard !r.isEmpty else { return true }
+    target.lock(readOnly: false)
+    defer { try? target.unlock(readOnly: false) }
+    guard let canvas = target.canvas(r, read: !clear) else { return false }
+    if clear && !coversOpaquely(ops.first, r) { canvas.clear() }
+    var comp = Compositor(root: canvas, textures: textures)
+    comp.run(ops)
+    return target.finish(canvas)
+}
+
+/// Whether `op` paints every pixel of `r` opaquely (an opaque, unclipped,
+/// axis-aligned fill containing it), so clearing first would be wasted.
+package func coversOpaquely(_ op: DrawOp?, _ r: PixelBox) -> Bool {
+    guard let op, op.kind == .fill, op.depth == 0, op.opacity >= 1, op.color.w >= 1, op.cornerRadius == 0 else { return false }
+    let m = op.transform.m
+    guard m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.4 > 0 else { return false }
+    let x0 = op.rect.minX * m.0 + m.6, x1 = op.rect.maxX * m.0 + m.6
+    let y0 = op.rect.minY * m.4 + m.7, y1 = op.rect.maxY * m.4 + m.7
+    return x0 <= Double(r.x0) && x1 >= Double(r.x1) && y0 <= Double(r.y0) && y1 >= Double(r.y1)
+}
+
+extension PixelBuffer {
+    /// Whether the compositor can read and write this buffer's format.
+    package var isRenderable: Bool { decoder() != nil && encoder() != nil }
+}
+
+public final class Renderer: QZObject, Handle {
+    package let target: PixelBuffer
+    package var layer: Layer?
+    package var bounds: CGRect
+    /// The frame in progress (between BeginFrame and EndFrame).
+    package var frameTime: Double?
+    package var frameOps: [DrawOp] = []
+    package var updateRect = PixelBox.empty
+    package var rendered = false
+    /// The last frame's operations (damage tracking compares against them).
+    package var lastOps: [DrawOp]? {
+        didSet { if lastOps == nil { lastFingerprint = nil; frameFingerprint = nil } }
+    }
+    /// Fingerprints of the tree (Renderer+Fingerprint.swift): the last completed
+    /// frame's and the current frame's (nil: not known, or animating).
+    package var lastFingerprint: UInt64?
+    package var frameFingerprint: UInt64?
+    package let textures = TextureCache()
+    package let rasterCache = RasterCache()
+    /// Statistics: pixels redrawn by the last Render, frames drawn.
+    package var lastPixelsDrawn = 0
+
+    package init(target: PixelBuffer) {
+        self.target = target
+        bounds = CGRect(x: 0, y: 0, width: Double(target.width), height: Double(target.height))
+        super.init(kind: .renderer)
+    }
+
+    @inlinable package static var handleTypeName: String { "CARenderer" }
+    @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.renderer.rawValue) }
+
+    package var targetRect: PixelBox { PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height) }
+
+    /// The operations of the tree at time `t` (presentation values).
+    /// `modelIsPresentation`: nothing in the tree animates or has uncommitted
+    /// changes (the fingerprint's walk found out), so the model tree is drawn
+    /// directly instead of a presentation copy.
+    package func buildOps(at t: Double, modelIsPresentation: Bool) -> [DrawOp] {
+        guard let layer else { return [] }
+        let p = modelIsPresentation ? layer : layer.presentationCopy(now: t)
+        let root = Homography(p.placement).pretranslatedAfter(-bounds.minX, -bounds.minY)
+        var b = DrawListBuilder(targetBounds: targetRect.cgRect, now: t, scale: 1, capacity: lastOps?.count ?? 0)
+        b.rasterCache = rasterCache
+        b.emit(p, root)
+        rasterCache.sweep()
+        return b.ops
+    }
+
+    package func beginFrame(at t: Double) {
+        frameTime = t
+        rendered = false
+        let (print, modelIsPresentation) = layer.map { fingerprint($0) } ?? (nil, true)
+        if let print, print == lastFingerprint, let last = lastOps {
+            // Nothing changed and nothing animates: the last frame again.
+            frameOps = last
+            updateRect = .empty
+            return
+        }
+        frameOps = buildOps(at: t, modelIsPresentation: modelIsPresentation)
+        frameFingerprint = print
+        updateRect = damage(old: lastOps, new: frameOps).intersection(targetRect)
+    }
+
+    package func render() -> Bool {
+        rendered = true
+        guard !updateRect.isEmpty else { lastPixelsDrawn = 0; return true }
+        lastPixelsDrawn = updateRect.width * updateRect.height
+        let ok = composite(frameOps, into: target, region: updateRect, clear: true, textures: textures)
+        textures.sweep()
+        return ok
+    }
+
+    package func endFrame() {
+        lastOps = frameOps
+        lastFingerprint = frameFingerprint
+        frameTime = nil
+        updateRect = .empty
+    }
+
+    /// The next media time a frame is needed: `t` while something animates,
+    /// the begin time of an animation that has not started, else infinity.
+    package func nextFrameTime(after t: Double) -> Double {
+        guard let layer else { return .infinity }
+        var next = Double.infinity
+        // Each layer with its superlayer's local time (the root's from media time).
+        var stack = [(layer, layer.superlayer.map { $0.localTime(fromMedia: t) } ?? t)]
+        var guardCount = 0
+        while let (l, parentTime) = stack.popLast(), guardCount < 1_000_000 {
+            guardCount += 1
+            if let timing = l.timing, !timing.isLinear, l.subtreeHasAnimations {
+                // A cycle (finite duration or repeatDuration): the subtree's
+                // animations replay while it is active, and stand still
+                // before it begins and after it ends.
+                let m = timing.mediaTiming
+                let active = (parentTime - m.beginTime) * Double(m.speed)
+                let d = m.duration > 0 && m.duration.isFinite ? m.duration : Double.infinity
+                let total = d.isFinite ? m.activeDuration(d) : (m.repeatDuration > 0 ? m.repeatDuration : .infinity)
+                if m.speed == 0 || parentTime.isNaN { continue }
+                if active < 0 {
+                    if m.speed > 0 { next = min(next, l.superlayer?.mediaTime(fromLocal: m.beginTime) ?? m.beginTime) }
+                    continue
+                }
+                if active < total { return t }
+                continue
+            }
+            let localNow = l.localTime(fromParent: parentTime)
+            if let list = l.animationList {
+                for e in list {
+                    let a = e.animation
+                    let begin = a.resolvedBeginTime ?? a.timing.beginTime
+                    let speed = Double(a.timing.speed)
+                    let total = a.timing.activeDuration(a.timing.simpleDuration(0.25))
+                    if localNow < begin {
+                        next = min(next, l.mediaTime(fromLocal: begin))
+                    } else if speed == 0 || (localNow - begin) * abs(speed) < total || total.isInfinite {
+                        return t
+                    }
+                }
+            }
+            if let records = l.implicitList {
+                for r in records {
+                    if localNow < r.begin {
+                        next = min(next, l.mediaTime(fromLocal: r.begin))
+                    } else if localNow - r.begin < r.duration {
+                        return t
+                    }
+                }
+            }
+            for s in l.sublayers { stack.append((s, localNow)) }
+            if let m = l.visuals?.mask { stack.append((m, localNow)) }
+        }
+        return next
+    }
+}
+
+extension Layer {
+    /// Whether the layer or a layer below it (masks included) has animations.
+    package var subtreeHasAnimations: Bool {
+        var stack: [Layer] = [self]
+        var steps = 0
+        while let l = stack.popLast(), steps < 10_000_000 {
+            steps += 1
+            if l.animationList != nil || l.implicitList != nil { return true }
+            stack.append(contentsOf: l.sublayers)
+            if let m = l.visuals?.mask { stack.append(m) }
+        }
+        return false
+    }
+}
+
+extension Homography {
+    /// self, then a translation (in the destination space).
+    package func pretranslatedAfter(_ dx: Double, _ dy: Double) -> Homography {
+        then(Homography(m: (1, 0, 0, 0, 1, 0, dx, dy, 1)))
+    }
+}
+
+/// The pixels that differ between two frames' operations: the bounds of
+/// operations that appeared, disappeared, changed, or changed neighbours
+/// (paint order), keyed by layer and occurrence. Everything when there was
+/// no previous frame.
+package func damage(old: [DrawOp]?, new: [DrawOp]) -> PixelBox {
+    guard let old else { return PixelBox(x0: -(1 << 24), y0: -(1 << 24), x1: 1 << 24, y1: 1 << 24) }
+    if old.count == new.count {
+        var same = true
+        for i in 0..<old.count where !old[i].sameContent(as: new[i]) { same = false; break }
+        if same { return .empty }
+    }
+    struct Key: Hashable { let layer: UInt; let kind: UInt32; let n: Int }
+    func keyed(_ ops: [DrawOp]) -> ([Key], [Key: Int]) {
+        var counts: [Key: Int] = [:]
+        var keys: [Key] = []
+        var index: [Key: Int] = [:]
+        keys.reserveCapacity(ops.count)
+        for (i, op) in ops.enumerated() {
+            let base = Key(layer: op.layerID, kind: op.kind.rawValue, n: 0)
+            let n = counts[base, default: 0]
+            counts[base] = n + 1
+            let k = Key(layer: op.layerID, kind: op.kind.rawValue, n: n)
+            keys.append(k)
+            index[k] = i
+        }
+        return (keys, index)
+    }
+    let (oldKeys, oldIndex) = keyed(old)
+    let (newKeys, newIndex) = keyed(new)
+    var r = PixelBox.empty
+    // Groups, clips and shadows change how everything inside them draws: a
+    // changed structural operation damages its whole extent.
+    for (i, k) in newKeys.enumerated() {
+        let op = new[i]
+        if let j = oldIndex[k] {
+            let prevSame = (i == 0 && j == 0) || (i > 0 && j > 0 && oldKeys[j - 1] == newKeys[i - 1])
+            if !op.sameContent(as: old[j]) || !prevSame {
+                r = r.union(PixelBox(covering: op.bounds)).union(PixelBox(covering: old[j].bounds))
+            }
+        } else {
+            r = r.union(PixelBox(covering: op.bounds))
+        }
+    }
+    for (j, k) in oldKeys.enumerated() where newIndex[k] == nil {
+        r = r.union(PixelBox(covering: old[j].bounds))
+    }
+    return r
+}
