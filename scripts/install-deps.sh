@@ -15,6 +15,14 @@ have strip || need_apt="$need_apt binutils"
 pkg-config --exists libffi 2>/dev/null || need_apt="$need_apt libffi-dev"
 pkg-config --exists libpng 2>/dev/null || need_apt="$need_apt libpng-dev"
 pkg-config --exists zlib 2>/dev/null || need_apt="$need_apt zlib1g-dev"
+# OpenGL ES through EGL (the GL tests and the GL example; libquartzite.so
+# loads them at run time): the headers and the GL vendor-neutral dispatch,
+# Mesa's EGL and its DRI drivers, whose llvmpipe renders without a GPU.
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+pkg-config --exists egl 2>/dev/null || need_apt="$need_apt libegl-dev"
+pkg-config --exists glesv2 2>/dev/null || need_apt="$need_apt libgles-dev"
+installed libegl-mesa0 || need_apt="$need_apt libegl-mesa0"
+installed libgl1-mesa-dri || need_apt="$need_apt libgl1-mesa-dri"
 
 if [ -n "$need_apt" ]; then
     SUDO=""

@@ -27,8 +27,8 @@ import CQuartzite
 /// kEAGLColorFormatRGB565); missing keys take those defaults, NULL means all
 /// defaults. The dictionary is retained and read when storage is next made
 /// (QZEAGLContextRenderbufferStorageFromDrawable), which reports bad values.
-/// QZErrorInvalidArgument for a value that is not a dictionary;
-/// QZErrorWrongType for a layer that is not a CAEAGLLayer.
+/// QZErrorWrongType for a value that is not a dictionary or a layer that is
+/// not a CAEAGLLayer.
 @c public func CAEAGLLayerSetDrawableProperties(_ layer: CALayerRef?, _ properties: CAValueRef?) {
     var v: Value?
     if let properties { guard let o = object(properties, as: Value.self) else { return }; v = o }

@@ -76,8 +76,8 @@ enum EAGLContextCalls {
                         "the bound renderbuffer has no storage from a drawable (call QZEAGLContextRenderbufferStorageFromDrawable first)")
             return false
         }
-        guard GLRuntime.integer(GL_RENDERBUFFER_WIDTH) == drawable.width,
-              GLRuntime.integer(GL_RENDERBUFFER_HEIGHT) == drawable.height else {
+        guard GLRuntime.renderbufferParameter(GL_RENDERBUFFER_WIDTH) == drawable.width,
+              GLRuntime.renderbufferParameter(GL_RENDERBUFFER_HEIGHT) == drawable.height else {
             recordError(QZErrorInvalidState, function, "the renderbuffer's storage was replaced since it was made from the drawable")
             return false
         }

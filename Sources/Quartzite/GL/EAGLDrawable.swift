@@ -189,7 +189,7 @@ final class EAGLDrawable {
             qz_glGenRenderbuffers(1, &tmp)
             qz_glBindRenderbuffer(GL_RENDERBUFFER, tmp)
             qz_glRenderbufferStorage(GL_RENDERBUFFER, internalFormat, GLsizei(width), GLsizei(height))
-            let made = GLRuntime.integer(GL_RENDERBUFFER_WIDTH) == width
+            let made = GLRuntime.renderbufferParameter(GL_RENDERBUFFER_WIDTH) == width
             let image = made ? qz_internal_egl_create_renderbuffer_image(display, context, tmp) : nil
             qz_glBindRenderbuffer(GL_RENDERBUFFER, renderbuffer)
             // The EGLImage keeps the storage; the name is not needed.
@@ -209,7 +209,7 @@ final class EAGLDrawable {
             buffers.append(pb)
         }
         qz_glEGLImageTargetRenderbufferStorageOES(GL_RENDERBUFFER, images[0].image)
-        guard GLRuntime.integer(GL_RENDERBUFFER_WIDTH) == width, GLRuntime.integer(GL_RENDERBUFFER_HEIGHT) == height else {
+        guard GLRuntime.renderbufferParameter(GL_RENDERBUFFER_WIDTH) == width, GLRuntime.renderbufferParameter(GL_RENDERBUFFER_HEIGHT) == height else {
             recordError(QZErrorInvalidState, function, "GL could not attach the drawable's storage to the renderbuffer")
             return false
         }

@@ -68,6 +68,13 @@ enum GLRuntime {
         qz_glGetIntegerv(name, &v)
         return v
     }
+
+    /// A parameter of the renderbuffer bound to GL_RENDERBUFFER.
+    static func renderbufferParameter(_ name: GLenum) -> GLint {
+        var v: GLint = 0
+        qz_glGetRenderbufferParameteriv(GL_RENDERBUFFER, name, &v)
+        return v
+    }
 }
 
 /// Compiles and links a program; nil (with the driver's log in `log`) on failure.
