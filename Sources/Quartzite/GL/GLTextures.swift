@@ -166,6 +166,9 @@ final class GLTextureCache {
         qz_glEGLImageTargetTexture2DOES(GL_TEXTURE_2D, img.image)
         setBaseOnly()
         img.waitForPresent()
+        // (The renderer's framebuffers stay bound around the copy.)
+        let draw = GLuint(bitPattern: GLRuntime.integer(GL_DRAW_FRAMEBUFFER_BINDING))
+        let read = GLuint(bitPattern: GLRuntime.integer(GL_READ_FRAMEBUFFER_BINDING))
         var fbos: [GLuint] = [0, 0]
         qz_glGenFramebuffers(2, &fbos)
         qz_glBindFramebuffer(GL_READ_FRAMEBUFFER, fbos[0])
@@ -182,8 +185,8 @@ final class GLTextureCache {
                                  GLbitfield(GL_COLOR_BUFFER_BIT), GL_NEAREST)
             qz_glEnable(GL_SCISSOR_TEST)
         }
-        qz_glBindFramebuffer(GL_READ_FRAMEBUFFER, 0)
-        qz_glBindFramebuffer(GL_DRAW_FRAMEBUFFER, 0)
+        qz_glBindFramebuffer(GL_READ_FRAMEBUFFER, read)
+        qz_glBindFramebuffer(GL_DRAW_FRAMEBUFFER, draw)
         qz_glDeleteFramebuffers(2, fbos)
         qz_glDeleteTextures(1, [source])
         qz_glBindTexture(GL_TEXTURE_2D, name)
