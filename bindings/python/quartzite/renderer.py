@@ -87,8 +87,31 @@ class Renderer(Handle):
         if layer is not None:
             self.layer = layer
 
+    @classmethod
+    def with_egl_context(cls, display, context, layer=None, options=None):
+        """A renderer drawing with OpenGL ES 3 into the framebuffer bound in
+        the EGL ``context`` of ``display`` (CARendererCreateWithEGLContext):
+        both as integers or ctypes pointers; the context must be current on
+        the calling thread now and at each render. Its bounds start as the
+        current viewport; ``target`` is None and ``frame()`` is not
+        available (read the framebuffer with GL)."""
+        obj = cls.__new__(cls)
+        obj._ref = None
+        obj._target = None
+        obj._layer = None
+        opts = _options(options)
+        try:
+            obj._ref = call(_lib.CARendererCreateWithEGLContext, _pointer(display), _pointer(context), opts)
+        finally:
+            if opts:
+                _lib.CARelease(opts)
+        if layer is not None:
+            obj.layer = layer
+        return obj
+
     @property
     def target(self):
+        """The PixelBuffer frames are drawn into (None for a GL renderer)."""
         return self._target
 
     @property
@@ -136,12 +159,30 @@ class Renderer(Handle):
     def frame(self, time, rgba=False):
         """Renders the frame at media time ``time``; returns a NumPy copy."""
         import numpy as np
+        if self._target is None:
+            raise TypeError("a GL renderer draws into a GL framebuffer: call begin_frame, render and end_frame")
         self.begin_frame(time)
         self.render()
         self.end_frame()
         with self._target.locked(read_only=True):
             pixels = np.array(self._target, copy=True)
         return pixels[..., [2, 1, 0, 3]] if rgba else pixels
+
+
+def _pointer(p):
+    """An EGL handle given as an int, a ctypes pointer or None, as c_void_p."""
+    if p is None or isinstance(p, int):
+        return ctypes.c_void_p(p)
+    if isinstance(p, ctypes.c_void_p):
+        return p
+    return ctypes.cast(p, ctypes.c_void_p)
+
+
+def _options(options):
+    if options is None:
+        return None
+    from .values import to_value
+    return to_value(options)
 
 
 def render_in_context(layer, width, height, scale=1.0):
