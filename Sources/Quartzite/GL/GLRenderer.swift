@@ -45,7 +45,7 @@ private struct GLClip {
         let identity = Homography(m: (1, 0, 0, 0, 1, 0, 0, 0, 1))
         var rect = op.rect.standardized
         var fwd = identity, inv = identity
-        if let i0 = op.transform.inverse, i0.isFinite {
+        if op.transform.inverse?.isFinite == true {
             let local = LocalFrame(op.transform, rect, near: op.bounds)
             fwd = local.forward
             inv = local.inverse

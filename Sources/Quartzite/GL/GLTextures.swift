@@ -105,6 +105,9 @@ final class GLTextureCache {
             guard copyEAGL(img, box: box, into: name) else { return nil }
             img.usage.noteGPU()
         } else {
+            // (A CAEAGLLayer image of another display is read from its
+            // pixels, like a CPU renderer reads it.)
+            EAGLRegistry.noteCPURead(pb)
             pb.lock(readOnly: true)
             defer { try? pb.unlock(readOnly: true) }
             if pb.format.layout == .bgra32, let base = pb.baseAddress, pb.bytesPerRow % 4 == 0 {
