@@ -209,6 +209,7 @@ static const EGLint EGL_GL_RENDERBUFFER = 0x30B9;
     V(glGetProgramiv, (GLuint p, GLenum name, GLint *v), (p, name, v)) \
     V(glGetProgramInfoLog, (GLuint p, GLsizei n, GLsizei *len, GLchar *log), (p, n, len, log)) \
     V(glDeleteProgram, (GLuint p), (p)) \
+    X(GLboolean, glIsProgram, (GLuint p), (p)) \
     V(glUseProgram, (GLuint p), (p)) \
     X(GLint, glGetUniformLocation, (GLuint p, const GLchar *name), (p, name)) \
     V(glUniform1i, (GLint l, GLint v), (l, v)) \

@@ -1,5 +1,6 @@
 import CQuartzite
 import Glibc
+import Synchronization
 
 // The GPU renderer: replays a frame's draw list (Render/DrawList.swift) with
 // OpenGL ES 3 into the framebuffer bound in the host's context, operation by
@@ -90,22 +91,81 @@ private struct LocalFrame {
 }
 
 /// Uniforms the programs use (a location of -1 where a program has none).
-private enum Uniform: Int, CaseIterable {
+enum GLUniform: Int, CaseIterable {
     case uBox, uTarget, uFlipY, uClips, uClipCount, uInv, uFwd, uRect, uRadius, uEdges, uKind, uBorderWidth
     case uColor, uOpacity, uTex, uMask, uTexOrigin, uTexScale, uMinFilter, uMagFilter, uBias, uLevels, uFlipV
     case uHasMask, uWeights
 }
 
-private final class GLProgram {
+final class GLProgram {
     let name: GLuint
     private var locations: [GLint]
 
     init(name: GLuint) {
         self.name = name
-        locations = Uniform.allCases.map { u in String(describing: u).withCString { qz_glGetUniformLocation(name, $0) } }
+        locations = GLUniform.allCases.map { u in String(describing: u).withCString { qz_glGetUniformLocation(name, $0) } }
     }
 
-    subscript(_ u: Uniform) -> GLint { locations[u.rawValue] }
+    subscript(_ u: GLUniform) -> GLint { locations[u.rawValue] }
+}
+
+/// The GL renderer's programs, compiled once per context and shared by the
+/// renderers that draw with it (compiling is the costly part of a first frame).
+final class GLProgramSet {
+    let quad: GLProgram, group: GLProgram, blur: GLProgram, shadow: GLProgram, path: GLProgram
+    private var users = 0
+    private let key: UInt
+    private static let byContext = Mutex<[UInt: GLProgramSet]>([:])
+
+    private init(key: UInt, _ p: [GLProgram]) {
+        self.key = key
+        (quad, group, blur, shadow, path) = (p[0], p[1], p[2], p[3], p[4])
+    }
+
+    private var all: [GLProgram] { [quad, group, blur, shadow, path] }
+
+    /// The programs of `context` (current on this thread), compiled on first
+    /// use; nil with the driver's log in `log` when they do not compile.
+    static func acquire(_ context: UnsafeMutableRawPointer, log: inout String) -> GLProgramSet? {
+        let key = UInt(bitPattern: context)
+        return byContext.withLock { sets -> GLProgramSet? in
+            // (Names from a destroyed context whose address came back are not programs here.)
+            if let s = sets[key], s.all.allSatisfy({ qz_glIsProgram($0.name) != 0 }) {
+                s.users += 1
+                return s
+            }
+            var made: [GLProgram] = []
+            for source in [GLShaders.quad, GLShaders.group, GLShaders.blur, GLShaders.shadow, GLShaders.path] {
+                guard let name = compileGLProgram(vertex: GLShaders.vertex, fragment: source, log: &log) else {
+                    for p in made { qz_glDeleteProgram(p.name) }
+                    return nil
+                }
+                made.append(GLProgram(name: name))
+            }
+            for prog in made {
+                qz_glUseProgram(prog.name)
+                qz_glUniform1i(prog[.uTex], unitSource)
+                qz_glUniform1i(prog[.uClips], unitClips)
+                qz_glUniform1i(prog[.uWeights], unitWeights)
+                qz_glUniform1i(prog[.uMask], unitMask)
+            }
+            let s = GLProgramSet(key: key, made)
+            s.users = 1
+            sets[key] = s
+            return s
+        }
+    }
+
+    /// A renderer is done with them; the last one deletes them when
+    /// `contextCurrent` (else they go with the context).
+    func release(contextCurrent: Bool) {
+        GLProgramSet.byContext.withLock { sets in
+            users -= 1
+            guard users == 0 else { return }
+            if sets[key] === self { sets[key] = nil }
+            if contextCurrent { for p in all { qz_glDeleteProgram(p.name) } }
+        }
+    }
 }
 
 /// Texture units: the source, the clips, blur weights, a mask.
@@ -117,11 +177,12 @@ final class GLRenderer {
 
     let display: UnsafeMutableRawPointer
     let context: UnsafeMutableRawPointer
-    private var quad: GLProgram?
-    private var group: GLProgram?
-    private var blur: GLProgram?
-    private var shadow: GLProgram?
-    private var path: GLProgram?
+    private var programs: GLProgramSet?
+    private var quad: GLProgram? { programs?.quad }
+    private var group: GLProgram? { programs?.group }
+    private var blur: GLProgram? { programs?.blur }
+    private var shadow: GLProgram? { programs?.shadow }
+    private var path: GLProgram? { programs?.path }
     private var vertexArray: GLuint = 0
     private var clipTexture: GLuint = 0
     private var clipCapacity = 0
@@ -149,7 +210,7 @@ final class GLRenderer {
     }
 
     deinit {
-        guard quad != nil || textures.count > 0 || !offscreens.isEmpty else { return }
+        guard programs != nil || textures.count > 0 || !offscreens.isEmpty else { return }
         // GL objects belong to the context: delete them with it current,
         // making it current for the moment when it is not (and putting the
         // thread's own current context back). When that is impossible (the
@@ -158,7 +219,10 @@ final class GLRenderer {
         let prevDraw = qz_eglGetCurrentSurface(EGL_DRAW), prevRead = qz_eglGetCurrentSurface(EGL_READ)
         var switched = false
         if prevContext != context {
-            guard qz_eglMakeCurrent(display, nil, nil, context) != 0 else { return }
+            guard qz_eglMakeCurrent(display, nil, nil, context) != 0 else {
+                programs?.release(contextCurrent: false)
+                return
+            }
             switched = true
         }
         releaseResources()
@@ -172,8 +236,8 @@ final class GLRenderer {
     }
 
     private func releaseResources() {
-        for p in [quad, group, blur, shadow, path] { if let p { qz_glDeleteProgram(p.name) } }
-        quad = nil; group = nil; blur = nil; shadow = nil; path = nil
+        programs?.release(contextCurrent: true)
+        programs = nil
         if vertexArray != 0 { qz_glDeleteVertexArrays(1, [vertexArray]) }
         var names = [clipTexture, pathTexture].filter { $0 != 0 }
         names += weights.values.map { $0.texture }
@@ -226,27 +290,15 @@ final class GLRenderer {
 
     /// Compiles the programs and makes the shared objects (once).
     private func prepare(_ function: StaticString) -> Bool {
-        if quad != nil { return true }
+        if programs != nil { return true }
         var log = ""
-        func make(_ fragment: String) -> GLProgram? {
-            compileGLProgram(vertex: GLShaders.vertex, fragment: fragment, log: &log).map { GLProgram(name: $0) }
-        }
-        guard let q = make(GLShaders.quad), let g = make(GLShaders.group), let b = make(GLShaders.blur),
-              let s = make(GLShaders.shadow), let p = make(GLShaders.path) else {
-            for p in [quad, group, blur, shadow, path] { if let p { qz_glDeleteProgram(p.name) } }
+        guard let set = GLProgramSet.acquire(context, log: &log) else {
             recordError(QZErrorInvalidState, function, "the GL renderer's shaders did not compile: \(log)")
             return false
         }
-        (quad, group, blur, shadow, path) = (q, g, b, s, p)
+        programs = set
         qz_glGenVertexArrays(1, &vertexArray)
         textures.maxSize = Int(GLRuntime.integer(GL_MAX_TEXTURE_SIZE))
-        for prog in [q, g, b, s, p] {
-            qz_glUseProgram(prog.name)
-            qz_glUniform1i(prog[.uTex], unitSource)
-            qz_glUniform1i(prog[.uClips], unitClips)
-            qz_glUniform1i(prog[.uWeights], unitWeights)
-            qz_glUniform1i(prog[.uMask], unitMask)
-        }
         return true
     }
 
