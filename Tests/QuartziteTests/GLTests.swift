@@ -263,6 +263,26 @@ struct GLTests {
         }
     }
 
+    @Test func renderersOnOneContextShareTheirPrograms() throws {
+        guard let gl = TestGL.require() else { return }
+        let root = TL(0, 0, 16, 16, color: (0, 0, 1, 1))
+        gl.with {
+            guard let a = GPUFrames(gl, root, 16, 16), let b = GPUFrames(gl, root, 16, 16) else { Issue.record("no renderer"); return }
+            defer { b.close() }
+            #expect(a.frame(0)[8 * 16 + 8] == 0xFF00_00FF)
+            #expect(b.frame(0)[8 * 16 + 8] == 0xFF00_00FF)
+            #expect(a.renderer.gpu?.programs != nil && a.renderer.gpu?.programs === b.renderer.gpu?.programs)
+            let quad = b.renderer.gpu?.programs?.quad.name ?? 0
+            a.close()
+            // The other renderer's programs outlive the first renderer.
+            #expect(qz_glIsProgram(quad) != 0)
+            CATransactionBegin(); CATransactionSetDisableActions(true)
+            root.background((1, 0, 0, 1))
+            CATransactionCommit()
+            #expect(b.frame(1)[8 * 16 + 8] == 0xFFFF_0000)
+        }
+    }
+
     @Test func blurKernelsMatchTheCPUBlur() {
         // The per-axis kernel the GPU convolves with is the one the CPU blur
         // applies: a unit impulse blurred by the CPU is the kernel's outer product.

@@ -177,7 +177,7 @@ final class GLRenderer {
 
     let display: UnsafeMutableRawPointer
     let context: UnsafeMutableRawPointer
-    private var programs: GLProgramSet?
+    private(set) var programs: GLProgramSet?
     private var quad: GLProgram? { programs?.quad }
     private var group: GLProgram? { programs?.group }
     private var blur: GLProgram? { programs?.blur }
