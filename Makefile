@@ -3,7 +3,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build test demo gl-demo bench header install clean
+.PHONY: all deps build test demo demo-binary gl-demo video docs bench header install clean
 
 all: build
 
@@ -17,11 +17,34 @@ build: deps
 test: build
 	BUILD_DIR=$(abspath $(BUILD_DIR)) sh scripts/run-tests.sh
 
-demo: build
-	@mkdir -p out
-	cc -std=c11 -O2 -Wall -Wextra -Iinclude examples/demo.c examples/apng_writer.c -o $(BUILD_DIR)/demo \
+# The demo writes MP4 too when pkg-config finds FFmpeg's libraries (checked
+# when the recipe runs, after `deps` installed them); PNG and APNG without.
+FFMPEG_PKGS = libavformat libavcodec libswscale libavutil
+DEMO_VIDEO = $(shell pkg-config --exists $(FFMPEG_PKGS) 2>/dev/null && \
+    echo -DQZ_DEMO_HAVE_FFMPEG examples/video_writer.c $$(pkg-config --cflags --libs $(FFMPEG_PKGS)))
+
+demo-binary: build
+	cc -std=c11 -O2 -Wall -Wextra -Iinclude -DQZ_ASSETS_DIR='"$(abspath examples/assets)"' \
+	    examples/demo.c examples/apng_writer.c $(DEMO_VIDEO) -o $(BUILD_DIR)/demo \
 	    -L$(BUILD_DIR)/lib -lquartzite -lz -lm -Wl,-rpath,$(abspath $(BUILD_DIR))/lib
+	cc -std=c11 -O2 -Wall -Wextra -Iinclude examples/animating_keypaths.c examples/apng_writer.c \
+	    -o $(BUILD_DIR)/animating_keypaths -L$(BUILD_DIR)/lib -lquartzite -lz -lm -Wl,-rpath,$(abspath $(BUILD_DIR))/lib
+
+demo: demo-binary
+	@mkdir -p out
 	$(BUILD_DIR)/demo out
+	$(BUILD_DIR)/animating_keypaths out
+
+# The same scene as an H.264 MP4 (out/demo.mp4), 1280x960 at 60 fps.
+video: demo-binary
+	@mkdir -p out
+	$(BUILD_DIR)/demo out --mp4 out/demo.mp4 --fps 60 --width 1280
+
+# The API reference from the headers (Doxygen): build/docs/api/html/index.html.
+docs: deps
+	@mkdir -p $(BUILD_DIR)/docs/api
+	cd docs && QZ_DOCS_OUT=$(abspath $(BUILD_DIR))/docs/api QZ_DOCS_WARN_AS_ERROR=YES doxygen Doxyfile
+	@echo "API reference: $(BUILD_DIR)/docs/api/html/index.html"
 
 # The engine-style GL example (examples/gl_engine.c): a surfaceless EGL
 # context on Mesa's llvmpipe, 60 PNG frames under out/gl.

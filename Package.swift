@@ -1,11 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The linker version script keeps only the public C API in the .so's dynamic
-// symbol table; the linker needs its absolute path.
-let packageRoot = String(#filePath.dropLast("/Package.swift".count))
-let exportsMap = packageRoot + "/Sources/exports.map"
-
+// No unsafe flags here, so that another package can depend on this one by
+// version. The flags of the shipped libquartzite.so (lld with the exports
+// version script, static stdlib, unchecked exclusivity) are given where the
+// .so is produced: CMakeLists.txt.
 let package = Package(
     name: "Quartzite",
     // MARK: - Public API
@@ -19,32 +18,46 @@ let package = Package(
         // MARK: - Implementation details
         // Public C structs, enums, callback tables and exported constant data,
         // and the libpng calls of QZPixelBufferCreateWithPNGFile / WritePNG
-        // (Debian's libpng-dev: png.h on the default include path, libpng16.so).
+        // (Debian's libpng-dev: png.h on the default include path, libpng16.so),
+        // and the libjpeg calls of CGImageCreateWithJPEGDataProvider (Debian's
+        // libjpeg-dev: libjpeg-turbo's libjpeg.so.62).
         .target(
             name: "CQuartzite",
             path: "Sources/CQuartzite",
-            cSettings: [.unsafeFlags(["-O2"])],
-            linkerSettings: [.linkedLibrary("png")]
+            linkerSettings: [.linkedLibrary("png"), .linkedLibrary("jpeg")]
+        ),
+        // cairo, the rasterizer of Core Graphics drawing (Debian's
+        // libcairo2-dev, linked dynamically).
+        .systemLibrary(
+            name: "CCairo",
+            path: "Sources/CCairo",
+            pkgConfig: "cairo",
+            providers: [.apt(["libcairo2-dev"])]
+        ),
+        // Pango with HarfBuzz, FriBiDi, fontconfig and FreeType: Core Text's
+        // shaping, bidi, line breaking, font matching and glyphs (Debian's
+        // libpango1.0-dev, linked dynamically).
+        .systemLibrary(
+            name: "CPango",
+            path: "Sources/CPango",
+            pkgConfig: "pangocairo",
+            providers: [.apt(["libpango1.0-dev"])]
         ),
         // The engine and its @c export layer.
         .target(
             name: "Quartzite",
-            dependencies: ["CQuartzite"],
+            dependencies: ["CQuartzite", "CCairo", "CPango"],
             path: "Sources/Quartzite",
             swiftSettings: [
                 // Thread safety comes from explicit locks around shared state (see DESIGN.md),
                 // which Swift 6 strict concurrency checking cannot see.
                 .swiftLanguageMode(.v5),
-                .unsafeFlags(["-enforce-exclusivity=unchecked"]),
-            ],
-            // lld (shipped with the toolchain) keeps every non-public symbol out of
-            // .dynsym; gold leaves local Swift metadata symbols there.
-            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "--version-script=\(exportsMap)"])]
+            ]
         ),
         // MARK: - Unit test bundles
         .testTarget(
             name: "QuartziteTests",
-            dependencies: ["Quartzite", "CQuartzite"],
+            dependencies: ["Quartzite", "CQuartzite", "CCairo", "CPango"],
             path: "Tests/QuartziteTests",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

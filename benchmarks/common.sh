@@ -133,3 +133,20 @@ qz_build_transaction_bench() {
         -o "$BENCH_OUT/bench_transaction" \
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
+
+# Compiles bench_graphics.c (Core Graphics vs cairo in C) into $BENCH_OUT/bench_graphics.
+qz_build_graphics_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086,SC2046
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" $(pkg-config --cflags cairo) "$BENCH_DIR/bench_graphics.c" \
+        -o "$BENCH_OUT/bench_graphics" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs cairo) -lm
+}
+
+qz_build_text_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086,SC2046
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" $(pkg-config --cflags pangocairo) "$BENCH_DIR/bench_text.c" \
+        -o "$BENCH_OUT/bench_text" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs pangocairo) -lm
+}

@@ -2,7 +2,7 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction] [--no-render] [--no-gl]
+#                     [--no-transaction] [--no-render] [--no-graphics] [--no-text] [--no-gl]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -13,6 +13,9 @@
 #   --no-transaction skip the transaction benchmark (bench_transaction)
 #   --no-render     skip the renderer benchmark against pixman (bench_render; it
 #                   installs Debian's libpixman-1-dev with apt-get when missing)
+#   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
+#                   (bench_graphics)
+#   --no-text       skip the text benchmark against Pango and cairo in C (bench_text)
 #   --no-gl         skip the GL renderer against the CPU renderer (bench_render_gl,
 #                   on Mesa's llvmpipe without a GPU: for context only)
 #
@@ -26,7 +29,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 gl=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 text=1 gl=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -37,9 +40,11 @@ for arg in "$@"; do
     --no-video) video=0 ;;
     --no-transaction) transaction=0 ;;
     --no-render) render=0 ;;
+    --no-graphics) graphics=0 ;;
+    --no-text) text=0 ;;
     --no-gl) gl=0 ;;
     -h | --help)
-        sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -76,6 +81,12 @@ if [ "$render" = 1 ] && ! qz_build_render_bench; then
     echo "run.sh: bench_render skipped (pixman is not available; see the message above)" >&2
     render=0
 fi
+if [ "$graphics" = 1 ]; then
+    qz_build_graphics_bench
+fi
+if [ "$text" = 1 ]; then
+    qz_build_text_bench
+fi
 if [ "$gl" = 1 ] && { [ "$render" = 0 ] || ! qz_build_render_gl_bench; }; then
     echo "run.sh: bench_render_gl skipped (it needs bench_render's pixman and EGL/GLES)" >&2
     gl=0
@@ -89,6 +100,8 @@ anim_args=()
 video_args=()
 tx_args=()
 render_args=()
+graphics_args=()
+text_args=()
 kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
@@ -99,6 +112,8 @@ if [ "$quick" = 1 ]; then
     tx_args=(--reps 3)
     render_args=(--reps 2 --frames 2)
     kernel_args=(--reps 3 --frames 2)
+    graphics_args=(--reps 2 --paths 300 --frames 20)
+    text_args=(--reps 2 --labels 300 --frames 50)
 fi
 
 status=0
@@ -168,6 +183,26 @@ if [ "$render" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_graphics.txt"
+if [ "$graphics" = 1 ]; then
+    echo "== C: bench_graphics (CGContext vs cairo in C; the display cycle at commit and per frame)"
+    "$BENCH_OUT/bench_graphics" ${graphics_args[@]+"${graphics_args[@]}"} | tee "$BENCH_OUT/bench_graphics.txt" || {
+        echo "run.sh: bench_graphics FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
+: >"$BENCH_OUT/bench_text.txt"
+if [ "$text" = 1 ]; then
+    echo "== C: bench_text (CATextLayer display vs Pango and cairo in C; moving labels; a changing label)"
+    "$BENCH_OUT/bench_text" ${text_args[@]+"${text_args[@]}"} | tee "$BENCH_OUT/bench_text.txt" || {
+        echo "run.sh: bench_text FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
 : >"$BENCH_OUT/bench_render_gl.txt"
 if [ "$gl" = 1 ]; then
     echo "== C: bench_render_gl (the GL renderer vs the CPU renderer on bench_render's scenes; context only)"
@@ -214,7 +249,7 @@ fi
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
     "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" \
-    "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
+    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"

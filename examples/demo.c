@@ -1,7 +1,17 @@
 /* Quartzite demo: a short animated scene rendered frame by frame through
  * CARenderer into a pixel buffer under a controlled media clock, written as
  * PNG frames and an animated PNG under the output directory (argv[1], "out"
- * by default).
+ * by default), or, when asked, as an H.264 MP4 through FFmpeg's libraries.
+ *
+ * Usage: demo [OUTDIR] [--mp4 FILE] [--fps N] [--width W]
+ *   --mp4 FILE   write FILE (H.264 in MP4) instead of the PNG files; needs a
+ *                demo built with FFmpeg (QZ_DEMO_HAVE_FFMPEG, which the
+ *                Makefile sets when pkg-config finds libavcodec, libavformat
+ *                and libswscale)
+ *   --fps N      frames per second (default 24; the scene lasts 3 s)
+ *   --width W    frame width (default 320; the height is 3/4 of it, the
+ *                scene scaled to fit)
+ * Long renders show their progress on stderr.
  *
  * The scene: a photo card flipping about the y axis under a perspective
  * sublayerTransform (3D flip, rounded corners, shadow, border); a ball
@@ -9,17 +19,30 @@
  * scales, spins and fades (an animation group); a progress bar and a badge
  * moving to new model values by implicit animations (property changes inside
  * CATransactions with their own durations and timing); and a panel whose
- * colour changes with a push transition half-way through. */
+ * colour changes with a push transition half-way through. Content drawn
+ * with Core Graphics: the card's photo is a PNG file (examples/assets/
+ * landscape.png) decoded into a CGImage, and a progress ring is a layer
+ * class that draws itself (drawInContext, cairo underneath) from a custom
+ * property, "progress", whose animation redraws it every frame. Text
+ * (CATextLayer, laid out by Pango): a title from an attributed string with
+ * two fonts and colours, the card's caption, a counter on the badge whose
+ * text changes every frame, and a label mixing Latin, Arabic and
+ * Devanagari. Only the counter is laid out again as frames go by. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include <quartzite/quartzite.h>
 #include "apng_writer.h"
+#ifdef QZ_DEMO_HAVE_FFMPEG
+#include "video_writer.h"
+#endif
 
-enum { WIDTH = 320, HEIGHT = 240, FPS = 24, FRAMES = 72 };
+/* The scene's own size, in points, and length. */
+enum { WIDTH = 320, HEIGHT = 240, SECONDS = 3 };
 static const double PI = 3.14159265358979323846;
 
 static double media_now = 0;
@@ -42,23 +65,69 @@ static void set_shadow(CALayerRef l, double opacity, double radius, double dx, d
     CALayerSetShadowOffset(l, CGSizeMake(dx, dy));
 }
 
-/* A 64x64 picture: a sky gradient, a sun and hills (premultiplied BGRA). */
-static CVPixelBufferRef make_picture(void) {
-    CVPixelBufferRef pb = NULL;
-    if (CVPixelBufferCreate(NULL, 64, 64, kCVPixelFormatType_32BGRA, NULL, &pb) != kCVReturnSuccess) return NULL;
-    uint8_t *base = CVPixelBufferGetBaseAddress(pb);
-    size_t bpr = CVPixelBufferGetBytesPerRow(pb);
-    for (int y = 0; y < 64; y++) {
-        for (int x = 0; x < 64; x++) {
-            double r = 0.35 + 0.4 * y / 64.0, g = 0.6 + 0.3 * y / 64.0, b = 0.95;
-            double dx = x - 44, dy = y - 18;
-            if (dx * dx + dy * dy < 90) { r = 1.0; g = 0.85; b = 0.3; }
-            if (y > 44 + 6 * sin(x / 9.0)) { r = 0.2; g = 0.55; b = 0.25; }
-            uint8_t *p = base + y * bpr + 4 * x;
-            p[0] = (uint8_t)(b * 255); p[1] = (uint8_t)(g * 255); p[2] = (uint8_t)(r * 255); p[3] = 255;
-        }
-    }
-    return pb;
+#ifndef QZ_ASSETS_DIR
+#define QZ_ASSETS_DIR "examples/assets"
+#endif
+
+/* A PNG file decoded into a CGImage (+1), or NULL. */
+static CGImageRef load_png(const char *path) {
+    CGDataProviderRef provider = CGDataProviderCreateWithFilename(path);
+    if (!provider) return NULL;
+    CGImageRef image = CGImageCreateWithPNGDataProvider(provider, NULL, true, kCGRenderingIntentDefault);
+    CGDataProviderRelease(provider);
+    return image;
+}
+
+/* The progress ring: a layer class whose "progress" key needs display. */
+static bool ring_needs_display(CALayerClassRef cls, const char *key, void *info) {
+    (void)cls; (void)info;
+    return strcmp(key, "progress") == 0;
+}
+
+static void ring_draw(CALayerRef layer, CGContextRef ctx, void *info) {
+    (void)info;
+    double progress = CALayerGetNumberForKeyPath(layer, "progress");
+    CGRect b = CALayerGetBounds(layer);
+    double cx = b.size.width / 2, cy = b.size.height / 2, r = b.size.width / 2 - 8;
+    /* The track, then the arc from the top, clockwise on screen. */
+    CGContextSetLineWidth(ctx, 9);
+    CGContextSetRGBStrokeColor(ctx, 1, 1, 1, 0.15);
+    CGContextStrokeEllipseInRect(ctx, CGRectMake(cx - r, cy - r, 2 * r, 2 * r));
+    CGContextSetLineCap(ctx, kCGLineCapRound);
+    CGContextSetRGBStrokeColor(ctx, 0.95 - 0.6 * progress, 0.45 + 0.4 * progress, 0.3, 1);
+    CGContextAddArc(ctx, cx, cy, r, -PI / 2, -PI / 2 + 2 * PI * progress, 0);
+    CGContextStrokePath(ctx);
+    /* A disc whose glow grows with the progress. */
+    CGColorSpaceRef rgb = CGColorSpaceCreateDeviceRGB();
+    CGFloat comps[] = { 1, 1, 1, 0.9,  0.4, 0.8, 1, 0 };
+    CGGradientRef glow = CGGradientCreateWithColorComponents(rgb, comps, NULL, 2);
+    CGContextDrawRadialGradient(ctx, glow, CGPointMake(cx, cy), 0, CGPointMake(cx, cy), 6 + (r - 14) * progress, 0);
+    CGGradientRelease(glow);
+    CGColorSpaceRelease(rgb);
+}
+
+/* A CATextLayer with a plain string. */
+static CALayerRef make_label(CALayerRef parent, double x, double y, double w, double h, const char *text,
+                             const char *font, double size, double r, double g, double b, const char *alignment) {
+    CALayerRef l = CATextLayerCreate();
+    CALayerSetFrame(l, CGRectMake(x, y, w, h));
+    CAValueRef s = CAValueCreateString(text), f = CAValueCreateString(font);
+    CATextLayerSetString(l, s);
+    CATextLayerSetFont(l, f);
+    CARelease(s); CARelease(f);
+    CATextLayerSetFontSize(l, size);
+    CGColorRef c = CGColorCreateSRGB(r, g, b, 1);
+    CATextLayerSetForegroundColor(l, c);
+    CGColorRelease(c);
+    CATextLayerSetAlignmentMode(l, alignment);
+    CALayerSetContentsScale(l, 2);
+    CALayerAddSublayer(parent, l);
+    return l;
+}
+
+/* Sets an attribute over [start, start + length) of `s`. */
+static void set_attribute(CFMutableAttributedStringRef s, CFIndex start, CFIndex length, const char *name, const void *value) {
+    CFAttributedStringSetAttribute(s, CFRangeMake(start, length), name, value);
 }
 
 static void add_basic(CALayerRef l, const char *keyPath, CAValueRef from, CAValueRef to, double duration,
@@ -80,8 +149,46 @@ static void add_basic(CALayerRef l, const char *keyPath, CAValueRef from, CAValu
     CARelease(to);
 }
 
+/* A progress line on stderr: rewritten in place on a terminal, a line per
+ * quarter otherwise (logs). */
+static void show_progress(const char *what, int done, int total) {
+    static int last_quarter = -1;
+    if (isatty(STDERR_FILENO)) {
+        fprintf(stderr, "\r  %s: frame %d/%d (%d%%)%s", what, done, total, 100 * done / total, done == total ? "\n" : "");
+    } else if (4 * done / total != last_quarter) {
+        last_quarter = 4 * done / total;
+        fprintf(stderr, "  %s: frame %d/%d (%d%%)\n", what, done, total, 100 * done / total);
+    }
+}
+
 int main(int argc, char **argv) {
-    const char *outdir = argc > 1 ? argv[1] : "out";
+    const char *outdir = "out", *mp4 = NULL;
+    int fps = 24, pixel_width = WIDTH;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--mp4") == 0 && i + 1 < argc) mp4 = argv[++i];
+        else if (strcmp(argv[i], "--fps") == 0 && i + 1 < argc) fps = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--width") == 0 && i + 1 < argc) pixel_width = atoi(argv[++i]);
+        else if (argv[i][0] != '-') outdir = argv[i];
+        else {
+            fprintf(stderr, "usage: demo [OUTDIR] [--mp4 FILE] [--fps N] [--width W]\n");
+            return 2;
+        }
+    }
+    if (fps < 1 || fps > 240 || pixel_width < 16 || pixel_width > 7680) {
+        fprintf(stderr, "demo: --fps takes 1...240, --width 16...7680\n");
+        return 2;
+    }
+    const int frames = SECONDS * fps;
+    const int pixel_height = (pixel_width * 3 / 4) & ~1;      /* even, for 4:2:0 video */
+    pixel_width &= ~1;
+    const double scale = (double)pixel_width / WIDTH;
+#ifndef QZ_DEMO_HAVE_FFMPEG
+    if (mp4) {
+        fprintf(stderr, "demo: built without FFmpeg (libavcodec-dev, libavformat-dev, libswscale-dev): "
+                        "no MP4; PNG and APNG output work without it\n");
+        return 2;
+    }
+#endif
     QZSetMediaTimeSource(clock_source, &media_now);
 
     CALayerRef root = make_layer(NULL, 0, 0, WIDTH, HEIGHT, 0.10, 0.12, 0.18, 1);
@@ -97,13 +204,17 @@ int main(int argc, char **argv) {
     CGColorRef gold = CGColorCreateSRGB(0.95, 0.75, 0.2, 1);
     CALayerSetBorderColor(card, gold);
     set_shadow(card, 0.6, 10, 0, 6);
-    CVPixelBufferRef picture = make_picture();
+    CGImageRef picture = load_png(QZ_ASSETS_DIR "/landscape.png");
+    if (!picture) {
+        fprintf(stderr, "demo: cannot load %s: %s\n", QZ_ASSETS_DIR "/landscape.png", QZGetLastErrorMessage());
+        return 1;
+    }
     CALayerRef photo = make_layer(card, 10, 10, 90, 90, 0, 0, 0, 0);
     CALayerSetContents(photo, picture);
     CALayerSetCornerRadius(photo, 8);
     CALayerSetMasksToBounds(photo, true);
-    CALayerRef caption = make_layer(card, 10, 112, 70, 12, 0.3, 0.3, 0.35, 1);
-    CALayerSetCornerRadius(caption, 6);
+    CALayerRef caption = make_label(card, 10, 106, 90, 20, "Landscape", "Helvetica-Bold", 13, 0.25, 0.25, 0.3,
+                                    kCAAlignmentCenter);
     add_basic(card, "transform.rotation.y", CAValueCreateNumber(0), CAValueCreateNumber(PI), 1.5, true, 1,
               kCAMediaTimingFunctionEaseInEaseOut);
 
@@ -159,6 +270,30 @@ int main(int argc, char **argv) {
     CALayerSetCornerRadius(bar, 5);
     CALayerRef badge = make_layer(root, 250, 16, 52, 24, 0.95, 0.45, 0.2, 1);
     CALayerSetCornerRadius(badge, 12);
+    /* The badge's counter: its text changes every frame. */
+    CALayerRef counter = make_label(badge, 0, 3, 52, 20, "0", "Helvetica-Bold", 14, 1, 1, 1, kCAAlignmentCenter);
+
+    /* A title from an attributed string: two fonts, two colours. */
+    CFMutableAttributedStringRef title_text = CFAttributedStringCreateMutable(NULL, 0);
+    CFAttributedStringReplaceString(title_text, CFRangeMake(0, 0), "Quartzite text");
+    CTFontRef bold = CTFontCreateWithName("Helvetica-Bold", 18, NULL), light = CTFontCreateWithName("Times-Italic", 17, NULL);
+    CGColorRef white = CGColorCreateSRGB(1, 1, 1, 1), amber = CGColorCreateSRGB(0.98, 0.78, 0.3, 1);
+    set_attribute(title_text, 0, 9, kCTFontAttributeName, bold);
+    set_attribute(title_text, 0, 9, kCTForegroundColorAttributeName, white);
+    set_attribute(title_text, 9, 5, kCTFontAttributeName, light);
+    set_attribute(title_text, 9, 5, kCTForegroundColorAttributeName, amber);
+    CALayerRef title = CATextLayerCreate();
+    CALayerSetFrame(title, CGRectMake(12, 8, 150, 26));
+    CALayerSetContentsScale(title, 2);
+    CATextLayerSetString(title, (CAValueRef)(void *)title_text);
+    CALayerAddSublayer(root, title);
+    CARelease(title_text); CARelease(bold); CARelease(light); CGColorRelease(white); CGColorRelease(amber);
+
+    /* A label mixing scripts: Latin, Arabic (right to left, joined) and
+     * Devanagari (conjuncts), shaped by HarfBuzz, ordered by FriBiDi. */
+    CALayerRef scripts = make_label(root, 12, 220, 220, 18, "Hello \xc2\xb7 \xd9\x85\xd8\xb1\xd8\xad\xd8\xa8\xd8\xa7 \xc2\xb7 "
+                                    "\xe0\xa4\xa8\xe0\xa4\xae\xe0\xa4\xb8\xe0\xa5\x8d\xe0\xa4\xa4\xe0\xa5\x87",
+                                    "Helvetica", 13, 0.85, 0.88, 0.95, kCAAlignmentLeft);
 
     /* A panel that changes colour half-way through with a push transition. */
     CALayerRef window = make_layer(root, 236, 150, 70, 70, 0, 0, 0, 0);   /* clips the transition */
@@ -167,6 +302,20 @@ int main(int argc, char **argv) {
     CALayerRef panel = make_layer(window, 0, 0, 70, 70, 0.55, 0.3, 0.8, 1);
     CALayerRef mark = make_layer(panel, 20, 20, 30, 30, 1, 1, 1, 0.9);
     CALayerSetCornerRadius(mark, 15);
+
+    /* A progress ring drawn by its class from "progress" (0 ... 0.85). */
+    CALayerClassCallbacks ring_cb;
+    memset(&ring_cb, 0, sizeof ring_cb);
+    ring_cb.needsDisplayForKey = ring_needs_display;
+    ring_cb.drawInContext = ring_draw;
+    CALayerClassRef ring_class = CALayerClassCreate("ProgressRing", NULL, &ring_cb, NULL);
+    CALayerRef ring = CALayerCreateWithClass(ring_class);
+    CALayerSetFrame(ring, CGRectMake(148, 56, 76, 76));
+    CALayerSetContentsScale(ring, 2);
+    CALayerSetNumberForKeyPath(ring, "progress", 0.85);
+    CALayerAddSublayer(root, ring);
+    add_basic(ring, "progress", CAValueCreateNumber(0), CAValueCreateNumber(0.85), 2.5, false, 0,
+              kCAMediaTimingFunctionEaseInEaseOut);
 
     /* Commit the scene (the thread's implicit transaction), then change the
      * model inside explicit transactions: each change to an animatable
@@ -188,20 +337,48 @@ int main(int argc, char **argv) {
     CATransactionCommit();
     CATransactionCommit();
 
+    /* Other output sizes: the whole scene scaled about the top-left corner. */
+    if (scale != 1) {
+        CALayerSetAnchorPoint(root, CGPointMake(0, 0));
+        CALayerSetPosition(root, CGPointMake(0, 0));
+        CALayerSetTransform(root, CATransform3DMakeScale(scale, scale, 1));
+    }
+
     CVPixelBufferRef target = NULL;
-    if (CVPixelBufferCreate(NULL, WIDTH, HEIGHT, kCVPixelFormatType_32BGRA, NULL, &target) != kCVReturnSuccess) {
+    if (CVPixelBufferCreate(NULL, pixel_width, pixel_height, kCVPixelFormatType_32BGRA, NULL, &target) != kCVReturnSuccess) {
         fprintf(stderr, "demo: cannot create the target: %s\n", QZGetLastErrorMessage());
         return 1;
     }
     CARendererRef renderer = CARendererCreate(target, NULL);
     CARendererSetLayer(renderer, root);
 
-    char *paths[FRAMES];
+#ifdef QZ_DEMO_HAVE_FFMPEG
+    VideoWriter *video = NULL;
+    if (mp4) {
+        char error[256];
+        video = video_writer_open(mp4, pixel_width, pixel_height, fps, error, sizeof error);
+        if (!video) {
+            fprintf(stderr, "demo: cannot write %s: %s\n", mp4, error);
+            return 1;
+        }
+    }
+#endif
+    char **paths = calloc((size_t)frames, sizeof *paths);
     double redrawn = 0, total_ms = 0;
     int transitioned = 0;
-    for (int i = 0; i < FRAMES; i++) {
-        double t = (double)i / FPS;
+    QZTextResetStatistics();
+    for (int i = 0; i < frames; i++) {
+        double t = (double)i / fps;
         media_now = t;
+        /* The counter's new text (the only text laid out again). */
+        char count[16];
+        snprintf(count, sizeof count, "%d", i * 7);
+        CATransactionBegin();
+        CATransactionSetDisableActions(true);
+        CAValueRef count_value = CAValueCreateString(count);
+        CATextLayerSetString(counter, count_value);
+        CARelease(count_value);
+        CATransactionCommit();
         if (!transitioned && t >= 1.5) {
             CAAnimationRef push = CATransitionCreate();
             CAValueRef type = CAValueCreateString(kCATransitionPush), sub = CAValueCreateString(kCATransitionFromRight);
@@ -230,30 +407,62 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &b);
         total_ms += (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
         if (!CGRectIsNull(update)) redrawn += update.size.width * update.size.height;
+#ifdef QZ_DEMO_HAVE_FFMPEG
+        if (video) {
+            CVPixelBufferLockBaseAddress(target, kCVPixelBufferLock_ReadOnly);
+            int written = video_writer_add_frame(video, CVPixelBufferGetBaseAddress(target),
+                                                 CVPixelBufferGetBytesPerRow(target));
+            CVPixelBufferUnlockBaseAddress(target, kCVPixelBufferLock_ReadOnly);
+            if (written != 0) {
+                fprintf(stderr, "demo: encoding frame %d of %s failed\n", i, mp4);
+                video_writer_close(video);
+                return 1;
+            }
+            show_progress("encoding", i + 1, frames);
+            continue;
+        }
+#endif
         paths[i] = malloc(strlen(outdir) + 32);
         sprintf(paths[i], "%s/frame_%03d.png", outdir, i);
         if (QZPixelBufferWritePNG(target, paths[i]) != kCVReturnSuccess) {
             fprintf(stderr, "demo: cannot write %s: %s\n", paths[i], QZGetLastErrorMessage());
             return 1;
         }
+        show_progress("rendering", i + 1, frames);
     }
-    char apng[4096];
-    snprintf(apng, sizeof apng, "%s/demo.png", outdir);
-    int ok = apng_write_from_png_files(apng, (const char *const *)paths, FRAMES, 1, FPS);
-
-    printf("Quartzite demo: %d frames of %dx%d at %d fps rendered through CARenderer\n", FRAMES, WIDTH, HEIGHT, FPS);
-    printf("  frames:        %s/frame_000.png ... %s/frame_%03d.png\n", outdir, outdir, FRAMES - 1);
-    printf("  animated PNG:  %s%s\n", apng, ok == 0 ? "" : " (FAILED)");
+    int ok = 0;
+    printf("Quartzite demo: %d frames of %dx%d at %d fps rendered through CARenderer\n", frames, pixel_width,
+           pixel_height, fps);
+#ifdef QZ_DEMO_HAVE_FFMPEG
+    if (video) {
+        ok = video_writer_close(video);
+        printf("  video:         %s (H.264, %.1f s)%s\n", mp4, (double)frames / fps, ok == 0 ? "" : " (FAILED)");
+    }
+#endif
+    if (!mp4) {
+        char apng[4096];
+        snprintf(apng, sizeof apng, "%s/demo.png", outdir);
+        ok = apng_write_from_png_files(apng, (const char *const *)paths, (size_t)frames, 1, (unsigned)fps);
+        printf("  frames:        %s/frame_000.png ... %s/frame_%03d.png\n", outdir, outdir, frames - 1);
+        printf("  animated PNG:  %s%s\n", apng, ok == 0 ? "" : " (FAILED)");
+    }
     printf("  rendering:     %.2f ms per frame on average; damage tracking redrew %.0f%% of the pixels\n",
-           total_ms / FRAMES, 100.0 * redrawn / ((double)FRAMES * WIDTH * HEIGHT));
+           total_ms / frames, 100.0 * redrawn / ((double)frames * pixel_width * pixel_height));
+    QZTextStatistics text = QZTextGetStatistics();
+    printf("  text:          %llu layouts and %llu draws over %d frames (the counter; the title, caption and\n"
+           "                 mixed-script label were laid out once, before the first frame)\n",
+           (unsigned long long)text.layouts, (unsigned long long)text.draws, frames);
 
-    for (int i = 0; i < FRAMES; i++) free(paths[i]);
+    for (int i = 0; i < frames; i++) free(paths[i]);
+    free(paths);
     CARelease(renderer);
     CVPixelBufferRelease(target);
-    CVPixelBufferRelease(picture);
+    CGImageRelease(picture);
     CGColorRelease(gold);
-    CALayerRef layers[] = { root, stage, card, photo, caption, ball, tile, track, bar, badge, window, panel, mark };
+    CALayerRef layers[] = { root, stage, card, photo, caption, ball, tile, track, bar, badge, window, panel, mark, ring,
+                            counter, title, scripts };
     for (size_t i = 0; i < sizeof layers / sizeof layers[0]; i++) CARelease(layers[i]);
+    CARelease(ring_class);
     QZSetMediaTimeSource(NULL, NULL);
     return ok == 0 ? 0 : 1;
 }

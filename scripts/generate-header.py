@@ -71,7 +71,6 @@ FAMILIES = [
     ("CALayerDisplay", "CALayer: layout and display"),
     ("CALayerSetDelegate", "CALayer: layout and display"),
     ("QZLayerGetDirtyRect", "CALayer: layout and display"),
-    ("CGContextGetClipBoundingBox", "CALayer: layout and display"),
     ("CALayerSetValueFor", "CALayer: key-value coding"),
     ("CALayerCopyValueFor", "CALayer: key-value coding"),
     ("CALayerSetNumberForKeyPath", "CALayer: key-value coding"),
@@ -129,16 +128,44 @@ FAMILIES = [
     ("CALayerRenderInContext", "Bitmap contexts and CALayerRenderInContext"),
     ("CGBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
     ("QZBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
-    ("CGContext", "Bitmap contexts and CALayerRenderInContext"),
+    ("CGBitmapContextCreateImage", "CGImage and CGDataProvider"),
+    ("CGContext", "CGContext: drawing (CGContext.h)"),
+    ("CGColorSpace", "CGColorSpace"),
+    ("CGGradient", "CGGradient"),
+    ("CGImage", "CGImage and CGDataProvider"),
+    ("CGDataProvider", "CGImage and CGDataProvider"),
+    ("QZImage", "CGImage and CGDataProvider"),
+    ("QZPixelBufferCreateWithImage", "CGImage and CGDataProvider"),
+    ("CFAttributedString", "CFAttributedString: strings with attributes"),
+    ("CFRangeMake", "CFAttributedString: strings with attributes"),
+    ("CTFont", "Core Text: CTFont"),
+    ("CTLine", "Core Text: CTLine"),
+    ("CTFramesetter", "Core Text: CTFramesetter and CTFrame"),
+    ("CTFrame", "Core Text: CTFramesetter and CTFrame"),
+    ("QZFrame", "Core Text: CTFramesetter and CTFrame"),
+    ("CGContextSetText", "Core Text: CTLine"),
+    ("CGContextGetText", "Core Text: CTLine"),
+    ("QZText", "Core Text: Quartzite's text additions"),
 ]
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not
 # let cross @c; the engine uses QZ-prefixed aliases of the same C types.
-CF_ALIASES = re.compile(r"\bQZ((?:CG|CV|CF)\w*Ref)\b")
+CF_ALIASES = re.compile(r"\bQZ((?:CG|CV|CF|CT)\w*Ref)\b")
 
 SWIFT_MACROS = re.compile(
     r"\s*\b(SWIFT_NOEXCEPT|SWIFT_WARN_UNUSED_RESULT|SWIFT_EXTERN|SWIFT_NORETURN)\b")
 NULLABILITY = re.compile(r"\s*\b_(Nullable_result|Nullable|Nonnull|Null_unspecified)\b")
+
+
+def cairo_flags():
+    """cairo's and Pango's include directories (the CCairo and CPango
+    system-library modules need them)."""
+    out = subprocess.run(["pkg-config", "--cflags-only-I", "cairo", "pangocairo"], check=True, capture_output=True,
+                         text=True).stdout
+    flags = []
+    for f in out.split():
+        flags += ["-Xcc", f]
+    return flags
 
 
 def compiler_header(out_path):
@@ -152,7 +179,9 @@ def compiler_header(out_path):
                "-swift-version", "5", "-emit-module",
                "-emit-module-path", os.path.join(tmp, "Quartzite.swiftmodule"),
                "-emit-clang-header-path", out_path,
-               "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include")] + sources
+               "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include"),
+               "-I", os.path.join(ROOT, "Sources", "CCairo"),
+               "-I", os.path.join(ROOT, "Sources", "CPango")] + cairo_flags() + sources
         subprocess.run(cmd, check=True)
 
 

@@ -13,7 +13,7 @@ private let green = (0.1, 0.7, 0.2, 1.0), gray = (0.85, 0.85, 0.85, 1.0), black 
 
 private func scene(_ w: Double = 128, _ h: Double = 96) -> TL { TL(0, 0, w, h, color: gray) }
 
-private func setContents(_ l: TL, _ pb: QZCVPixelBufferRef) { CALayerSetContents(l.ref, pb) }
+private func setContents(_ l: TL, _ pb: QZCVPixelBufferRef) { CALayerSetContents(l.ref, UnsafeRawPointer(pb)) }
 
 private func setColor(_ f: (CALayerRef?, QZCGColorRef?) -> Void, _ l: TL, _ c: (Double, Double, Double, Double)) {
     let col = CGColorCreateSRGB(c.0, c.1, c.2, c.3)

@@ -133,7 +133,7 @@ struct RenderTests {
         let root = TL(0, 0, 64, 64, color: (1, 1, 1, 1))
         let pic = TL(8, 8, 16, 16)
         let img = makeBuffer(4, 4)
-        CALayerSetContents(pic.ref, img)
+        CALayerSetContents(pic.ref, UnsafeRawPointer(img))
         root.add(pic)
         let other = TL(40, 40, 10, 10, color: (0, 0, 1, 1))
         root.add(other)
@@ -399,7 +399,7 @@ struct RenderTests {
                     layer.zPosition = next() % 5 == 0 ? wild() : 0
                 }
                 if next() % 3 == 0 {
-                    CALayerSetContents(l.ref, img)
+                    CALayerSetContents(l.ref, UnsafeRawPointer(img))
                     withModelLock {
                         let v = layer.ensureVisuals
                         v.contentsRect = CGRect(x: wild(), y: wild(), width: wild(), height: wild())

@@ -21,7 +21,7 @@ exported = {line.split()[-1] for line in nm.splitlines() if line.strip()}
 exported = {s.split("@")[0] for s in exported}
 
 failures = []
-public = re.compile(r"^(CA|CG|CV|CF|QZ|k)")
+public = re.compile(r"^(CA|CG|CV|CF|CT|QZ|k)")
 for s in sorted(exported):
     if not public.match(s):
         failures.append(f"exported symbol without a public prefix: {s}")

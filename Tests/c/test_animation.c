@@ -210,11 +210,78 @@ static void animation_properties_and_bad_input(void) {
     CHECK(strcmp(CATransitionGetType(t), kCATransitionFade) == 0 && CATransitionGetSubtype(t) == NULL);
     CATransitionSetSubtype(t, kCATransitionFromLeft);
     CHECK(strcmp(CATransitionGetSubtype(t), "fromLeft") == 0);
+    /* Kept as given, as observed on Apple's QuartzCore (it used to be clamped to 1). */
     CATransitionSetEndProgress(t, 2);
-    CHECK(CATransitionGetEndProgress(t) == 1);
+    CHECK(CATransitionGetEndProgress(t) == 2);
+    CATransitionSetStartProgress(t, 2.5f);
+    CHECK(CATransitionGetStartProgress(t) == 2.5f);
     CHECK_NO_ERROR();
     CARelease(t); CARelease(g); CARelease(k); CARelease(badTimes); CARelease(notNumbers);
     CARelease(v); CARelease(a);
+}
+
+/* CAAnimationCreate (Apple's +[CAAnimation animation]): a plain animation
+ * has no effect on the layer but its delegate hears start and stop; in a
+ * group it is held as given (observed on Apple's QuartzCore: a group holds
+ * the very animations it was given and its copies share them), so the group
+ * the layer runs has the same child object. Valgrind checks that nothing leaks. */
+static void plain_animations_and_shared_group_children(void) {
+    anim_log log;
+    memset(&log, 0, sizeof log);
+    ffi_delegate d;
+    make_delegate(&d, &log);
+    QZSetMediaTimeSource(fake_clock, NULL);
+    now_seconds = 30;
+
+    CALayerRef layer = CALayerCreate();
+    CALayerSetOpacity(layer, 0.5f);
+    CATransactionFlush();
+    CAAnimationRef plain = CAAnimationCreate();
+    CHECK(plain != NULL && strcmp(QZGetTypeName(plain), "CAAnimation") == 0);
+    CHECK(CAAnimationGetDuration(plain) == 0 && CAAnimationGetSpeed(plain) == 1);
+    CAPropertyAnimationSetKeyPath(plain, "opacity");   CHECK_ERROR(QZErrorWrongType);
+    CAAnimationSetDuration(plain, 1);
+    CAAnimationSetDelegate(plain, &d.table, &log);
+    CALayerAddAnimation(layer, plain, "timer");
+    CATransactionFlush();
+    now_seconds = 30.5;
+    QZAnimationProcessEvents();
+    CHECK(log.starts == 1 && log.stops == 0);
+    CALayerRef p = CALayerCopyPresentationLayer(layer);
+    CHECK(CALayerGetOpacity(p) == 0.5f);                /* no effect */
+    CARelease(p);
+    now_seconds = 31.5;
+    QZAnimationProcessEvents();
+    CHECK(log.stops == 1 && log.finished_stops == 1 && CALayerGetAnimation(layer, "timer") == NULL);
+
+    /* A group holds the very animations given; the layer's copy shares them. */
+    CAAnimationRef fade = CABasicAnimationCreate("opacity");
+    CAAnimationRef group = CAAnimationGroupCreate();
+    CAAnimationRef children[] = { fade, plain };
+    CAAnimationGroupSetAnimations(group, children, 2);
+    CHECK(CAAnimationGroupGetAnimationAtIndex(group, 0) == fade);
+    CHECK(CAAnimationGroupGetAnimationAtIndex(group, 1) == plain);
+    CALayerAddAnimation(layer, group, "group");
+    CAAnimationRef running = CALayerGetAnimation(layer, "group");
+    CHECK(running != NULL && running != group);
+    CHECK(CAAnimationGroupGetAnimationAtIndex(running, 0) == fade);
+    /* A group that would contain itself is refused. */
+    CAAnimationRef outer = CAAnimationGroupCreate();
+    CAAnimationRef inner[] = { group };
+    CAAnimationGroupSetAnimations(outer, inner, 1);
+    CHECK_NO_ERROR();
+    CAAnimationRef loop[] = { fade, outer };
+    CAAnimationGroupSetAnimations(group, loop, 2);     CHECK_ERROR(QZErrorInvalidArgument);
+    CHECK(CAAnimationGroupGetAnimationCount(group) == 2 && CAAnimationGroupGetAnimationAtIndex(group, 1) == plain);
+    CAAnimationGroupSetAnimations(group, inner, 1);    CHECK_ERROR(QZErrorInvalidArgument);
+
+    CARelease(outer); CARelease(group); CARelease(fade); CARelease(plain);
+    CARelease(layer);
+    QZAnimationProcessEvents();
+    CHECK(log.releases == 1);
+    CHECK_NO_ERROR();
+    QZSetMediaTimeSource(NULL, NULL);
+    free_delegate(&d);
 }
 
 /* Adds a 1-second CABasicAnimation of `key_path` from `from` to `to` under `key`. */
@@ -314,6 +381,7 @@ static void a_large_tree_presents_and_follows_changes(void) {
 int main(void) {
     RUN(delegates_hear_start_and_stop_once);
     RUN(animation_properties_and_bad_input);
+    RUN(plain_animations_and_shared_group_children);
     RUN(a_large_tree_presents_and_follows_changes);
     return qz_summary();
 }

@@ -114,15 +114,19 @@ static void delegate_with_ffi_closures(void) {
     memcpy(&drawer.release, &release_fn, sizeof release_fn);
     CALayerSetDelegate(a, &drawer, &token);
     CALayerSetBounds(a, CGRectMake(0, 0, 100, 100));
+    /* The first display makes the backing store: drawn whole. */
+    CALayerSetNeedsDisplayInRect(a, CGRectMake(0, 0, 10, 10));
+    CALayerDisplay(a);
+    CHECK(log.draws == 1 && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 100, 100)));
     CALayerSetNeedsDisplayInRect(a, CGRectMake(0, 0, 10, 10));
     CALayerSetNeedsDisplayInRect(a, CGRectMake(20, 20, 10, 10));
     CHECK(CGRectEqualToRect(QZLayerGetDirtyRect(a), CGRectMake(0, 0, 30, 30)));
     CALayerDisplay(a);
-    CHECK(log.draws == 1 && log.last_layer == a && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 30, 30)));
+    CHECK(log.draws == 2 && log.last_layer == a && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 30, 30)));
     CHECK(CGRectIsNull(QZLayerGetDirtyRect(a)));
     /* An unmarked layer redraws whole: the clip is the bounds. */
     CALayerDisplay(a);
-    CHECK(log.draws == 2 && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 100, 100)));
+    CHECK(log.draws == 3 && CGRectEqualToRect(log.last_clip, CGRectMake(0, 0, 100, 100)));
     /* needsDisplayOnBoundsChange */
     CALayerSetNeedsDisplayOnBoundsChange(a, true);
     CALayerSetBounds(a, CGRectMake(0, 0, 120, 100));
@@ -159,8 +163,14 @@ static void layout_manager_and_classes(void) {
     CALayerSetLayoutManager(l, &m, NULL);
     CALayerSetNeedsLayout(l);
     CHECK(invalidations == 1);
+    /* Observed on Apple's QuartzCore: not told again while the layout is pending. */
+    CALayerSetNeedsLayout(l);
+    CHECK(invalidations == 1);
     CALayerLayoutIfNeeded(l);
     CHECK(manager_layouts == 1);
+    CALayerSetNeedsLayout(l);
+    CHECK(invalidations == 2);
+    CALayerLayoutIfNeeded(l);
     CGSize s = CALayerGetPreferredFrameSize(l);
     CHECK(s.width == 7 && s.height == 8);
     CARelease(l);
@@ -184,7 +194,12 @@ static void layout_manager_and_classes(void) {
     CHECK(CALayerNeedsDisplay(p));                           /* needsDisplayForKey */
     CALayerDisplayIfNeeded(p);
     CHECK(class_displays == 1);
+    /* Observed on Apple's QuartzCore: the value it already has does not mark it. */
+    CALayerSetNumberForKeyPath(p, "progress", 0.75);
+    CHECK(!CALayerNeedsDisplay(p));
     CHECK(CALayerClassNeedsDisplayForKey(progress, "progress") && !CALayerClassNeedsDisplayForKey(progress, "opacity"));
+    /* A new CATextLayer (and a subclass of it) has a font: Helvetica, as observed on Apple's QuartzCore. */
+    CHECK(CATextLayerGetFont(p) != NULL && strcmp(CAValueGetString(CATextLayerGetFont(p)), "Helvetica") == 0);
     CAValueRef d = CALayerClassCopyDefaultValueForKey(progress, "anchorPoint");
     CHECK(CAValueGetPoint(d).x == 0.5);
     CARelease(d);

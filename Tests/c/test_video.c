@@ -818,7 +818,7 @@ static void create_with_bytes_calls_release_exactly_once(void) {
     CHECK(CALayerGetContents(layer) == pb);
     CVPixelBufferRelease(pb);
     CHECK(log.calls == 1);
-    CHECK(CVPixelBufferGetWidth(CALayerGetContents(layer)) == 10);  /* still alive and usable */
+    CHECK(CVPixelBufferGetWidth((CVPixelBufferRef)CALayerGetContents(layer)) == 10);  /* still alive and usable */
     CALayerSetContents(layer, NULL);
     CHECK(log.calls == 2);
 

@@ -63,7 +63,7 @@ LAYER_DEFAULTS = [
     ("actions", None),
     ("name", None),
     ("begin_time", 0.0),
-    ("duration", 0.0),
+    ("duration", math.inf),   # infinite, as observed on Apple's QuartzCore (it used to be 0)
     ("speed", 1.0),
     ("time_offset", 0.0),
     ("repeat_count", 0.0),
@@ -94,7 +94,7 @@ def test_the_subclasses_have_the_layer_defaults_too():
 
 
 @pytest.mark.parametrize("name, expected", [
-    ("string", None), ("font", None), ("font_size", 36.0), ("foreground_color", WHITE),
+    ("string", None), ("font", "Helvetica"), ("font_size", 36.0), ("foreground_color", WHITE),
     ("wrapped", False), ("alignment_mode", "natural"), ("truncation_mode", "none"),
 ])
 def test_text_layer_default(name, expected):
@@ -537,10 +537,15 @@ def test_mask():
     assert layer.mask is mask
     assert mask.superlayer is layer
     assert len(layer) == 0
+    # A layer with a superlayer given as a mask moves there (observed on
+    # Apple's QuartzCore; this used to raise InvalidArgumentError).
+    other = Layer()
+    other.mask = mask
+    assert other.mask is mask and mask.superlayer is other and layer.mask is None
     with pytest.raises(InvalidArgumentError):
-        Layer().mask = mask  # already has a superlayer
-    layer.mask = None
-    assert layer.mask is None and mask.superlayer is None
+        mask.mask = other  # an ancestor: a cycle
+    other.mask = None
+    assert other.mask is None and mask.superlayer is None
 
 
 # MARK: - Identity and wrapping

@@ -203,7 +203,9 @@ def _gone(ref):
     return ref() is None
 
 
-def test_a_replaced_completion_is_released_and_the_new_one_runs(clock):
+def test_a_second_completion_keeps_the_first_and_both_run_once(clock):
+    """Observed on Apple's QuartzCore: completions accumulate (a second one
+    used to replace the first)."""
     calls = []
     first = _Recorder(calls, "first")
     first_ref = weakref.ref(first)
@@ -211,13 +213,17 @@ def test_a_replaced_completion_is_released_and_the_new_one_runs(clock):
     transaction.set_completion(first)
     del first
     transaction.set_completion(_Recorder(calls, "second"))
-    assert _gone(first_ref)
+    assert not _gone(first_ref)
     transaction.commit()
     quartzite.process_animation_events()
-    assert calls == ["second"]
+    quartzite.process_animation_events()
+    assert calls == ["first", "second"]
+    assert _gone(first_ref)
 
 
-def test_a_cleared_completion_is_released_and_never_runs(clock):
+def test_an_empty_completion_does_not_cancel_one_already_set(clock):
+    """Observed on Apple's QuartzCore: setting a NULL completion after one was
+    set leaves it in place (it used to clear it)."""
     calls = []
     first = _Recorder(calls, "first")
     first_ref = weakref.ref(first)
@@ -225,10 +231,11 @@ def test_a_cleared_completion_is_released_and_never_runs(clock):
     transaction.set_completion(first)
     del first
     transaction.set_completion(None)
-    assert _gone(first_ref)
+    assert not _gone(first_ref)
     transaction.commit()
     quartzite.process_animation_events()
-    assert calls == []
+    assert calls == ["first"]
+    assert _gone(first_ref)
 
 
 def test_an_inner_completion_leaves_the_outer_one_in_place(clock):
@@ -247,7 +254,7 @@ def test_an_inner_completion_leaves_the_outer_one_in_place(clock):
     assert not _gone(outer_ref)
     transaction.commit()
     quartzite.process_animation_events()
-    assert sorted(calls) == ["inner again", "outer"]
+    assert sorted(calls) == ["inner", "inner again", "outer"]   # completions accumulate
     assert _gone(outer_ref)
 
 

@@ -531,6 +531,12 @@ CGSize CGSizeApplyAffineTransform(CGSize size, CGAffineTransform t);
 /* MARK: - CGColorRef */
 
 /**
+ * A colour of `space` from its components followed by alpha (4 values for
+ * RGB, 2 for gray), clamped to 0...1. Returns +1 (CGColorRelease).
+ */
+CGColorRef CGColorCreate(CGColorSpaceRef space, const double *components);
+
+/**
  * Creates a copy of `color` with another alpha. Returns +1.
  */
 CGColorRef CGColorCreateCopyWithAlpha(CGColorRef color, double alpha);
@@ -588,7 +594,10 @@ CGColorRef CGColorRetain(CGColorRef color);
 /**
  * Apple's +defaultValueForKey: for a class: its callbacks' answer, else the
  * spec's default of a declared property (zero values by type, identity for
- * transforms), else NULL. Returns +1 (or NULL).
+ * transforms), else NULL. As observed on Apple's QuartzCore (Apple's
+ * behaviour wins over the reference's property defaults), there is none
+ * (NULL) for bounds, position, frame, minificationFilterBias, filters,
+ * compositingFilter, backgroundFilters and mask. Returns +1 (or NULL).
  */
 CAValueRef CALayerClassCopyDefaultValueForKey(CALayerClassRef cls, const char *key);
 
@@ -618,11 +627,17 @@ CALayerClassRef CALayerClassGetSuperclass(CALayerClassRef cls);
 
 /**
  * Apple's +needsDisplayForKey: for a class (false unless a callback says so).
+ * A layer of the class is marked for display when a property it names
+ * changes value, through its setter or key-value coding alike; setting the
+ * value the property already has does not mark it (observed on Apple's
+ * QuartzCore).
  */
 bool CALayerClassNeedsDisplayForKey(CALayerClassRef cls, const char *key);
 
 /**
- * Apple's +[CALayer defaultValueForKey:]. Returns +1 (or NULL).
+ * Apple's +[CALayer defaultValueForKey:] (NULL for bounds, position, frame,
+ * minificationFilterBias, filters, compositingFilter, backgroundFilters and
+ * mask, as observed on Apple's QuartzCore). Returns +1 (or NULL).
  */
 CAValueRef CALayerCopyDefaultValueForKey(const char *key);
 
@@ -643,7 +658,11 @@ CALayerRef CALayerCreateWithClass(CALayerClassRef cls);
 CALayerClassRef CALayerGetClass(CALayerRef layer);
 
 /**
- * Apple's -shouldArchiveValueForKey: (always true).
+ * Apple's -shouldArchiveValueForKey:, as observed on Apple's QuartzCore
+ * (where the reference says true, Apple's behaviour wins): false for a property until it
+ * has been set (by its setter or key-value coding; setting the frame sets
+ * the position and bounds), true after; always false for "frame" and
+ * "superlayer". A custom key is set while it holds a value.
  */
 bool CALayerShouldArchiveValueForKey(CALayerRef layer, const char *key);
 
@@ -653,8 +672,8 @@ bool CALayerShouldArchiveValueForKey(CALayerRef layer, const char *key);
 CALayerRef CAScrollLayerCreate(void);
 
 /**
- * Creates a CATextLayer (fontSize 36, white foreground, not wrapped,
- * alignment natural, truncation none). Returns +1.
+ * Creates a CATextLayer (font Helvetica, fontSize 36, white foreground, not
+ * wrapped, alignment natural, truncation none). Returns +1.
  */
 CALayerRef CATextLayerCreate(void);
 
@@ -765,7 +784,12 @@ CGRect CALayerConvertRectToLayer(CALayerRef layer, CGRect rect, CALayerRef other
 
 /**
  * Converts a time from `other`'s local time (NULL: absolute media time) to
- * the layer's: each layer maps its parent's time t to (t - beginTime) * speed + timeOffset.
+ * the layer's: each layer maps its parent's time t to (t - beginTime) *
+ * speed + timeOffset, and a layer with a finite duration to the position in
+ * its cycle (repeats, autoreverse, fill mode: the time model of animations).
+ * Going up the tree inverts the linear part only (a cycle has no single
+ * inverse); where a layer has no time (outside its active interval without
+ * fill) the linear mapping is used.
  */
 CFTimeInterval CALayerConvertTimeFromLayer(CALayerRef layer, CFTimeInterval time, CALayerRef other);
 
@@ -794,12 +818,16 @@ CALayerRef CALayerHitTest(CALayerRef layer, CGPoint point);
 
 /**
  * Scrolls the closest enclosing CAScrollLayer so that `point` (layer
- * coordinates) lies at its origin. Without one it does nothing.
+ * coordinates) lies at its top left (its bounds origin), as far as its
+ * scrollMode allows; the layer's visibleRect follows. On a CAScrollLayer
+ * itself it scrolls that layer (observed on Apple's QuartzCore). Without
+ * a scroll layer it does nothing.
  */
 void CALayerScrollPoint(CALayerRef layer, CGPoint point);
 
 /**
- * Scrolls the closest enclosing CAScrollLayer so that `rect` is visible.
+ * Scrolls the closest enclosing CAScrollLayer (or the layer itself when it
+ * is one) by the least amount that makes `rect` (layer coordinates) visible.
  */
 void CALayerScrollRectToVisible(CALayerRef layer, CGRect rect);
 
@@ -818,8 +846,12 @@ void CAScrollLayerScrollToRect(CALayerRef layer, CGRect rect);
 
 /**
  * Apple's -display: the class's display, else the delegate's displayLayer,
- * else drawInContext (class) or drawLayerInContext (delegate) with a context
- * clipped to the marked area. Clears the mark.
+ * else drawInContext (class) or drawLayerInContext (delegate) into the
+ * layer's backing store (ceil(bounds x contentsScale) pixels of
+ * premultiplied BGRA, which becomes its contents) through a context whose
+ * CTM maps layer coordinates and whose clip is the marked area (the whole
+ * layer when unmarked or when the store is new). Clears the mark. A layer
+ * with no drawing method gets no backing store.
  */
 void CALayerDisplay(CALayerRef layer);
 
@@ -863,12 +895,16 @@ void CALayerSetDelegate(CALayerRef layer, const CALayerDelegateCallbacks *callba
 void CALayerSetLayoutManager(CALayerRef layer, const CALayoutManagerCallbacks *callbacks, void *info);
 
 /**
- * Marks the whole layer for redisplay.
+ * Marks the whole layer for redisplay: the commit of the calling thread's
+ * transaction (CATransactionCommit or Flush, the run loop's turn,
+ * CARendererBeginFrameAtTime) displays it, on the committing thread.
  */
 void CALayerSetNeedsDisplay(CALayerRef layer);
 
 /**
  * Marks `rect` (layer coordinates) for redisplay; rectangles accumulate.
+ * At the commit, only the marked area (rounded out to whole pixels) is
+ * cleared and redrawn when the backing store keeps its size.
  */
 void CALayerSetNeedsDisplayInRect(CALayerRef layer, CGRect rect);
 
@@ -876,14 +912,11 @@ void CALayerSetNeedsDisplayOnBoundsChange(CALayerRef layer, bool on);
 
 /**
  * Marks the layer as needing layout and tells its layout manager
- * (invalidateLayoutOfLayer).
+ * (invalidateLayoutOfLayer) if it did not need layout yet: a second call
+ * while the layout is pending does not tell it again (as observed on
+ * Apple's QuartzCore).
  */
 void CALayerSetNeedsLayout(CALayerRef layer);
-
-/**
- * The clip of a drawing context: the area being redrawn, in layer coordinates.
- */
-CGRect CGContextGetClipBoundingBox(CGContextRef ctx);
 
 /**
  * The area marked for redisplay since the last display (CGRectNull when none).
@@ -936,7 +969,12 @@ void CALayerSetValueForKeyPath(CALayerRef layer, const char *keyPath, CAValueRef
 CAValueRef CALayerGetActions(CALayerRef layer);
 
 /**
- * The transform as an affine transform (its x-y part).
+ * The transform as an affine transform, or the identity when the transform
+ * is not affine (a z scale, a rotation about x or y, a z translation,
+ * perspective): Apple's QuartzCore was observed to answer so, and where the
+ * reference speaks of the affine transform that best represents the
+ * transform, Apple's behaviour wins.
+ * CATransform3DGetAffineTransform still gives the affine part.
  */
 CGAffineTransform CALayerGetAffineTransform(CALayerRef layer);
 
@@ -951,7 +989,8 @@ CGPoint CALayerGetAnchorPoint(CALayerRef layer);
 double CALayerGetAnchorPointZ(CALayerRef layer);
 
 /**
- * Whether each cycle plays backwards after forwards (default false).
+ * Whether each cycle of the layer's time plays backwards after forwards
+ * (default false; used with a finite duration).
  */
 bool CALayerGetAutoreverses(CALayerRef layer);
 
@@ -992,9 +1031,11 @@ CGRect CALayerGetBounds(CALayerRef layer);
 CAValueRef CALayerGetCompositingFilter(CALayerRef layer);
 
 /**
- * The contents: a pixel buffer, or NULL (default). Borrowed.
+ * The contents: what CALayerSetContents set (a CGImageRef or a
+ * CVPixelBufferRef), the backing store the display cycle drew (a
+ * CVPixelBufferRef), or NULL (default). Borrowed.
  */
-CVPixelBufferRef CALayerGetContents(CALayerRef layer);
+const void *CALayerGetContents(CALayerRef layer);
 
 /**
  * The stretchable centre of the contents, in the unit square (default (0, 0, 1, 1)).
@@ -1028,7 +1069,13 @@ double CALayerGetCornerRadius(CALayerRef layer);
 bool CALayerGetDoubleSided(CALayerRef layer);
 
 /**
- * Duration (default 0).
+ * Duration of one pass through the layer's time (default infinite, as
+ * observed on Apple's QuartzCore; where the reference gives 0, Apple's
+ * behaviour wins).
+ * A finite duration makes the layer's time cycle like an animation's: its
+ * sublayers' and its own animations replay repeatCount times (or for
+ * repeatDuration), backwards on the way back when it autoreverses, and
+ * fillMode says what they show outside its active interval.
  */
 CFTimeInterval CALayerGetDuration(CALayerRef layer);
 
@@ -1038,7 +1085,9 @@ CFTimeInterval CALayerGetDuration(CALayerRef layer);
 unsigned int CALayerGetEdgeAntialiasingMask(CALayerRef layer);
 
 /**
- * Fill mode: kCAFillModeRemoved (default), Forwards, Backwards or Both.
+ * Fill mode of the layer's time outside its active interval:
+ * kCAFillModeRemoved (default: no time there, so the animations in it have
+ * no effect), Forwards, Backwards or Both.
  */
 const char *CALayerGetFillMode(CALayerRef layer);
 
@@ -1119,12 +1168,14 @@ CGPoint CALayerGetPosition(CALayerRef layer);
 double CALayerGetRasterizationScale(CALayerRef layer);
 
 /**
- * Repeat count (default 0; HUGE_VALF repeats forever).
+ * Repeat count of the layer's cycle (default 0: once; HUGE_VALF repeats
+ * forever; used with a finite duration).
  */
 float CALayerGetRepeatCount(CALayerRef layer);
 
 /**
- * Repeat duration (default 0).
+ * Repeat duration: the length of the layer's active interval (default 0:
+ * repeatCount decides).
  */
 CFTimeInterval CALayerGetRepeatDuration(CALayerRef layer);
 
@@ -1212,14 +1263,20 @@ void CALayerSetBounds(CALayerRef layer, CGRect bounds);
 void CALayerSetCompositingFilter(CALayerRef layer, CAValueRef filter);
 
 /**
- * Sets the contents: a pixel buffer (retained: the layer keeps it alive,
- * so the release callback of a CVPixelBufferCreateWithBytes buffer waits
- * until the layer lets it go), or NULL for none. Any other handle records
- * QZErrorWrongType and changes nothing. The renderer reads the pixels at
- * render time; lock and unlock read-write after changing them (the seed
- * tells caches).
+ * Sets the contents, as Apple's `contents` (an `id`): a CGImageRef or a
+ * CVPixelBufferRef (retained: the layer keeps it alive, so the release
+ * callback of a CVPixelBufferCreateWithBytes buffer waits until the layer
+ * lets it go), or NULL for none. Any other handle records QZErrorWrongType
+ * and changes nothing. Every pixel format with a conversion renders (the
+ * 32, 24, 48 and 64-bit RGB formats, the 16-bit RGB 555, 5551 and 565
+ * formats, gray, and 8-bit 4:2:0 and 4:2:2 Y'CbCr, converted to BGRA); a
+ * buffer in any other format (indexed colour, which has no colour table,
+ * the 10-bit and 4:4:4 Y'CbCr formats, registered formats) records
+ * QZErrorInvalidArgument and changes nothing, instead of rendering as
+ * nothing. The renderer reads the pixels at render time; lock and unlock a
+ * pixel buffer read-write after changing them (the seed tells caches).
  */
-void CALayerSetContents(CALayerRef layer, CVPixelBufferRef contents);
+void CALayerSetContents(CALayerRef layer, const void *contents);
 
 void CALayerSetContentsCenter(CALayerRef layer, CGRect rect);
 
@@ -1254,8 +1311,11 @@ void CALayerSetHidden(CALayerRef layer, bool hidden);
 void CALayerSetMagnificationFilter(CALayerRef layer, const char *filter);
 
 /**
- * Sets the mask layer (retained; NULL removes it). A mask that already has a
- * superlayer, or would make a cycle, records QZErrorInvalidArgument.
+ * Sets the mask layer (retained; NULL removes it). A layer that is a
+ * sublayer somewhere (or another layer's mask) leaves its old tree and
+ * becomes the mask: its superlayer is then the masked layer (observed on
+ * Apple's QuartzCore). A mask that would make a cycle (the layer itself or
+ * one of its ancestors) records QZErrorInvalidArgument.
  */
 void CALayerSetMask(CALayerRef layer, CALayerRef mask);
 
@@ -1318,37 +1378,57 @@ const char *CAScrollLayerGetScrollMode(CALayerRef layer);
 void CAScrollLayerSetScrollMode(CALayerRef layer, const char *mode);
 
 /**
- * Horizontal alignment: kCAAlignmentNatural (default), Left, Right, Center or Justified.
+ * Horizontal alignment of each line in the bounds: kCAAlignmentNatural
+ * (default: left for left-to-right paragraphs, right for right-to-left
+ * ones), Left, Right, Center or Justified (wrapped lines but a paragraph's
+ * last fill the width).
  */
 const char *CATextLayerGetAlignmentMode(CALayerRef layer);
 
 /**
- * The font: a font-name string value (default NULL: the system font). Borrowed.
+ * The font: a font-name string value (default "Helvetica", Apple's default
+ * face: a new text layer has a font, not NULL, as observed on Apple's
+ * QuartzCore; setting NULL clears it and draws in Helvetica): "Helvetica",
+ * "Helvetica-Bold", "Menlo", a fontconfig family or a PostScript name
+ * (unknown names draw in Helvetica), or a CTFontRef (given directly or as
+ * an object value) whose size is ignored, as the reference says. Borrowed.
  */
 CAValueRef CATextLayerGetFont(CALayerRef layer);
 
 /**
- * Font size in points (default 36).
+ * Font size in points (default 36; animatable). Zero or negative sizes
+ * draw nothing; sizes above 4096 draw at 4096; NaN and infinities are
+ * QZErrorNotFinite.
  */
 double CATextLayerGetFontSize(CALayerRef layer);
 
 /**
- * Text colour (default opaque white). Borrowed.
+ * Text colour (default opaque white; animatable; NULL draws nothing).
+ * Unused for attributed strings. Borrowed.
  */
 CGColorRef CATextLayerGetForegroundColor(CALayerRef layer);
 
 /**
- * The text: a string value (default NULL). Borrowed.
+ * The text (default NULL): a string value (UTF-8; invalid sequences are
+ * drawn as U+FFFD), or an attributed string (a CFAttributedStringRef,
+ * given directly or as an object value; the layer keeps an immutable copy,
+ * read back as an object value), whose fonts and colours replace `font`,
+ * `fontSize` and `foregroundColor`. Changing it redraws the layer at the
+ * next commit. Borrowed.
  */
 CAValueRef CATextLayerGetString(CALayerRef layer);
 
 /**
- * Truncation: kCATruncationNone (default), Start, End or Middle.
+ * Truncation: kCATruncationNone (default: text past the bounds is
+ * clipped), Start, End or Middle: text that does not fit the bounds' width
+ * is replaced by "..." at that place (wrapped text: in the last line that
+ * fits the bounds' height).
  */
 const char *CATextLayerGetTruncationMode(CALayerRef layer);
 
 /**
- * Whether the text wraps to the bounds (default false).
+ * Whether the text wraps at the bounds' width, between words and, for
+ * words longer than a line, between characters (default false).
  */
 bool CATextLayerGetWrapped(CALayerRef layer);
 
@@ -1503,6 +1583,15 @@ CAValueRef CAAnimationCopyDefaultValueForKey(const char *key);
 CAValueRef CAAnimationCopyValueForKey(CAAnimationRef a, const char *key);
 
 /**
+ * Apple's +[CAAnimation animation]: a plain CAAnimation, a timing object
+ * (the CAMediaTiming and CAAnimation properties, a delegate) with no effect
+ * of its own, usable in a group or as an action: added to a layer it
+ * changes nothing, but its delegate hears animationDidStart and
+ * animationDidStop, and a transaction completion waits for it. Returns +1.
+ */
+CAAnimationRef CAAnimationCreate(void);
+
+/**
  * Whether each cycle plays forwards then backwards (default false).
  */
 bool CAAnimationGetAutoreverses(CAAnimationRef a);
@@ -1558,7 +1647,8 @@ CAMediaTimingFunctionRef CAAnimationGetTimingFunction(CAAnimationRef a);
 CAAnimationRef CAAnimationGroupCreate(void);
 
 /**
- * The group's animation `index`. Borrowed.
+ * The group's animation `index`: the very animation given to
+ * CAAnimationGroupSetAnimations. Borrowed.
  */
 CAAnimationRef CAAnimationGroupGetAnimationAtIndex(CAAnimationRef g, size_t index);
 
@@ -1568,8 +1658,14 @@ CAAnimationRef CAAnimationGroupGetAnimationAtIndex(CAAnimationRef g, size_t inde
 size_t CAAnimationGroupGetAnimationCount(CAAnimationRef g);
 
 /**
- * Sets the group's animations (each copied; they run in the group's time and
- * are clipped to its duration; their delegates and removedOnCompletion are ignored).
+ * Sets the group's animations. The group holds the very animations given
+ * (retained, not copied), and a copy of the group (CALayerAddAnimation
+ * makes one) shares them, as observed on Apple's QuartzCore: changing one
+ * of them later changes the group, on a layer too. They run in the group's
+ * time and are clipped to its duration; their delegates and
+ * removedOnCompletion are ignored. A group that would contain itself
+ * (directly or through another group) records QZErrorInvalidArgument and
+ * changes nothing.
  */
 void CAAnimationGroupSetAnimations(CAAnimationRef g, const CAAnimationRef *animations, size_t count);
 
@@ -1748,7 +1844,12 @@ CAAnimationRef CATransitionCreate(void);
 float CATransitionGetEndProgress(CAAnimationRef a);
 
 /**
- * Where the transition starts and ends, in [0, 1] (defaults 0 and 1).
+ * Where the transition starts and ends (defaults 0 and 1). The values are
+ * kept as given, even outside 0...1 or with the start after the end (no
+ * clamping, no swapping), as observed on Apple's QuartzCore (where the
+ * reference gives 0...1 as the legal values, Apple's behaviour wins); rendering
+ * clamps the progress it uses to 0...1. NaN and infinities record
+ * QZErrorNotFinite.
  */
 float CATransitionGetStartProgress(CAAnimationRef a);
 
@@ -1843,9 +1944,10 @@ void QZAnimationProcessEvents(void);
 CALayerRef QZLayerCopyTransitionSnapshot(CALayerRef layer);
 
 /**
- * The progress (between the transition's startProgress and endProgress) of
- * the layer's running CATransition at the current media time, or -1 when
- * none is in effect. The renderer draws the transition from this.
+ * The progress (between the transition's startProgress and endProgress,
+ * clamped to 0...1) of the layer's running CATransition at the current
+ * media time, or -1 when none is in effect. The renderer draws the
+ * transition from this.
  */
 double QZLayerGetTransitionProgress(CALayerRef layer);
 
@@ -1897,8 +1999,9 @@ CFTimeInterval CATransactionGetAnimationDuration(void);
 CAMediaTimingFunctionRef CATransactionGetAnimationTimingFunction(void);
 
 /**
- * The innermost completion callback set on the calling thread's open
- * transactions (and its info through `info`, which may be NULL), or NULL.
+ * The completion callback set last on the innermost of the calling thread's
+ * open transactions that has one (and its info through `info`, which may be
+ * NULL), or NULL.
  */
 CATransactionCompletionCallback CATransactionGetCompletionBlock(void **info);
 
@@ -1935,9 +2038,14 @@ void CATransactionSetAnimationTimingFunction(CAMediaTimingFunctionRef function);
  * transaction committed and every animation added to it from now on
  * (implicit ones included) has finished or been removed; when none was
  * added, at the end of the turn in which it commits. It runs outside the
- * model lock and may call back in. Setting it again on the same transaction
- * replaces the callback; a NULL `fn` clears it. The library does not own
- * `info`. A completion still owed when its thread exits is dropped.
+ * model lock and may call back in. Completions accumulate, as observed on
+ * Apple's QuartzCore (where the reference reads as if a second one replaced
+ * the first, Apple's behaviour wins): setting a second completion on the
+ * same transaction keeps the first, and both run, once each, the first
+ * waiting for the animations added after it was set, the second for those
+ * added after it; a NULL `fn` sets no completion and does not cancel one
+ * already set. The library does not own `info`. A completion still owed
+ * when its thread exits is dropped.
  */
 void CATransactionSetCompletionBlock(CATransactionCompletionCallback fn, void *info);
 
@@ -3321,11 +3429,13 @@ CGSize QZDrawListGetTargetSize(QZDrawListRef list);
 
 /**
  * Apple's renderInContext:: draws the layer and its sublayers, as the model
- * tree says (animations are ignored), in the layer's own coordinate space
- * (its bounds origin at the context's user-space origin, through the
- * context's CTM), composited over the context's pixels. The layer's own
- * position and transform are not applied. QZErrorInvalidArgument for a
- * context that is not a bitmap context.
+ * tree says (animations are ignored), in the layer's own coordinate space:
+ * layer point (0, 0) is the context's user-space origin (through the
+ * context's CTM), so a layer with bounds (10, 10, 20, 20) paints its
+ * background over 10...30, not 0...20 (as observed on Apple's QuartzCore).
+ * Composited over the context's pixels with the context's clip, alpha,
+ * blend mode and shadow. The layer's own position and transform are not
+ * applied.
  */
 void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
 
@@ -3335,11 +3445,12 @@ void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
  * allocates itself (zeroed) when `data` is NULL (`bytesPerRow` 0 then picks
  * the row size). Accepted formats: 8 bits per component, 32 bits per pixel,
  * kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
- * memory, the native format), kCGImageAlphaPremultipliedLast with the
+ * memory, the native format, drawn in place), kCGImageAlphaPremultipliedLast with the
  * default or big-endian order (RGBA), kCGImageAlphaPremultipliedFirst with
  * the default or big-endian order (ARGB), and the NoneSkipFirst/NoneSkipLast
- * variants of those (opaque). `space` may be NULL (sRGB) and is otherwise
- * ignored. Returns +1 (release with CGContextRelease or CARelease), or NULL
+ * variants of those (opaque); formats other than BGRA are drawn through a
+ * BGRA copy written back after each operation. `space` may be NULL (sRGB) and is otherwise
+ * ignored. The CTM is the identity: user space is pixels, y down. Returns +1 (release with CGContextRelease or CARelease), or NULL
  * with QZErrorInvalidArgument (zero or too large sizes, unsupported
  * formats, rows too short) or QZErrorOutOfMemory.
  */
@@ -3348,7 +3459,7 @@ CGContextRef CGBitmapContextCreate(void *data, size_t width, size_t height, size
 size_t CGBitmapContextGetBytesPerRow(CGContextRef ctx);
 
 /**
- * The first byte of a bitmap context's pixels, or NULL.
+ * The first byte of a bitmap context's pixels.
  */
 void *CGBitmapContextGetData(CGContextRef ctx);
 
@@ -3357,16 +3468,309 @@ size_t CGBitmapContextGetHeight(CGContextRef ctx);
 size_t CGBitmapContextGetWidth(CGContextRef ctx);
 
 /**
- * Makes `rect` (user space) transparent black.
+ * Creates a bitmap context drawing into `pixelBuffer` (retained), which
+ * must have a chunky RGB format (32BGRA is drawn in place; others through
+ * a BGRA copy written back after each operation). The CTM is the
+ * identity: points are pixels, y down. Returns +1, or NULL with
+ * QZErrorNullArgument, QZErrorWrongType or QZErrorInvalidArgument.
+ */
+CGContextRef QZBitmapContextCreateWithPixelBuffer(CVPixelBufferRef pixelBuffer);
+
+/**
+ * The pixel buffer behind a context (+0): the CVPixelBuffer it was made
+ * with, the buffer over CGBitmapContextCreate's memory, or a layer's
+ * backing store.
+ */
+CVPixelBufferRef QZBitmapContextGetPixelBuffer(CGContextRef ctx);
+
+/* MARK: - CGImage and CGDataProvider */
+
+/**
+ * An image of the context's pixels now (+1; later drawing does not change it).
+ */
+CGImageRef CGBitmapContextCreateImage(CGContextRef ctx);
+
+/**
+ * A provider of the caller's `size` bytes at `data`, which must stay valid
+ * until `releaseData(info, data, size)` is called (when the provider is
+ * freed; `releaseData` may be NULL). Returns +1 (CGDataProviderRelease), or
+ * NULL with QZErrorNullArgument when `data` is NULL.
+ */
+CGDataProviderRef CGDataProviderCreateWithData(void *info, const void *data, size_t size, CGDataProviderReleaseDataCallback releaseData);
+
+/**
+ * A provider of a file's contents (read now, into memory the provider
+ * owns). Returns +1, or NULL with QZErrorInvalidArgument when the file
+ * cannot be read.
+ */
+CGDataProviderRef CGDataProviderCreateWithFilename(const char *filename);
+
+void CGDataProviderRelease(CGDataProviderRef provider);
+
+CGDataProviderRef CGDataProviderRetain(CGDataProviderRef provider);
+
+/**
+ * An image of `width` x `height` pixels read from `provider` (retained) in
+ * the layout given: 8 bits per component with 32 bits per pixel (any
+ * kCGImageAlpha placement, premultiplied or not, in the default, 32-bit
+ * big or 32-bit little byte order), 24 bits per pixel RGB
+ * (kCGImageAlphaNone), 8 bits per pixel gray (a gray `space`,
+ * kCGImageAlphaNone) or kCGImageAlphaOnly, 16 bits per pixel gray with
+ * alpha. `space` NULL means RGB. `decode` must be NULL (decode arrays are
+ * not supported); `intent` is ignored. Returns +1 (CGImageRelease), or NULL
+ * with QZErrorInvalidArgument (unsupported layouts, rows too short, a
+ * provider with too few bytes) or QZErrorOutOfMemory.
+ */
+CGImageRef CGImageCreate(size_t width, size_t height, size_t bitsPerComponent, size_t bitsPerPixel, size_t bytesPerRow, CGColorSpaceRef space, uint32_t bitmapInfo, CGDataProviderRef provider, const double *decode, bool shouldInterpolate, CGColorRenderingIntent intent);
+
+/**
+ * The part of `image` in `rect` (pixels, row 0 at the top), made integral
+ * and cut to the image. Returns +1, or NULL (without an error) when the
+ * rectangle misses the image.
+ */
+CGImageRef CGImageCreateWithImageInRect(CGImageRef image, CGRect rect);
+
+/**
+ * Decodes the JPEG image `source` holds (with libjpeg-turbo): baseline or
+ * progressive, gray or colour (not CMYK), as opaque BGRA. A damaged image
+ * (truncated, corrupt data that libjpeg notices) is refused. Returns +1,
+ * or NULL with QZErrorInvalidArgument or QZErrorOutOfMemory.
+ */
+CGImageRef CGImageCreateWithJPEGDataProvider(CGDataProviderRef source, const double *decode, bool shouldInterpolate, CGColorRenderingIntent intent);
+
+/**
+ * Decodes the PNG image `source` holds (with libpng): any colour type and
+ * depth, as 8-bit premultiplied BGRA. Returns +1, or NULL with
+ * QZErrorInvalidArgument for data that is not a PNG image or is damaged
+ * (truncated, a bad checksum) or too large (a side above 2^20 pixels), or
+ * QZErrorOutOfMemory (beyond QZPixelBufferSetMemoryLimit's limit).
+ */
+CGImageRef CGImageCreateWithPNGDataProvider(CGDataProviderRef source, const double *decode, bool shouldInterpolate, CGColorRenderingIntent intent);
+
+uint32_t CGImageGetAlphaInfo(CGImageRef image);
+
+/**
+ * The CGBitmapInfo the image was made with; for decoded PNG and JPEG
+ * images, that of their pixels: kCGImageAlphaPremultipliedFirst (or
+ * NoneSkipFirst when opaque) | kCGBitmapByteOrder32Little.
+ */
+uint32_t CGImageGetBitmapInfo(CGImageRef image);
+
+/**
+ * The layout the image was made from (8 for every supported layout).
+ */
+size_t CGImageGetBitsPerComponent(CGImageRef image);
+
+size_t CGImageGetBitsPerPixel(CGImageRef image);
+
+size_t CGImageGetBytesPerRow(CGImageRef image);
+
+/**
+ * The colour space (+0), or NULL for images made without one.
+ */
+CGColorSpaceRef CGImageGetColorSpace(CGImageRef image);
+
+/**
+ * The provider the image was made from (+0): its encoded bytes for PNG
+ * and JPEG images; NULL for images made from a context, a pixel buffer or
+ * another image.
+ */
+CGDataProviderRef CGImageGetDataProvider(CGImageRef image);
+
+size_t CGImageGetHeight(CGImageRef image);
+
+bool CGImageGetShouldInterpolate(CGImageRef image);
+
+size_t CGImageGetWidth(CGImageRef image);
+
+/**
+ * Image masks (CGImageMaskCreate) are not implemented: always false.
+ */
+bool CGImageIsMask(CGImageRef image);
+
+void CGImageRelease(CGImageRef image);
+
+CGImageRef CGImageRetain(CGImageRef image);
+
+/**
+ * An image of a pixel buffer's pixels now (converted to premultiplied
+ * BGRA; later changes to the buffer do not show). Returns +1, or NULL with
+ * QZErrorInvalidArgument for formats that cannot be converted.
+ */
+CGImageRef QZImageCreateWithPixelBuffer(CVPixelBufferRef pixelBuffer);
+
+/**
+ * A new 32BGRA pixel buffer (premultiplied) holding the image's pixels.
+ * Returns +1 (CVPixelBufferRelease), or NULL.
+ */
+CVPixelBufferRef QZPixelBufferCreateWithImage(CGImageRef image);
+
+/* MARK: - CGContext: drawing (CGContext.h) */
+
+/**
+ * An arc of the circle (x, y, radius) from startAngle to endAngle
+ * (radians), preceded by a line from the current point if there is one.
+ * `clockwise` non-zero sweeps towards decreasing angles (as CGPathAddArc).
+ */
+void CGContextAddArc(CGContextRef ctx, double x, double y, double radius, double startAngle, double endAngle, int32_t clockwise);
+
+/**
+ * PostScript's arct: a line towards (x1, y1), then the arc of `radius`
+ * tangent to both legs; QZErrorInvalidState without a current point.
+ */
+void CGContextAddArcToPoint(CGContextRef ctx, double x1, double y1, double x2, double y2, double radius);
+
+void CGContextAddCurveToPoint(CGContextRef ctx, double cp1x, double cp1y, double cp2x, double cp2y, double x, double y);
+
+void CGContextAddEllipseInRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * A line from the current point; QZErrorInvalidState ("no current point")
+ * when the path has none.
+ */
+void CGContextAddLineToPoint(CGContextRef ctx, double x, double y);
+
+/**
+ * A move to the first point and lines to the others.
+ */
+void CGContextAddLines(CGContextRef ctx, const CGPoint *points, size_t count);
+
+/**
+ * Appends `path` (user space), transformed by the CTM.
+ */
+void CGContextAddPath(CGContextRef ctx, CGPathRef path);
+
+void CGContextAddQuadCurveToPoint(CGContextRef ctx, double cpx, double cpy, double x, double y);
+
+void CGContextAddRect(CGContextRef ctx, CGRect rect);
+
+void CGContextAddRects(CGContextRef ctx, const CGRect *rects, size_t count);
+
+/**
+ * Starts a new, empty path (the old one is dropped).
+ */
+void CGContextBeginPath(CGContextRef ctx);
+
+/**
+ * Starts a transparency layer: what follows draws into a transparent
+ * layer, composited at CGContextEndTransparencyLayer with the alpha, blend
+ * mode, shadow and clip in effect now (inside, alpha is 1, the blend mode
+ * normal and there is no shadow). `auxiliaryInfo` may be NULL (it is ignored).
+ */
+void CGContextBeginTransparencyLayer(CGContextRef ctx, CAValueRef auxiliaryInfo);
+
+/**
+ * As CGContextBeginTransparencyLayer, limited to `rect` (user space).
+ */
+void CGContextBeginTransparencyLayerWithRect(CGContextRef ctx, CGRect rect, CAValueRef auxiliaryInfo);
+
+/**
+ * Makes `rect` (user space) transparent black inside the clip.
  */
 void CGContextClearRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Intersects the clip with the path's interior (nonzero) and clears the path.
+ */
+void CGContextClip(CGContextRef ctx);
+
+/**
+ * Intersects the clip with `rect` and the mask `mask` makes there (placed
+ * as CGContextDrawImage places images): its alpha, or for an image
+ * without alpha its gray level (white lets everything through).
+ */
+void CGContextClipToMask(CGContextRef ctx, CGRect rect, CGImageRef mask);
+
+/**
+ * Intersects the clip with `rect`; the path is not touched.
+ */
+void CGContextClipToRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Intersects the clip with the union of the rectangles.
+ */
+void CGContextClipToRects(CGContextRef ctx, const CGRect *rects, size_t count);
+
+void CGContextClosePath(CGContextRef ctx);
 
 void CGContextConcatCTM(CGContextRef ctx, CGAffineTransform t);
 
 /**
- * Paints `rect` (user space) with the fill colour, source-over, anti-aliased.
+ * A copy of the path in user space (+1), or NULL when it is empty. After
+ * CGContextReplacePathWithStrokedPath it is still the centre line.
+ */
+CGPathRef CGContextCopyPath(CGContextRef ctx);
+
+/**
+ * Draws `image` scaled into `rect` (user space), sampled as the
+ * interpolation quality says. As in Core Graphics, the image's first row
+ * lies along the rectangle's maxY edge: in a y-down context (these
+ * contexts, like UIKit's) an image drawn without flipping the CTM appears
+ * upside down; flip (translate by the rect's maxY + minY, scale y by -1)
+ * to draw it upright, as UIKit code does.
+ */
+void CGContextDrawImage(CGContextRef ctx, CGRect rect, CGImageRef image);
+
+/**
+ * Fills the clip with the gradient along start -> end (user space). Before
+ * start and after end nothing is painted unless the options say so
+ * (kCGGradientDrawsBeforeStartLocation, kCGGradientDrawsAfterEndLocation).
+ */
+void CGContextDrawLinearGradient(CGContextRef ctx, CGGradientRef gradient, CGPoint startPoint, CGPoint endPoint, uint32_t options);
+
+/**
+ * Paints the path with `mode` (fill, even-odd fill, stroke, or a fill then
+ * a stroke) and clears it.
+ */
+void CGContextDrawPath(CGContextRef ctx, CGPathDrawingMode mode);
+
+/**
+ * Paints the gradient between the start and end circles; the options
+ * extend it inside the start circle and outside the end circle. Negative
+ * radii are QZErrorInvalidArgument.
+ */
+void CGContextDrawRadialGradient(CGContextRef ctx, CGGradientRef gradient, CGPoint startCenter, double startRadius, CGPoint endCenter, double endRadius, uint32_t options);
+
+/**
+ * Fills the clip with copies of `image`, each the size of `rect`, one of
+ * them at `rect` (placed as CGContextDrawImage places images).
+ */
+void CGContextDrawTiledImage(CGContextRef ctx, CGRect rect, CGImageRef image);
+
+/**
+ * Intersects the clip with the path's interior (even-odd) and clears the path.
+ */
+void CGContextEOClip(CGContextRef ctx);
+
+/**
+ * Fills the path's interior (even-odd rule) and clears the path.
+ */
+void CGContextEOFillPath(CGContextRef ctx);
+
+/**
+ * Composites the innermost transparency layer; QZErrorInvalidState when
+ * none is open.
+ */
+void CGContextEndTransparencyLayer(CGContextRef ctx);
+
+void CGContextFillEllipseInRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Fills the path's interior (nonzero winding rule) and clears the path.
+ */
+void CGContextFillPath(CGContextRef ctx);
+
+/**
+ * Paints `rect` (user space) with the fill colour. The path is not touched.
  */
 void CGContextFillRect(CGContextRef ctx, CGRect rect);
+
+void CGContextFillRects(CGContextRef ctx, const CGRect *rects, size_t count);
+
+/**
+ * Drawing is finished when each call returns: nothing to flush.
+ */
+void CGContextFlush(CGContextRef ctx);
 
 /**
  * The current transformation matrix (user space to pixels).
@@ -3374,12 +3778,53 @@ void CGContextFillRect(CGContextRef ctx, CGRect rect);
 CGAffineTransform CGContextGetCTM(CGContextRef ctx);
 
 /**
+ * The clip's bounds in user space (for a display context: the area being
+ * redrawn, in layer coordinates).
+ */
+CGRect CGContextGetClipBoundingBox(CGContextRef ctx);
+
+CGInterpolationQuality CGContextGetInterpolationQuality(CGContextRef ctx);
+
+/**
+ * The path's bounds in user space (curves included, control points not);
+ * CGRectNull when it is empty.
+ */
+CGRect CGContextGetPathBoundingBox(CGContextRef ctx);
+
+/**
+ * The current point in user space; CGPointZero when the path is empty.
+ */
+CGPoint CGContextGetPathCurrentPoint(CGContextRef ctx);
+
+/**
+ * The transform from user space to device pixels (the CTM).
+ */
+CGAffineTransform CGContextGetUserSpaceToDeviceSpaceTransform(CGContextRef ctx);
+
+bool CGContextIsPathEmpty(CGContextRef ctx);
+
+void CGContextMoveToPoint(CGContextRef ctx, double x, double y);
+
+/**
+ * Whether painting the path with `mode` would cover `point` (user space).
+ */
+bool CGContextPathContainsPoint(CGContextRef ctx, CGPoint point, CGPathDrawingMode mode);
+
+/**
  * Drops a reference (NULL is ignored).
  */
 void CGContextRelease(CGContextRef ctx);
 
 /**
- * Restores the last saved state; QZErrorInvalidState when none is saved.
+ * The path becomes the outline of its stroke with the current line width,
+ * cap, join, miter limit and dash: filling it paints the stroke, clipping
+ * to it clips to the stroke, CGContextPathContainsPoint tests the stroke.
+ */
+void CGContextReplacePathWithStrokedPath(CGContextRef ctx);
+
+/**
+ * Restores the last saved state; QZErrorInvalidState when none is saved
+ * (or it was saved outside the open transparency layer).
  */
 void CGContextRestoreGState(CGContextRef ctx);
 
@@ -3393,31 +3838,499 @@ CGContextRef CGContextRetain(CGContextRef ctx);
  */
 void CGContextRotateCTM(CGContextRef ctx, double angle);
 
+/**
+ * Pushes a copy of the graphics state (CTM, clip, colours, line
+ * parameters, alpha, blend mode, shadow, ...); the path is not part of it.
+ */
 void CGContextSaveGState(CGContextRef ctx);
 
+/**
+ * Scales user space. A scale of 0 makes the CTM singular: nothing draws
+ * until a saved state with an invertible CTM is restored.
+ */
 void CGContextScaleCTM(CGContextRef ctx, double sx, double sy);
 
+/**
+ * Allows antialiasing at all (not part of the graphics state): when false,
+ * nothing is antialiased whatever CGContextSetShouldAntialias says.
+ */
+void CGContextSetAllowsAntialiasing(CGContextRef ctx, bool allowsAntialiasing);
+
+/**
+ * Multiplies everything drawn afterwards (clamped to 0...1).
+ */
+void CGContextSetAlpha(CGContextRef ctx, double alpha);
+
+/**
+ * How later drawing combines with the pixels (Apple's CGBlendMode values;
+ * QZErrorInvalidArgument for others).
+ */
+void CGContextSetBlendMode(CGContextRef ctx, CGBlendMode mode);
+
+/**
+ * Sets the fill colour from components of the fill colour space (RGB by
+ * default) followed by alpha: 4 values for RGB, 2 for gray.
+ */
+void CGContextSetFillColor(CGContextRef ctx, const double *components);
+
+/**
+ * The colour space of later CGContextSetFillColor calls (the colour
+ * becomes opaque black).
+ */
+void CGContextSetFillColorSpace(CGContextRef ctx, CGColorSpaceRef space);
+
 void CGContextSetFillColorWithColor(CGContextRef ctx, CGColorRef color);
+
+/**
+ * The accuracy of curves, in device pixels (cairo's tolerance; at least 0.01).
+ */
+void CGContextSetFlatness(CGContextRef ctx, double flatness);
+
+void CGContextSetGrayFillColor(CGContextRef ctx, double gray, double alpha);
+
+void CGContextSetGrayStrokeColor(CGContextRef ctx, double gray, double alpha);
+
+/**
+ * How images are sampled when drawn scaled (Apple's values; others are
+ * QZErrorInvalidArgument).
+ */
+void CGContextSetInterpolationQuality(CGContextRef ctx, CGInterpolationQuality quality);
+
+void CGContextSetLineCap(CGContextRef ctx, CGLineCap cap);
+
+/**
+ * Dashes strokes: `count` lengths (on, off, on, ...) in user space,
+ * starting `phase` into the pattern. A count of 0 (lengths may then be
+ * NULL) makes lines solid. QZErrorNullArgument for NULL lengths with a
+ * count, QZErrorInvalidArgument for negative lengths or lengths that are
+ * all 0, QZErrorNotFinite for NaN.
+ */
+void CGContextSetLineDash(CGContextRef ctx, double phase, const double *lengths, size_t count);
+
+void CGContextSetLineJoin(CGContextRef ctx, CGLineJoin join);
+
+/**
+ * The stroke width in user space (default 1); negative widths are
+ * QZErrorInvalidArgument.
+ */
+void CGContextSetLineWidth(CGContextRef ctx, double width);
+
+/**
+ * The miter limit (default 10): joins whose miter would be longer than
+ * limit x width are beveled.
+ */
+void CGContextSetMiterLimit(CGContextRef ctx, double limit);
 
 /**
  * Sets the fill colour (components clamped to 0...1).
  */
 void CGContextSetRGBFillColor(CGContextRef ctx, double red, double green, double blue, double alpha);
 
+void CGContextSetRGBStrokeColor(CGContextRef ctx, double red, double green, double blue, double alpha);
+
+/**
+ * A shadow under everything drawn afterwards: black at 1/3 alpha, moved by
+ * `offset` and blurred by `blur`, both in the context's base space (not
+ * affected by the CTM; y down, so a positive height moves it down).
+ */
+void CGContextSetShadow(CGContextRef ctx, CGSize offset, double blur);
+
+/**
+ * As CGContextSetShadow with `color` (NULL, or a fully transparent colour,
+ * turns shadows off).
+ */
+void CGContextSetShadowWithColor(CGContextRef ctx, CGSize offset, double blur, CGColorRef color);
+
+/**
+ * Turns antialiasing of later drawing on or off (graphics state).
+ */
+void CGContextSetShouldAntialias(CGContextRef ctx, bool shouldAntialias);
+
+void CGContextSetStrokeColor(CGContextRef ctx, const double *components);
+
+void CGContextSetStrokeColorSpace(CGContextRef ctx, CGColorSpaceRef space);
+
+void CGContextSetStrokeColorWithColor(CGContextRef ctx, CGColorRef color);
+
+void CGContextStrokeEllipseInRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Strokes a line between each pair of points (points[0]-points[1],
+ * points[2]-points[3], ...); the current path is replaced by nothing.
+ */
+void CGContextStrokeLineSegments(CGContextRef ctx, const CGPoint *points, size_t count);
+
+/**
+ * Strokes the path with the line parameters and clears it.
+ */
+void CGContextStrokePath(CGContextRef ctx);
+
+/**
+ * Strokes `rect` with the line parameters. The path is not touched.
+ */
+void CGContextStrokeRect(CGContextRef ctx, CGRect rect);
+
+/**
+ * Strokes `rect` with `width` (the line width in the state is unchanged);
+ * a negative width is QZErrorInvalidArgument.
+ */
+void CGContextStrokeRectWithWidth(CGContextRef ctx, CGRect rect, double width);
+
+/**
+ * As CGContextFlush.
+ */
+void CGContextSynchronize(CGContextRef ctx);
+
 void CGContextTranslateCTM(CGContextRef ctx, double tx, double ty);
 
-/**
- * Creates a bitmap context drawing into `pixelBuffer` (retained), which
- * must have a format the compositor can read and write (chunky RGB). The
- * CTM maps points to pixels, y down. Returns +1, or NULL with
- * QZErrorNullArgument, QZErrorWrongType or QZErrorInvalidArgument.
- */
-CGContextRef QZBitmapContextCreateWithPixelBuffer(CVPixelBufferRef pixelBuffer);
+/* MARK: - CGColorSpace */
 
 /**
- * The pixel buffer behind a bitmap context (+0), or NULL.
+ * The device gray space. Returns +1.
  */
-CVPixelBufferRef QZBitmapContextGetPixelBuffer(CGContextRef ctx);
+CGColorSpaceRef CGColorSpaceCreateDeviceGray(void);
+
+/**
+ * The device RGB space (drawn as sRGB). Returns +1 (CGColorSpaceRelease).
+ */
+CGColorSpaceRef CGColorSpaceCreateDeviceRGB(void);
+
+/**
+ * A named space (kCGColorSpaceSRGB, kCGColorSpaceGenericRGB,
+ * kCGColorSpaceGenericGray, ...: the macros of quartzite_types.h). Returns
+ * +1, or NULL with QZErrorUnknownConstant for other names.
+ */
+CGColorSpaceRef CGColorSpaceCreateWithName(const char *name);
+
+CGColorSpaceModel CGColorSpaceGetModel(CGColorSpaceRef space);
+
+/**
+ * The components of a colour in the space, alpha not counted (3 or 1).
+ */
+size_t CGColorSpaceGetNumberOfComponents(CGColorSpaceRef space);
+
+void CGColorSpaceRelease(CGColorSpaceRef space);
+
+CGColorSpaceRef CGColorSpaceRetain(CGColorSpaceRef space);
+
+/* MARK: - CGGradient */
+
+/**
+ * A gradient of `count` colours given as components of `space` followed by
+ * alpha (count x 4 values for RGB, count x 2 for gray), at `locations` in
+ * 0...1 (NULL: evenly spaced from 0 to 1). Returns +1
+ * (CGGradientRelease), or NULL: QZErrorNullArgument for a NULL space or
+ * components, QZErrorOutOfRange for a count of 0, QZErrorNotFinite.
+ */
+CGGradientRef CGGradientCreateWithColorComponents(CGColorSpaceRef space, const double *components, const double *locations, size_t count);
+
+/**
+ * A gradient of the colours in `colors` (an array value of colour values,
+ * CAValueCreateColor) at `locations` (NULL: evenly spaced). `space` may be
+ * NULL. Returns +1, or NULL: QZErrorWrongType when `colors` is not an
+ * array of colours, QZErrorOutOfRange when it is empty.
+ */
+CGGradientRef CGGradientCreateWithColors(CGColorSpaceRef space, CAValueRef colors, const double *locations);
+
+void CGGradientRelease(CGGradientRef gradient);
+
+CGGradientRef CGGradientRetain(CGGradientRef gradient);
+
+/* MARK: - CFAttributedString: strings with attributes */
+
+/**
+ * Apple's batching hint: changes take effect at once here, so it only checks the handle.
+ */
+void CFAttributedStringBeginEditing(CFMutableAttributedStringRef aStr);
+
+/**
+ * Creates an immutable attributed string of `str` (UTF-8; invalid
+ * sequences become U+FFFD) with `attributes` (a dictionary value from
+ * attribute names to values, or NULL) over all of it. `alloc` is ignored
+ * (NULL). Returns +1, or NULL with QZErrorNullArgument or QZErrorWrongType.
+ */
+CFAttributedStringRef CFAttributedStringCreate(CFAllocatorRef alloc, const char *str, CAValueRef attributes);
+
+/**
+ * An immutable copy of `aStr`. +1.
+ */
+CFAttributedStringRef CFAttributedStringCreateCopy(CFAllocatorRef alloc, CFAttributedStringRef aStr);
+
+/**
+ * Creates an empty mutable attributed string that may hold at most
+ * `maxLength` UTF-16 units (0: no limit; negative is QZErrorOutOfRange). +1.
+ */
+CFMutableAttributedStringRef CFAttributedStringCreateMutable(CFAllocatorRef alloc, CFIndex maxLength);
+
+/**
+ * A mutable copy of `aStr` (its text and attributes), limited to
+ * `maxLength` units (0: no limit; a string already longer is
+ * QZErrorOutOfRange). +1.
+ */
+CFMutableAttributedStringRef CFAttributedStringCreateMutableCopy(CFAllocatorRef alloc, CFIndex maxLength, CFAttributedStringRef aStr);
+
+/**
+ * Ends CFAttributedStringBeginEditing (nothing is deferred).
+ */
+void CFAttributedStringEndEditing(CFMutableAttributedStringRef aStr);
+
+/**
+ * The value of attribute `attrName` at `loc` (borrowed; NULL when the run
+ * there has none), and in `effectiveRange` (may be NULL) the range of the
+ * run holding it. A location outside the string is QZErrorOutOfRange.
+ */
+const void *CFAttributedStringGetAttribute(CFAttributedStringRef aStr, CFIndex loc, const char *attrName, CFRange *effectiveRange);
+
+/**
+ * The length in UTF-16 code units (0 for NULL, with an error).
+ */
+CFIndex CFAttributedStringGetLength(CFAttributedStringRef aStr);
+
+/**
+ * The text as UTF-8 (unpaired surrogates read as U+FFFD). Borrowed: valid
+ * until the string next changes or is released.
+ */
+const char *CFAttributedStringGetString(CFAttributedStringRef aStr);
+
+/**
+ * Removes attribute `attrName` over `range`.
+ */
+void CFAttributedStringRemoveAttribute(CFMutableAttributedStringRef aStr, CFRange range, const char *attrName);
+
+/**
+ * Replaces the units in `range` with `replacement` (UTF-8); the new text
+ * takes the attributes of the first replaced unit (for an insertion, of
+ * the unit before it). QZErrorOutOfRange for a range outside the string or
+ * a result longer than the string's maxLength (the string is unchanged).
+ */
+void CFAttributedStringReplaceString(CFMutableAttributedStringRef aStr, CFRange range, const char *replacement);
+
+/**
+ * Sets attribute `attrName` to `value` over `range`. The value must suit
+ * the name (kCTFontAttributeName a CTFontRef, kCTForegroundColorAttributeName
+ * a CGColorRef, kCTUnderlineStyleAttributeName and kCTKernAttributeName
+ * number values; QZErrorWrongType otherwise); other names take any handle.
+ * A range outside the string is QZErrorOutOfRange and changes nothing.
+ */
+void CFAttributedStringSetAttribute(CFMutableAttributedStringRef aStr, CFRange range, const char *attrName, const void *value);
+
+/**
+ * Sets the attributes of a dictionary value over `range`; with
+ * `clearOtherAttributes`, the range keeps no others.
+ */
+void CFAttributedStringSetAttributes(CFMutableAttributedStringRef aStr, CFRange range, CAValueRef replacement, bool clearOtherAttributes);
+
+/**
+ * Apple's CFRangeMake (an inline function in Core Foundation; a plain
+ * function here, so that FFI hosts can call it too).
+ */
+CFRange CFRangeMake(CFIndex location, CFIndex length);
+
+/* MARK: - Core Text: CTFont */
+
+/**
+ * The font's attribute `attribute` (+1): kCTFontURLAttribute (the face's
+ * file as a "file://" URL string), kCTFontNameAttribute,
+ * kCTFontFamilyNameAttribute, kCTFontDisplayNameAttribute or
+ * kCTFontSizeAttribute (a number); NULL for other names.
+ */
+CAValueRef CTFontCopyAttribute(CTFontRef font, const char *attribute);
+
+/**
+ * The family of the face that draws the font ("Liberation Sans" for
+ * Helvetica): a string value, +1.
+ */
+CAValueRef CTFontCopyFamilyName(CTFontRef font);
+
+/**
+ * The face's full name ("Liberation Sans Bold"): a string value, +1.
+ */
+CAValueRef CTFontCopyFullName(CTFontRef font);
+
+/**
+ * The face's PostScript name ("LiberationSans-Bold"): a string value, +1.
+ */
+CAValueRef CTFontCopyPostScriptName(CTFontRef font);
+
+/**
+ * The same face at `size` (0: the font's size). +1.
+ */
+CTFontRef CTFontCreateCopyWithAttributes(CTFontRef font, double size, const CGAffineTransform *matrix, CAValueRef attributes);
+
+/**
+ * Creates the font named `name` (a family, "Family-Style" PostScript-style
+ * name, or PostScript name) at `size` points (0: 12, Apple's default;
+ * negative sizes are QZErrorInvalidArgument; sizes above 4096 are clamped;
+ * `matrix` may be NULL and is ignored). Apple's common names map to
+ * metric-compatible faces: Helvetica, Arial and the system font to
+ * Liberation Sans, Times to Liberation Serif, Courier and Menlo to
+ * Liberation Mono. A name fontconfig does not know gives Apple's default
+ * face, Helvetica (Liberation Sans). Returns +1.
+ */
+CTFontRef CTFontCreateWithName(const char *name, double size, const CGAffineTransform *matrix);
+
+/**
+ * The distance from the baseline to the top of the face's line (points).
+ */
+double CTFontGetAscent(CTFontRef font);
+
+/**
+ * The distance from the baseline to the bottom of the face's line (points, positive).
+ */
+double CTFontGetDescent(CTFontRef font);
+
+/**
+ * The face's line gap (points).
+ */
+double CTFontGetLeading(CTFontRef font);
+
+/**
+ * The size in points.
+ */
+double CTFontGetSize(CTFontRef font);
+
+/**
+ * The underline's offset from the baseline (points; negative is below, as Apple's).
+ */
+double CTFontGetUnderlinePosition(CTFontRef font);
+
+double CTFontGetUnderlineThickness(CTFontRef font);
+
+/* MARK: - Core Text: CTLine */
+
+CGAffineTransform CGContextGetTextMatrix(CGContextRef c);
+
+CGPoint CGContextGetTextPosition(CGContextRef c);
+
+/**
+ * The text matrix: glyph space to user space (identity by default),
+ * including the text position as its translation. Not part of the
+ * graphics state.
+ */
+void CGContextSetTextMatrix(CGContextRef c, CGAffineTransform t);
+
+/**
+ * Where the next CTLineDraw puts its line's origin (user space; the text
+ * matrix's translation). Not part of the graphics state.
+ */
+void CGContextSetTextPosition(CGContextRef c, double x, double y);
+
+/**
+ * Lays `attrString` out as one line (line breaks are not broken). The
+ * line keeps a copy: later edits of a mutable string do not change it. +1.
+ */
+CTLineRef CTLineCreateWithAttributedString(CFAttributedStringRef attrString);
+
+/**
+ * Draws the line with its origin at the context's text position, glyphs
+ * transformed by the text matrix, y up (flip a y-down context's CTM first
+ * for upright text); the text position then moves to the line's end. Runs
+ * without a colour are black; kCTForegroundColorFromContextAttributeName
+ * runs use the fill colour.
+ */
+void CTLineDraw(CTLineRef line, CGContextRef context);
+
+/**
+ * The number of glyph runs: the line's runs of equal attributes.
+ */
+CFIndex CTLineGetGlyphRunCount(CTLineRef line);
+
+/**
+ * The rectangle enclosing the line's glyph ink, y up, relative to the
+ * line's origin and translated by `context`'s text position (`context`
+ * may be NULL: no translation). CGRectZero for a line without ink.
+ */
+CGRect CTLineGetImageBounds(CTLineRef line, CGContextRef context);
+
+/**
+ * The range of the string the line shows (all of it).
+ */
+CFRange CTLineGetStringRange(CTLineRef line);
+
+/**
+ * The line's width (returned; typographic, in points) and, where the
+ * pointers are not NULL, its ascent, descent (positive) and leading.
+ */
+double CTLineGetTypographicBounds(CTLineRef line, double *ascent, double *descent, double *leading);
+
+/* MARK: - Core Text: CTFramesetter and CTFrame */
+
+/**
+ * Draws the lines that fit in the frame, the first at the top (maxY) of
+ * its rectangle, y up (flip a y-down context's CTM first for upright text).
+ */
+void CTFrameDraw(CTFrameRef frame, CGContextRef context);
+
+/**
+ * The origins (baseline starts, y up, in the frame's space) of `range`'s
+ * lines (length 0: to the last) copied into `origins`. QZErrorOutOfRange
+ * for a range outside the lines.
+ */
+void CTFrameGetLineOrigins(CTFrameRef frame, CFRange range, CGPoint *origins);
+
+/**
+ * The range of the string the frame was made for.
+ */
+CFRange CTFrameGetStringRange(CTFrameRef frame);
+
+/**
+ * The range of the string shown by the lines that fit in the frame.
+ */
+CFRange CTFrameGetVisibleStringRange(CTFrameRef frame);
+
+/**
+ * A frame of the text of `stringRange` (length 0: to the end) laid out in
+ * `path`'s bounding box (Quartzite lays out in rectangles: other shapes use
+ * their bounds), y up: the first line at the top. `frameAttributes` may be
+ * NULL. Returns +1.
+ */
+CTFrameRef CTFramesetterCreateFrame(CTFramesetterRef framesetter, CFRange stringRange, CGPathRef path, CAValueRef frameAttributes);
+
+/**
+ * A framesetter for `attrString` (it keeps a copy). +1.
+ */
+CTFramesetterRef CTFramesetterCreateWithAttributedString(CFAttributedStringRef attrString);
+
+/**
+ * The size the text of `stringRange` (length 0: to the end) needs when
+ * wrapped at `constraints.width` (CGFLOAT_MAX or any huge width: no
+ * wrapping), counting only the lines that fit in `constraints.height`:
+ * the widest line's width and the lines' height. `fitRange` (may be NULL)
+ * receives the range those lines show. `frameAttributes` may be NULL.
+ */
+CGSize CTFramesetterSuggestFrameSizeWithConstraints(CTFramesetterRef framesetter, CFRange stringRange, CAValueRef frameAttributes, CGSize constraints, CFRange *fitRange);
+
+/**
+ * Quartzite's stand-in for CFArrayGetCount(CTFrameGetLines(frame)): the
+ * number of lines that fit in the frame.
+ */
+CFIndex QZFrameGetLineCount(CTFrameRef frame);
+
+/* MARK: - Core Text: Quartzite's text additions */
+
+/**
+ * Counters of text work since the last reset (layouts made, layouts served
+ * by the cache, layouts drawn) and the sizes of the bounded font and layout
+ * caches. A frame in which text layers only move, fade or transform adds
+ * nothing to them.
+ */
+QZTextStatistics QZTextGetStatistics(void);
+
+/**
+ * Sets the counters of QZTextGetStatistics to zero.
+ */
+void QZTextResetStatistics(void);
+
+/**
+ * Uses the fontconfig configuration file at `path` for every later font
+ * lookup (its <dir> elements list the only fonts used), in place of the
+ * system's; fonts and layouts made before are dropped from the caches.
+ * Tests use it to pin the fonts their golden images were made with; hosts,
+ * to ship their own fonts. The environment variable
+ * QUARTZITE_FONTCONFIG_FILE does the same at start-up. Returns false with
+ * QZErrorInvalidArgument when the file cannot be read.
+ */
+bool QZTextSetFontConfigurationFile(const char *path);
 
 #ifdef __cplusplus
 }

@@ -749,6 +749,125 @@ enum {
     kCGBitmapByteOrder32Big = 4 << 12
 };
 
+/* ---- Core Graphics (CGContext.h, CGImage.h, CGGradient.h, ...) ---------- */
+
+/** An immutable bitmap image (Apple's CGImageRef). Its pixels are kept as
+ *  premultiplied 32BGRA whatever layout it was made from. */
+typedef struct QZOpaqueCGImage *CGImageRef;
+/** Bytes for images (Apple's CGDataProviderRef). */
+typedef struct QZOpaqueCGDataProvider *CGDataProviderRef;
+/** A gradient: colours at locations (Apple's CGGradientRef). */
+typedef struct QZOpaqueCGGradient *CGGradientRef;
+
+/** Called when a CGDataProviderCreateWithData provider is freed, on the
+ *  thread that drops its last reference. As in Apple's CGDataProvider.h,
+ *  `info` comes FIRST here. */
+typedef void (*CGDataProviderReleaseDataCallback)(void *info, const void *data, size_t size);
+
+/** Apple's CGColorSpaceModel (the models Quartzite has). */
+typedef enum CGColorSpaceModel {
+    kCGColorSpaceModelUnknown = -1,
+    kCGColorSpaceModelMonochrome = 0,
+    kCGColorSpaceModelRGB = 1
+} CGColorSpaceModel;
+
+/** Names for CGColorSpaceCreateWithName (Apple's CFString values). RGB
+ *  names are drawn as sRGB, gray names as gray. */
+#define kCGColorSpaceSRGB "kCGColorSpaceSRGB"
+#define kCGColorSpaceGenericRGB "kCGColorSpaceGenericRGB"
+#define kCGColorSpaceExtendedSRGB "kCGColorSpaceExtendedSRGB"
+#define kCGColorSpaceLinearSRGB "kCGColorSpaceLinearSRGB"
+#define kCGColorSpaceGenericGray "kCGColorSpaceGenericGray"
+#define kCGColorSpaceGenericGrayGamma2_2 "kCGColorSpaceGenericGrayGamma2_2"
+#define kCGColorSpaceLinearGray "kCGColorSpaceLinearGray"
+#define kCGColorSpaceExtendedGray "kCGColorSpaceExtendedGray"
+
+/** Apple's CGBlendMode: the PDF separable and non-separable blend modes,
+ *  then the Porter-Duff modes (R result, S source, D destination,
+ *  premultiplied). Anything else is rejected with QZErrorInvalidArgument. */
+typedef enum CGBlendMode {
+    kCGBlendModeNormal = 0,
+    kCGBlendModeMultiply = 1,
+    kCGBlendModeScreen = 2,
+    kCGBlendModeOverlay = 3,
+    kCGBlendModeDarken = 4,
+    kCGBlendModeLighten = 5,
+    kCGBlendModeColorDodge = 6,
+    kCGBlendModeColorBurn = 7,
+    kCGBlendModeSoftLight = 8,
+    kCGBlendModeHardLight = 9,
+    kCGBlendModeDifference = 10,
+    kCGBlendModeExclusion = 11,
+    kCGBlendModeHue = 12,
+    kCGBlendModeSaturation = 13,
+    kCGBlendModeColor = 14,
+    kCGBlendModeLuminosity = 15,
+    kCGBlendModeClear = 16,           /**< R = 0 */
+    kCGBlendModeCopy = 17,            /**< R = S */
+    kCGBlendModeSourceIn = 18,        /**< R = S*Da */
+    kCGBlendModeSourceOut = 19,       /**< R = S*(1 - Da) */
+    kCGBlendModeSourceAtop = 20,      /**< R = S*Da + D*(1 - Sa) */
+    kCGBlendModeDestinationOver = 21, /**< R = S*(1 - Da) + D */
+    kCGBlendModeDestinationIn = 22,   /**< R = D*Sa */
+    kCGBlendModeDestinationOut = 23,  /**< R = D*(1 - Sa) */
+    kCGBlendModeDestinationAtop = 24, /**< R = S*(1 - Da) + D*Sa */
+    kCGBlendModeXOR = 25,             /**< R = S*(1 - Da) + D*(1 - Sa) */
+    kCGBlendModePlusDarker = 26,      /**< R = MAX(0, 1 - ((1 - D) + (1 - S))) */
+    kCGBlendModePlusLighter = 27      /**< R = MIN(1, S + D) */
+} CGBlendMode;
+
+/** Apple's CGLineCap. */
+typedef enum CGLineCap {
+    kCGLineCapButt = 0,
+    kCGLineCapRound = 1,
+    kCGLineCapSquare = 2
+} CGLineCap;
+
+/** Apple's CGLineJoin. */
+typedef enum CGLineJoin {
+    kCGLineJoinMiter = 0,
+    kCGLineJoinRound = 1,
+    kCGLineJoinBevel = 2
+} CGLineJoin;
+
+/** Apple's CGPathDrawingMode (CGContextDrawPath, CGContextPathContainsPoint). */
+typedef enum CGPathDrawingMode {
+    kCGPathFill = 0,
+    kCGPathEOFill = 1,
+    kCGPathStroke = 2,
+    kCGPathFillStroke = 3,
+    kCGPathEOFillStroke = 4
+} CGPathDrawingMode;
+
+/** Apple's CGInterpolationQuality (note Apple's order: High is 3, Medium 4).
+ *  None samples the nearest pixel, Low bilinearly, Default and Medium with
+ *  cairo's "good" filter (box-filtered when scaling down), High with its
+ *  "best" one. */
+typedef enum CGInterpolationQuality {
+    kCGInterpolationDefault = 0,
+    kCGInterpolationNone = 1,
+    kCGInterpolationLow = 2,
+    kCGInterpolationMedium = 4,
+    kCGInterpolationHigh = 3
+} CGInterpolationQuality;
+
+/** Apple's CGGradientDrawingOptions. */
+typedef uint32_t CGGradientDrawingOptions;
+enum {
+    kCGGradientDrawsBeforeStartLocation = 1U << 0,
+    kCGGradientDrawsAfterEndLocation = 1U << 1
+};
+
+/** Apple's CGColorRenderingIntent (accepted by CGImageCreate and ignored:
+ *  Quartzite draws in sRGB). */
+typedef enum CGColorRenderingIntent {
+    kCGRenderingIntentDefault = 0,
+    kCGRenderingIntentAbsoluteColorimetric = 1,
+    kCGRenderingIntentRelativeColorimetric = 2,
+    kCGRenderingIntentPerceptual = 3,
+    kCGRenderingIntentSaturation = 4
+} CGColorRenderingIntent;
+
 /** The kinds of draw operation (QZDrawOperation.kind). Drawing operations
  *  are FILL, BORDER, IMAGE and PATH; the others structure the list:
  *  PUSH_CLIP ... POP_CLIP nest; BEGIN_GROUP ... [BEGIN_MASK ...] END_GROUP
@@ -812,6 +931,69 @@ typedef struct QZDrawOperation {
     uint32_t depth;                 /**< nesting depth inside clips, groups and shadows */
     uint32_t reserved;
 } QZDrawOperation;
+
+/* ---- Core Text and attributed strings (CTFont.h, CTLine.h, CTFramesetter.h,
+ *      CTFrame.h, CFAttributedString.h) ----------------------------------- */
+
+/** Core Foundation's range (CFIndex is above). Ranges into strings count
+ *  UTF-16 code units, as Apple's do. */
+typedef struct CFRange { CFIndex location; CFIndex length; } CFRange;
+
+/** A string with attributes over ranges (Apple's CFAttributedStringRef);
+ *  the mutable kind is the same type. */
+typedef const struct QZOpaqueCFAttributedString *CFAttributedStringRef;
+typedef struct QZOpaqueCFAttributedString *CFMutableAttributedStringRef;
+/** A font at a size (Apple's CTFontRef), resolved through fontconfig. */
+typedef const struct QZOpaqueCTFont *CTFontRef;
+/** One line of laid-out text (Apple's CTLineRef). */
+typedef const struct QZOpaqueCTLine *CTLineRef;
+/** Lays attributed text out in frames (Apple's CTFramesetterRef). */
+typedef const struct QZOpaqueCTFramesetter *CTFramesetterRef;
+/** Lines laid out in a rectangle (Apple's CTFrameRef). */
+typedef const struct QZOpaqueCTFrame *CTFrameRef;
+
+/** Attribute names Core Text reads (Apple's CFString values): a CTFontRef;
+ *  a CGColorRef (runs without one are black); a number value
+ *  (kCTUnderlineStyle...); a CGColorRef for the underline; a number value of
+ *  points added after each character; a number value, 0 turning ligatures
+ *  off; a bool value, true taking the context's fill colour. */
+#define kCTFontAttributeName "NSFont"
+#define kCTForegroundColorAttributeName "CTForegroundColor"
+#define kCTUnderlineStyleAttributeName "NSUnderline"
+#define kCTUnderlineColorAttributeName "NSUnderlineColor"
+#define kCTKernAttributeName "NSKern"
+#define kCTLigatureAttributeName "NSLigature"
+#define kCTForegroundColorFromContextAttributeName "CTForegroundColorFromContext"
+
+/** Apple's CTUnderlineStyle (Thick is drawn as Single). */
+typedef int32_t CTUnderlineStyle;
+enum {
+    kCTUnderlineStyleNone = 0x00,
+    kCTUnderlineStyleSingle = 0x01,
+    kCTUnderlineStyleThick = 0x02,
+    kCTUnderlineStyleDouble = 0x09
+};
+
+/** Font attribute names for CTFontCopyAttribute (Apple's CFString values):
+ *  the face's file as a "file://" URL string, its PostScript name, family
+ *  name, full (display) name, and its size (a number). */
+#define kCTFontURLAttribute "NSFontURLAttribute"
+#define kCTFontNameAttribute "NSFontNameAttribute"
+#define kCTFontFamilyNameAttribute "NSFontFamilyAttribute"
+#define kCTFontDisplayNameAttribute "NSFontVisibleNameAttribute"
+#define kCTFontSizeAttribute "NSFontSizeAttribute"
+
+/** Counters of text work since the last QZTextResetStatistics
+ *  (QZTextGetStatistics): layouts made (shaping, bidi and line breaking of
+ *  a text), layouts served from the layout cache, layouts drawn, and how
+ *  many fonts and layouts the bounded caches hold now. */
+typedef struct QZTextStatistics {
+    uint64_t layouts;
+    uint64_t layoutCacheHits;
+    uint64_t draws;
+    uint64_t cachedFonts;
+    uint64_t cachedLayouts;
+} QZTextStatistics;
 
 /** Keys of CARendererCreate's options dictionary (all optional). */
 #define kCARendererColorSpace "kCARendererColorSpace"

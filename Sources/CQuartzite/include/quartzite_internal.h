@@ -21,6 +21,15 @@ typedef struct QZOpaqueCVPixelBufferPool *QZCVPixelBufferPoolRef;
 typedef const struct QZOpaqueCFAllocator *QZCFAllocatorRef;
 typedef struct QZOpaqueCFRunLoop *QZCFRunLoopRef;
 typedef struct QZOpaqueCFRunLoopTimer *QZCFRunLoopTimerRef;
+typedef struct QZOpaqueCGImage *QZCGImageRef;
+typedef struct QZOpaqueCGDataProvider *QZCGDataProviderRef;
+typedef struct QZOpaqueCGGradient *QZCGGradientRef;
+typedef const struct QZOpaqueCFAttributedString *QZCFAttributedStringRef;
+typedef struct QZOpaqueCFAttributedString *QZCFMutableAttributedStringRef;
+typedef const struct QZOpaqueCTFont *QZCTFontRef;
+typedef const struct QZOpaqueCTLine *QZCTLineRef;
+typedef const struct QZOpaqueCTFramesetter *QZCTFramesetterRef;
+typedef const struct QZOpaqueCTFrame *QZCTFrameRef;
 
 #define QZ_ERROR_MESSAGE_CAPACITY 512
 
@@ -83,6 +92,14 @@ int qz_internal_png_read(const char *path, size_t max_bytes, uint32_t *width, ui
  * 4: RGBA, straight alpha) 8-bit samples, `stride` bytes apart. */
 int qz_internal_png_write(const char *path, uint32_t width, uint32_t height, const uint8_t *rows,
                           size_t stride, int channels, char *message, size_t capacity);
+
+/* PNG and JPEG images in memory (image_codecs.c), for CGImageCreateWith...
+ * DataProvider. Results as above (no 1: nothing is opened); PNG gives 8-bit
+ * straight-alpha RGBA rows, JPEG opaque BGRA (B, G, R, 255) rows. */
+int qz_internal_png_decode(const uint8_t *data, size_t size, size_t max_bytes, uint32_t *width, uint32_t *height,
+                           uint8_t **rgba, char *message, size_t capacity);
+int qz_internal_jpeg_decode(const uint8_t *data, size_t size, size_t max_bytes, uint32_t *width, uint32_t *height,
+                            uint8_t **bgra, char *message, size_t capacity);
 
 /* The run loop's wait port (run_loop_port.c): an epoll set holding an eventfd
  * (wake-ups) and a timerfd (the next deadline on CLOCK_MONOTONIC). */

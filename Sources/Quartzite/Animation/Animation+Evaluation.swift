@@ -42,6 +42,8 @@ extension Animation {
             for child in animations ?? [] { child.apply(to: target, parentTime: local) }
         case .transition:
             break   // drawn by the renderer from transitionProgress(at:)
+        case .plain:
+            return false   // a timing object only: nothing to apply
         }
         return true
     }
@@ -54,14 +56,16 @@ extension Animation {
         return animationKind == .basic && fastPlan.kind != .general
     }
 
-    /// The transition's progress (between startProgress and endProgress) at a
+    /// The transition's progress (from startProgress to endProgress, which
+    /// are kept as given, clamped here to 0...1: what rendering uses) at a
     /// parent time, or nil when it has no effect then.
     func transitionProgress(at parentTime: Double) -> Double? {
         var t = timing
         if let begin = resolvedBeginTime { t.beginTime = begin }
         guard let sample = t.sample(at: parentTime) else { return nil }
         let p = timingFunction?.solve(sample.progress) ?? sample.progress
-        return Double(startProgress) + (Double(endProgress) - Double(startProgress)) * p
+        let progress = Double(startProgress) + (Double(endProgress) - Double(startProgress)) * p
+        return Swift.min(Swift.max(progress, 0), 1)
     }
 
     // MARK: - CABasicAnimation

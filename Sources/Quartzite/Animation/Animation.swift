@@ -5,7 +5,9 @@ import CQuartzite
 /// stores a copy, so later changes to the caller's object change nothing.
 public final class Animation: QZObject, Handle {
     public enum Kind: UInt16, Sendable {
-        case basic = 48, keyframe = 49, group = 50, transition = 51
+        /// `plain`: Apple's +[CAAnimation animation], a timing object with a
+        /// delegate and no effect of its own.
+        case basic = 48, keyframe = 49, group = 50, transition = 51, plain = 52
         var objectKind: ObjectKind { ObjectKind(rawValue: rawValue)! }
     }
 
@@ -152,7 +154,7 @@ public final class Animation: QZObject, Handle {
 
     static var handleTypeName: String { "CAAnimation" }
     static func accepts(_ tag: UInt32) -> Bool {
-        tag >= tagMagic | UInt32(Kind.basic.rawValue) && tag <= tagMagic | UInt32(Kind.transition.rawValue)
+        tag >= tagMagic | UInt32(Kind.basic.rawValue) && tag <= tagMagic | UInt32(Kind.plain.rawValue)
     }
 
     public init(kind: Kind) {
@@ -203,18 +205,30 @@ public final class Animation: QZObject, Handle {
 
     var isPropertyAnimation: Bool { animationKind == .basic || animationKind == .keyframe }
 
-    /// A deep copy; the delegate is shared.
+    /// True when `other` is this animation or one of the animations of its
+    /// groups, at any depth (a group must not contain itself).
+    func contains(_ other: Animation) -> Bool {
+        if self === other { return true }
+        var stack = animations ?? []
+        var seen = Set<ObjectIdentifier>()
+        while let a = stack.popLast() {
+            if a === other { return true }
+            guard seen.insert(ObjectIdentifier(a)).inserted else { continue }
+            stack.append(contentsOf: a.animations ?? [])
+        }
+        return false
+    }
+
+    /// A copy; the delegate is shared, and so are a group's animations (as
+    /// observed on Apple's QuartzCore: a copy of a group holds the same
+    /// animation objects).
     public func copy() -> Animation {
         let c = Animation(kind: animationKind)
         c.timing = timing
         c.timingFunction = timingFunction
         c.removedOnCompletion = removedOnCompletion
         c.delegate = delegate
-        if let e = extras {
-            let x = e.copy()
-            x.animations = e.animations?.map { $0.copy() }
-            c.extras = x
-        }
+        if let e = extras { c.extras = e.copy() }
         c.keyPathC = keyPathC   // immutable: shared
         c.keyPathKey = keyPathKey
         c.additive = additive
@@ -519,10 +533,11 @@ extension Animation {
                 guard let s = v?.string, let i = ConstantSet.transitionSubtype.index(of: s) else { return unknown() }
                 transitionSubtype = i
             }
+        // Kept as given (no clamping, no swapping): see CATransitionSetStartProgress.
         case "startProgress" where animationKind == .transition:
-            guard let n = number() else { return false }; startProgress = Float(Swift.min(Swift.max(n, 0), 1))
+            guard let n = number() else { return false }; startProgress = Float(n)
         case "endProgress" where animationKind == .transition:
-            guard let n = number() else { return false }; endProgress = Float(Swift.min(Swift.max(n, 0), 1))
+            guard let n = number() else { return false }; endProgress = Float(n)
         default:
             if let v { custom.set(v, for: key) } else if custom[key] != nil {
                 var d = ValueDictionary()

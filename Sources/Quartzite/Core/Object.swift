@@ -18,14 +18,16 @@ public enum ObjectKind: UInt16, Sendable {
     case keyframeAnimation = 49
     case animationGroup = 50
     case transition = 51
+    /// A plain CAAnimation (CAAnimationCreate).
+    case animation = 52
     /// A CVPixelBufferRef (Core Video's only buffer type here, so also the
     /// CVBufferRef and CVImageBufferRef).
     case pixelBuffer = 32
     case pixelBufferPool = 33
     /// The boxed CVFillExtendedPixelsCallBackData of a pixel format description.
     case fillExtendedPixelsCallback = 34
-    // Reserved for the transaction, run-loop and renderer domains (issues 5
-    // and 7), so that work on them can proceed side by side.
+    // The transaction, run-loop and renderer domains each have a range of
+    // their own.
     /// A CAActionRef made by CAActionCreate (animations are actions too).
     case action = 56
     case displayLink = 64
@@ -33,6 +35,17 @@ public enum ObjectKind: UInt16, Sendable {
     case runLoopTimer = 66
     case renderer = 80
     case drawList = 81
+    // Core Graphics (issue 13).
+    case colorSpace = 96
+    case image = 97
+    case dataProvider = 98
+    case gradient = 99
+    // Core Text and Core Foundation's attributed strings (issue 14).
+    case font = 120
+    case attributedString = 121
+    case line = 122
+    case framesetter = 123
+    case frame = 124
 
     /// The C type name without "Ref", as a static C string.
     var cTypeName: StaticString {
@@ -49,6 +62,7 @@ public enum ObjectKind: UInt16, Sendable {
         case .keyframeAnimation: return "CAKeyframeAnimation"
         case .animationGroup: return "CAAnimationGroup"
         case .transition: return "CATransition"
+        case .animation: return "CAAnimation"
         case .pixelBuffer: return "CVPixelBuffer"
         case .pixelBufferPool: return "CVPixelBufferPool"
         case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"
@@ -58,6 +72,15 @@ public enum ObjectKind: UInt16, Sendable {
         case .runLoopTimer: return "CFRunLoopTimer"
         case .renderer: return "CARenderer"
         case .drawList: return "QZDrawList"
+        case .colorSpace: return "CGColorSpace"
+        case .image: return "CGImage"
+        case .dataProvider: return "CGDataProvider"
+        case .gradient: return "CGGradient"
+        case .font: return "CTFont"
+        case .attributedString: return "CFAttributedString"
+        case .line: return "CTLine"
+        case .framesetter: return "CTFramesetter"
+        case .frame: return "CTFrame"
         }
     }
 

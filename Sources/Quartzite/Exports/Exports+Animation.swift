@@ -50,6 +50,13 @@ func optionalValueArgument(_ v: CAValueRef?, _ function: StaticString) -> (ok: B
 /// Creates an empty CAAnimationGroup. Returns +1.
 @c public func CAAnimationGroupCreate() -> CAAnimationRef? { retainedHandle(Animation(kind: .group)) }
 
+/// Apple's +[CAAnimation animation]: a plain CAAnimation, a timing object
+/// (the CAMediaTiming and CAAnimation properties, a delegate) with no effect
+/// of its own, usable in a group or as an action: added to a layer it
+/// changes nothing, but its delegate hears animationDidStart and
+/// animationDidStop, and a transaction completion waits for it. Returns +1.
+@c public func CAAnimationCreate() -> CAAnimationRef? { retainedHandle(Animation(kind: .plain)) }
+
 /// Creates a CATransition (type kCATransitionFade, no subtype). Returns +1.
 @c public func CATransitionCreate() -> CAAnimationRef? { retainedHandle(Animation(kind: .transition)) }
 
@@ -386,8 +393,14 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 
 // MARK: - CAAnimationGroup
 
-/// Sets the group's animations (each copied; they run in the group's time and
-/// are clipped to its duration; their delegates and removedOnCompletion are ignored).
+/// Sets the group's animations. The group holds the very animations given
+/// (retained, not copied), and a copy of the group (CALayerAddAnimation
+/// makes one) shares them, as observed on Apple's QuartzCore: changing one
+/// of them later changes the group, on a layer too. They run in the group's
+/// time and are clipped to its duration; their delegates and
+/// removedOnCompletion are ignored. A group that would contain itself
+/// (directly or through another group) records QZErrorInvalidArgument and
+/// changes nothing.
 @c public func CAAnimationGroupSetAnimations(_ g: CAAnimationRef?, _ animations: UnsafePointer<CAAnimationRef?>?, _ count: size_t) {
     var list: [Animation] = []
     if count > 0 {
@@ -400,10 +413,12 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
             list.append(x)
         }
     }
-    let copies = withModelLock { list.map { $0.copy() } }
     kindAnimation(g, [.group], ()) { x in
-        if copies.contains(where: { $0 === x }) { return }
-        x.animations = copies
+        if list.contains(where: { $0.contains(x) }) {
+            recordError(QZErrorInvalidArgument, #function, "a group cannot contain itself")
+            return
+        }
+        x.animations = list
     }
 }
 
@@ -412,7 +427,8 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
     kindAnimation(g, [.group], 0) { $0.animations?.count ?? 0 }
 }
 
-/// The group's animation `index`. Borrowed.
+/// The group's animation `index`: the very animation given to
+/// CAAnimationGroupSetAnimations. Borrowed.
 @c public func CAAnimationGroupGetAnimationAtIndex(_ g: CAAnimationRef?, _ index: size_t) -> CAAnimationRef? {
     kindAnimation(g, [.group], nil) { x in
         let list = x.animations ?? []
@@ -456,16 +472,21 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
     kindAnimation(a, [.transition], ()) { $0.transitionSubtype = i }
 }
 
-/// Where the transition starts and ends, in [0, 1] (defaults 0 and 1).
+/// Where the transition starts and ends (defaults 0 and 1). The values are
+/// kept as given, even outside 0...1 or with the start after the end (no
+/// clamping, no swapping), as observed on Apple's QuartzCore (where the
+/// reference gives 0...1 as the legal values, Apple's behaviour wins); rendering
+/// clamps the progress it uses to 0...1. NaN and infinities record
+/// QZErrorNotFinite.
 @c public func CATransitionGetStartProgress(_ a: CAAnimationRef?) -> Float { kindAnimation(a, [.transition], 0) { $0.startProgress } }
 @c public func CATransitionSetStartProgress(_ a: CAAnimationRef?, _ p: Float) {
     guard checkFinite(Double(p), function: #function) else { return }
-    kindAnimation(a, [.transition], ()) { $0.startProgress = Swift.min(Swift.max(p, 0), 1) }
+    kindAnimation(a, [.transition], ()) { $0.startProgress = p }
 }
 @c public func CATransitionGetEndProgress(_ a: CAAnimationRef?) -> Float { kindAnimation(a, [.transition], 1) { $0.endProgress } }
 @c public func CATransitionSetEndProgress(_ a: CAAnimationRef?, _ p: Float) {
     guard checkFinite(Double(p), function: #function) else { return }
-    kindAnimation(a, [.transition], ()) { $0.endProgress = Swift.min(Swift.max(p, 0), 1) }
+    kindAnimation(a, [.transition], ()) { $0.endProgress = p }
 }
 
 // MARK: - Animations on layers
@@ -528,9 +549,10 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
     readLayer(layer, nil) { borrowedHandle($0.modelLayer ?? $0) }
 }
 
-/// The progress (between the transition's startProgress and endProgress) of
-/// the layer's running CATransition at the current media time, or -1 when
-/// none is in effect. The renderer draws the transition from this.
+/// The progress (between the transition's startProgress and endProgress,
+/// clamped to 0...1) of the layer's running CATransition at the current
+/// media time, or -1 when none is in effect. The renderer draws the
+/// transition from this.
 @c public func QZLayerGetTransitionProgress(_ layer: CALayerRef?) -> Double {
     let now = MediaClock.now()
     return readLayer(layer, -1) { $0.transitionState(now: now)?.progress ?? -1 }

@@ -18,7 +18,7 @@ import CQuartzite
 /// The drawable properties (a dictionary value; NULL when set to NULL).
 /// Borrowed: valid until the property next changes.
 @c public func CAEAGLLayerGetDrawableProperties(_ layer: CALayerRef?) -> CAValueRef? {
-    readSubclassLayer(layer, .eagl, nil) { l in (l.styled(.drawableProperties) ?? l.eagl?.properties).map(borrowedHandle) }
+    readSubclassLayer(layer, .eagl, nil) { l in l.eagl?.properties.map(borrowedHandle) }
 }
 
 /// Sets the drawable properties: a dictionary with

@@ -26,9 +26,18 @@ func changeLayer(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString
     withObject(layer, as: Layer.self, fallback: (), function) { l in
         withModelLock {
             l.transactionChange(key) {
-                body(l)
-                l.markSet(key)
-                l.didChange(key)
+                // (Two copies of the body: the common case keeps no value
+                // from before and forms no closure.)
+                if l.layerClass.hasNeedsDisplayForKey {
+                    // The class redisplays for some keys: only a change of value marks it.
+                    let before = l.storedValue(key)
+                    body(l)
+                    l.markSet(key)
+                    l.redisplayIfChanged(key, from: before)
+                } else {
+                    body(l)
+                    l.markSet(key)
+                }
             }
         }
     }
@@ -88,8 +97,8 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     retainedHandle(withModelLock { created(Layer(class: .scroll)) })
 }
 
-/// Creates a CATextLayer (fontSize 36, white foreground, not wrapped,
-/// alignment natural, truncation none). Returns +1.
+/// Creates a CATextLayer (font Helvetica, fontSize 36, white foreground, not
+/// wrapped, alignment natural, truncation none). Returns +1.
 @c public func CATextLayerCreate() -> CALayerRef? {
     retainedHandle(withModelLock { created(Layer(class: .text)) })
 }
@@ -146,28 +155,41 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Apple's +defaultValueForKey: for a class: its callbacks' answer, else the
 /// spec's default of a declared property (zero values by type, identity for
-/// transforms), else NULL. Returns +1 (or NULL).
+/// transforms), else NULL. As observed on Apple's QuartzCore (Apple's
+/// behaviour wins over the reference's property defaults), there is none
+/// (NULL) for bounds, position, frame, minificationFilterBias, filters,
+/// compositingFilter, backgroundFilters and mask. Returns +1 (or NULL).
 @c public func CALayerClassCopyDefaultValueForKey(_ cls: CALayerClassRef?, _ key: UnsafePointer<CChar>?) -> CAValueRef? {
     guard let c = object(cls, as: LayerClass.self), let k = requireString(key, "key", #function) else { return nil }
     return c.defaultValue(forKey: k).map(retainedHandle)
 }
 
-/// Apple's +[CALayer defaultValueForKey:]. Returns +1 (or NULL).
+/// Apple's +[CALayer defaultValueForKey:] (NULL for bounds, position, frame,
+/// minificationFilterBias, filters, compositingFilter, backgroundFilters and
+/// mask, as observed on Apple's QuartzCore). Returns +1 (or NULL).
 @c public func CALayerCopyDefaultValueForKey(_ key: UnsafePointer<CChar>?) -> CAValueRef? {
     guard let k = requireString(key, "key", #function) else { return nil }
     return LayerClass.base.defaultValue(forKey: k).map(retainedHandle)
 }
 
 /// Apple's +needsDisplayForKey: for a class (false unless a callback says so).
+/// A layer of the class is marked for display when a property it names
+/// changes value, through its setter or key-value coding alike; setting the
+/// value the property already has does not mark it (observed on Apple's
+/// QuartzCore).
 @c public func CALayerClassNeedsDisplayForKey(_ cls: CALayerClassRef?, _ key: UnsafePointer<CChar>?) -> Bool {
     guard let c = object(cls, as: LayerClass.self), let k = requireString(key, "key", #function) else { return false }
     return c.needsDisplay(forKey: k)
 }
 
-/// Apple's -shouldArchiveValueForKey: (always true).
+/// Apple's -shouldArchiveValueForKey:, as observed on Apple's QuartzCore
+/// (where the reference says true, Apple's behaviour wins): false for a property until it
+/// has been set (by its setter or key-value coding; setting the frame sets
+/// the position and bounds), true after; always false for "frame" and
+/// "superlayer". A custom key is set while it holds a value.
 @c public func CALayerShouldArchiveValueForKey(_ layer: CALayerRef?, _ key: UnsafePointer<CChar>?) -> Bool {
-    guard requireString(key, "key", #function) != nil else { return false }
-    return readLayer(layer, false) { _ in true }
+    guard let k = requireString(key, "key", #function) else { return false }
+    return readLayer(layer, false) { $0.shouldArchiveValue(forKey: k) }
 }
 
 // MARK: - The tree
@@ -348,7 +370,12 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 }
 
 /// Converts a time from `other`'s local time (NULL: absolute media time) to
-/// the layer's: each layer maps its parent's time t to (t - beginTime) * speed + timeOffset.
+/// the layer's: each layer maps its parent's time t to (t - beginTime) *
+/// speed + timeOffset, and a layer with a finite duration to the position in
+/// its cycle (repeats, autoreverse, fill mode: the time model of animations).
+/// Going up the tree inverts the linear part only (a cycle has no single
+/// inverse); where a layer has no time (outside its active interval without
+/// fill) the linear mapping is used.
 @c public func CALayerConvertTimeFromLayer(_ layer: CALayerRef?, _ time: CFTimeInterval, _ other: CALayerRef?) -> CFTimeInterval {
     guard checkFinite(time, function: #function), let l = object(layer, as: Layer.self) else { return time }
     let o = optionalLayer(other, #function)
@@ -390,20 +417,26 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 }
 
 /// Scrolls the closest enclosing CAScrollLayer so that `point` (layer
-/// coordinates) lies at its origin. Without one it does nothing.
+/// coordinates) lies at its top left (its bounds origin), as far as its
+/// scrollMode allows; the layer's visibleRect follows. On a CAScrollLayer
+/// itself it scrolls that layer (observed on Apple's QuartzCore). Without
+/// a scroll layer it does nothing.
 @c public func CALayerScrollPoint(_ layer: CALayerRef?, _ point: CGPoint) {
     guard checkFinite(point.x, point.y, function: #function) else { return }
     readLayer(layer, ()) { l in
-        guard let scroller = l.enclosingScrollLayer, let p = l.convert(point, to: scroller) else { return }
+        guard let scroller = l.scrollingLayer else { return }
+        guard let p = scroller === l ? point : l.convert(point, to: scroller) else { return }
         scroller.scroll(to: p)
     }
 }
 
-/// Scrolls the closest enclosing CAScrollLayer so that `rect` is visible.
+/// Scrolls the closest enclosing CAScrollLayer (or the layer itself when it
+/// is one) by the least amount that makes `rect` (layer coordinates) visible.
 @c public func CALayerScrollRectToVisible(_ layer: CALayerRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     readLayer(layer, ()) { l in
-        guard let scroller = l.enclosingScrollLayer, let r = l.convert(rect, to: scroller) else { return }
+        guard let scroller = l.scrollingLayer else { return }
+        guard let r = scroller === l ? rect : l.convert(rect, to: scroller) else { return }
         scroller.scroll(toVisible: r)
     }
 }
@@ -411,15 +444,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// True when the layer's contents are drawn flipped: an odd number of
 /// geometryFlipped layers from it up to its root.
 @c public func CALayerContentsAreFlipped(_ layer: CALayerRef?) -> Bool {
-    readLayer(layer, false) { l in
-        var flipped = false
-        var cur: Layer? = l
-        while let c = cur {
-            if c.flags.contains(.geometryFlipped) { flipped.toggle() }
-            cur = c.superlayer
-        }
-        return flipped
-    }
+    readLayer(layer, false) { $0.contentsAreFlipped }
 }
 
 // MARK: - CAScrollLayer
@@ -440,7 +465,9 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 // MARK: - Layout
 
 /// Marks the layer as needing layout and tells its layout manager
-/// (invalidateLayoutOfLayer).
+/// (invalidateLayoutOfLayer) if it did not need layout yet: a second call
+/// while the layout is pending does not tell it again (as observed on
+/// Apple's QuartzCore).
 @c public func CALayerSetNeedsLayout(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.setNeedsLayout() }
 }
@@ -469,17 +496,21 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
+    readLayer(layer, ()) { $0.setLayoutManager(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Display
 
-/// Marks the whole layer for redisplay.
+/// Marks the whole layer for redisplay: the commit of the calling thread's
+/// transaction (CATransactionCommit or Flush, the run loop's turn,
+/// CARendererBeginFrameAtTime) displays it, on the committing thread.
 @c public func CALayerSetNeedsDisplay(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.setNeedsDisplay() }
 }
 
 /// Marks `rect` (layer coordinates) for redisplay; rectangles accumulate.
+/// At the commit, only the marked area (rounded out to whole pixels) is
+/// cleared and redrawn when the backing store keeps its size.
 @c public func CALayerSetNeedsDisplayInRect(_ layer: CALayerRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     readLayer(layer, ()) { $0.setNeedsDisplay(in: rect) }
@@ -501,8 +532,12 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 }
 
 /// Apple's -display: the class's display, else the delegate's displayLayer,
-/// else drawInContext (class) or drawLayerInContext (delegate) with a context
-/// clipped to the marked area. Clears the mark.
+/// else drawInContext (class) or drawLayerInContext (delegate) into the
+/// layer's backing store (ceil(bounds x contentsScale) pixels of
+/// premultiplied BGRA, which becomes its contents) through a context whose
+/// CTM maps layer coordinates and whose clip is the marked area (the whole
+/// layer when unmarked or when the store is new). Clears the mark. A layer
+/// with no drawing method gets no backing store.
 @c public func CALayerDisplay(_ layer: CALayerRef?) {
     readLayer(layer, ()) { $0.display() }
 }
@@ -514,12 +549,7 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
         recordError(QZErrorInvalidArgument, #function, "callbacks version \(callbacks.pointee.version) is not supported (use 0)")
         return
     }
-    readLayer(layer, ()) { $0.ensureHooks.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
-}
-
-/// The clip of a drawing context: the area being redrawn, in layer coordinates.
-@c public func CGContextGetClipBoundingBox(_ ctx: QZCGContextRef?) -> CGRect {
-    withObject(ctx, as: DrawingContext.self, fallback: .null) { $0.clip }
+    readLayer(layer, ()) { $0.setDelegate(callbacks?.pointee, callbacks == nil ? nil : info) }
 }
 
 // MARK: - Key-value coding

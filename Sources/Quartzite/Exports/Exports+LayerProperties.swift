@@ -3,52 +3,11 @@ import CQuartzite
 // Typed getters and setters of CALayer's declared properties (and those of
 // CAScrollLayer, CATextLayer and CATiledLayer), with the spec's defaults.
 // Setters check their input (NaN records QZErrorNotFinite, an unknown
-// constant QZErrorUnknownConstant) and change nothing on error. Getters of
-// properties never set explicitly fall back to the style dictionary.
+// constant QZErrorUnknownConstant) and change nothing on error. A style
+// dictionary's values live in the model (Layer+Properties.swift), so the
+// getters read them like any other value.
 // Borrowed results (colours, strings, values, layers) stay valid until the
 // property changes.
-
-@inline(__always) func styledNumber(_ l: Layer, _ key: LayerKey) -> Double? { l.styled(key)?.number }
-@inline(__always) func styledBool(_ l: Layer, _ key: LayerKey) -> Bool? { l.styled(key)?.number.map { $0 != 0 } }
-
-@inline(__always)
-func styledPoint(_ l: Layer, _ key: LayerKey) -> CGPoint? {
-    if let v = l.styled(key), case .point(let p) = v.storage { return p }
-    return nil
-}
-
-@inline(__always)
-func styledSize(_ l: Layer, _ key: LayerKey) -> CGSize? {
-    if let v = l.styled(key), case .size(let s) = v.storage { return s }
-    return nil
-}
-
-@inline(__always)
-func styledRect(_ l: Layer, _ key: LayerKey) -> CGRect? {
-    if let v = l.styled(key), case .rect(let r) = v.storage { return r }
-    return nil
-}
-
-@inline(__always)
-func styledTransform(_ l: Layer, _ key: LayerKey) -> CATransform3D? {
-    guard let v = l.styled(key) else { return nil }
-    if case .transform3D(let t) = v.storage { return t }
-    if case .affineTransform(let t) = v.storage { return CATransform3D(affine: t) }
-    return nil
-}
-
-@inline(__always)
-func styledColor(_ l: Layer, _ key: LayerKey) -> Color?? {
-    guard let v = l.styled(key) else { return nil }
-    if case .color(let c) = v.storage { return .some(c) }
-    if case .null = v.storage { return .some(nil) }
-    return nil
-}
-
-@inline(__always)
-func styledConstant(_ l: Layer, _ key: LayerKey, _ set: ConstantSet) -> UInt8? {
-    l.styled(key)?.string.flatMap { set.index(of: $0) }
-}
 
 func colorValue(_ color: QZCGColorRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
     guard let color else { return (true, nil) }
@@ -77,7 +36,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// The position of the anchor point in the superlayer (default (0, 0)).
 @c public func CALayerGetPosition(_ layer: CALayerRef?) -> CGPoint {
-    readLayer(layer, CGPoint(x: 0, y: 0)) { l in styledPoint(l, .position) ?? l.position }
+    readLayer(layer, CGPoint(x: 0, y: 0)) { $0.position }
 }
 
 @c public func CALayerSetPosition(_ layer: CALayerRef?, _ position: CGPoint) {
@@ -87,7 +46,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// Position on the z axis (default 0); also orders siblings.
 @c public func CALayerGetZPosition(_ layer: CALayerRef?) -> Double {
-    readLayer(layer, 0) { l in styledNumber(l, .zPosition) ?? l.zPosition }
+    readLayer(layer, 0) { $0.zPosition }
 }
 
 @c public func CALayerSetZPosition(_ layer: CALayerRef?, _ zPosition: Double) {
@@ -97,7 +56,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// The anchor point in the unit square of the bounds (default (0.5, 0.5)).
 @c public func CALayerGetAnchorPoint(_ layer: CALayerRef?) -> CGPoint {
-    readLayer(layer, CGPoint(x: 0.5, y: 0.5)) { l in styledPoint(l, .anchorPoint) ?? l.anchorPoint }
+    readLayer(layer, CGPoint(x: 0.5, y: 0.5)) { $0.anchorPoint }
 }
 
 @c public func CALayerSetAnchorPoint(_ layer: CALayerRef?, _ anchorPoint: CGPoint) {
@@ -107,7 +66,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// The anchor point's z (default 0).
 @c public func CALayerGetAnchorPointZ(_ layer: CALayerRef?) -> Double {
-    readLayer(layer, 0) { l in styledNumber(l, .anchorPointZ) ?? l.anchorPointZ }
+    readLayer(layer, 0) { $0.anchorPointZ }
 }
 
 @c public func CALayerSetAnchorPointZ(_ layer: CALayerRef?, _ anchorPointZ: Double) {
@@ -117,7 +76,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// The transform, applied about the anchor point (default identity).
 @c public func CALayerGetTransform(_ layer: CALayerRef?) -> CATransform3D {
-    readLayer(layer, .identity) { l in styledTransform(l, .transform) ?? l.transform }
+    readLayer(layer, .identity) { $0.transform }
 }
 
 @c public func CALayerSetTransform(_ layer: CALayerRef?, _ transform: CATransform3D) {
@@ -127,7 +86,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// The transform applied to the sublayers about the anchor point (default identity).
 @c public func CALayerGetSublayerTransform(_ layer: CALayerRef?) -> CATransform3D {
-    readLayer(layer, .identity) { l in styledTransform(l, .sublayerTransform) ?? l.sublayerTransform }
+    readLayer(layer, .identity) { $0.sublayerTransform }
 }
 
 @c public func CALayerSetSublayerTransform(_ layer: CALayerRef?, _ transform: CATransform3D) {
@@ -135,9 +94,17 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
     changeLayer(layer, .sublayerTransform) { TransformBox.store(transform, in: &$0.sublayerTransformBox) }
 }
 
-/// The transform as an affine transform (its x-y part).
+/// The transform as an affine transform, or the identity when the transform
+/// is not affine (a z scale, a rotation about x or y, a z translation,
+/// perspective): Apple's QuartzCore was observed to answer so, and where the
+/// reference speaks of the affine transform that best represents the
+/// transform, Apple's behaviour wins.
+/// CATransform3DGetAffineTransform still gives the affine part.
 @c public func CALayerGetAffineTransform(_ layer: CALayerRef?) -> CGAffineTransform {
-    readLayer(layer, .identity) { l in (styledTransform(l, .transform) ?? l.transform).affine }
+    readLayer(layer, .identity) { l in
+        let t = l.transform
+        return t.isAffine ? t.affine : .identity
+    }
 }
 
 /// Sets the transform from an affine transform.
@@ -163,7 +130,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 
 /// Opacity, 0 (transparent) to 1 (default).
 @c public func CALayerGetOpacity(_ layer: CALayerRef?) -> Float {
-    readLayer(layer, 1) { l in styledNumber(l, .opacity).map(Float.init) ?? l.opacity }
+    readLayer(layer, 1) { $0.opacity }
 }
 
 @c public func CALayerSetOpacity(_ layer: CALayerRef?, _ opacity: Float) {
@@ -172,7 +139,7 @@ func borrowedColor(_ c: Color?) -> QZCGColorRef? { c.map(borrowedHandle) }
 }
 
 @inline(__always)
-func flag(_ l: Layer, _ key: LayerKey, _ f: LayerFlags) -> Bool { styledBool(l, key) ?? l.flags.contains(f) }
+func flag(_ l: Layer, _ key: LayerKey, _ f: LayerFlags) -> Bool { l.flags.contains(f) }
 
 @inline(__always)
 func setFlag(_ layer: CALayerRef?, _ key: LayerKey, _ f: LayerFlags, _ on: Bool, _ function: StaticString) {
@@ -214,7 +181,7 @@ func setFlag(_ layer: CALayerRef?, _ key: LayerKey, _ f: LayerFlags, _ on: Bool,
 @inline(__always)
 func visualNumber(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Double, _ function: StaticString,
                   _ read: (LayerVisuals) -> Double) -> Double {
-    readLayer(layer, fallback, function) { l in styledNumber(l, key) ?? (l.visuals.map(read) ?? fallback) }
+    readLayer(layer, fallback, function) { l in l.visuals.map(read) ?? fallback }
 }
 
 @inline(__always)
@@ -262,7 +229,7 @@ func setVisualNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, _ funct
 
 /// Offset of the shadow (default (0, -3)).
 @c public func CALayerGetShadowOffset(_ layer: CALayerRef?) -> CGSize {
-    readLayer(layer, CGSize(width: 0, height: -3)) { l in styledSize(l, .shadowOffset) ?? l.visuals?.shadowOffset ?? CGSize(width: 0, height: -3) }
+    readLayer(layer, CGSize(width: 0, height: -3)) { $0.visuals?.shadowOffset ?? CGSize(width: 0, height: -3) }
 }
 @c public func CALayerSetShadowOffset(_ layer: CALayerRef?, _ offset: CGSize) {
     guard checkFinite(offset.width, offset.height, function: #function) else { return }
@@ -272,7 +239,7 @@ func setVisualNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, _ funct
 /// The portion of the contents shown, in the unit square (default (0, 0, 1, 1)).
 @c public func CALayerGetContentsRect(_ layer: CALayerRef?) -> CGRect {
     readLayer(layer, CGRect(x: 0, y: 0, width: 1, height: 1)) { l in
-        styledRect(l, .contentsRect) ?? l.visuals?.contentsRect ?? CGRect(x: 0, y: 0, width: 1, height: 1)
+        l.visuals?.contentsRect ?? CGRect(x: 0, y: 0, width: 1, height: 1)
     }
 }
 @c public func CALayerSetContentsRect(_ layer: CALayerRef?, _ rect: CGRect) {
@@ -283,7 +250,7 @@ func setVisualNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, _ funct
 /// The stretchable centre of the contents, in the unit square (default (0, 0, 1, 1)).
 @c public func CALayerGetContentsCenter(_ layer: CALayerRef?) -> CGRect {
     readLayer(layer, CGRect(x: 0, y: 0, width: 1, height: 1)) { l in
-        styledRect(l, .contentsCenter) ?? l.visuals?.contentsCenter ?? CGRect(x: 0, y: 0, width: 1, height: 1)
+        l.visuals?.contentsCenter ?? CGRect(x: 0, y: 0, width: 1, height: 1)
     }
 }
 @c public func CALayerSetContentsCenter(_ layer: CALayerRef?, _ rect: CGRect) {
@@ -293,7 +260,7 @@ func setVisualNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, _ funct
 
 /// Which edges are antialiased (kCALayerLeftEdge | ... ; default all four).
 @c public func CALayerGetEdgeAntialiasingMask(_ layer: CALayerRef?) -> CUnsignedInt {
-    readLayer(layer, 15) { l in styledNumber(l, .edgeAntialiasingMask).map { CUnsignedInt(clamping: Int(exactly: $0.rounded()) ?? 15) } ?? l.visuals?.edgeAntialiasingMask ?? 15 }
+    readLayer(layer, 15) { $0.visuals?.edgeAntialiasingMask ?? 15 }
 }
 @c public func CALayerSetEdgeAntialiasingMask(_ layer: CALayerRef?, _ mask: CUnsignedInt) {
     changeLayer(layer, .edgeAntialiasingMask) { $0.ensureVisuals.edgeAntialiasingMask = mask }
@@ -317,7 +284,6 @@ func setLayerColor(_ layer: CALayerRef?, _ key: LayerKey, _ color: QZCGColorRef?
 func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ function: StaticString,
                 _ read: (LayerVisuals) -> Color?) -> QZCGColorRef? {
     readLayer(layer, nil, function) { l in
-        if let styled = styledColor(l, key) { return borrowedColor(styled) }
         return borrowedColor(l.visuals.map(read) ?? fallback)
     }
 }
@@ -342,22 +308,34 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
 
 // MARK: - Objects
 
-/// The contents: a pixel buffer, or NULL (default). Borrowed.
-@c public func CALayerGetContents(_ layer: CALayerRef?) -> QZCVPixelBufferRef? {
-    readLayer(layer, nil) { l in (l.visuals?.contents).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }
+/// The contents: what CALayerSetContents set (a CGImageRef or a
+/// CVPixelBufferRef), the backing store the display cycle drew (a
+/// CVPixelBufferRef), or NULL (default). Borrowed.
+@c public func CALayerGetContents(_ layer: CALayerRef?) -> UnsafeRawPointer? {
+    readLayer(layer, nil) { l in (l.visuals?.contents).map { UnsafeRawPointer(Unmanaged.passUnretained($0).toOpaque()) } }
 }
 
-/// Sets the contents: a pixel buffer (retained: the layer keeps it alive,
-/// so the release callback of a CVPixelBufferCreateWithBytes buffer waits
-/// until the layer lets it go), or NULL for none. Any other handle records
-/// QZErrorWrongType and changes nothing. The renderer reads the pixels at
-/// render time; lock and unlock read-write after changing them (the seed
-/// tells caches).
-@c public func CALayerSetContents(_ layer: CALayerRef?, _ contents: QZCVPixelBufferRef?) {
+/// Sets the contents, as Apple's `contents` (an `id`): a CGImageRef or a
+/// CVPixelBufferRef (retained: the layer keeps it alive, so the release
+/// callback of a CVPixelBufferCreateWithBytes buffer waits until the layer
+/// lets it go), or NULL for none. Any other handle records QZErrorWrongType
+/// and changes nothing. Every pixel format with a conversion renders (the
+/// 32, 24, 48 and 64-bit RGB formats, the 16-bit RGB 555, 5551 and 565
+/// formats, gray, and 8-bit 4:2:0 and 4:2:2 Y'CbCr, converted to BGRA); a
+/// buffer in any other format (indexed colour, which has no colour table,
+/// the 10-bit and 4:4:4 Y'CbCr formats, registered formats) records
+/// QZErrorInvalidArgument and changes nothing, instead of rendering as
+/// nothing. The renderer reads the pixels at render time; lock and unlock a
+/// pixel buffer read-write after changing them (the seed tells caches).
+@c public func CALayerSetContents(_ layer: CALayerRef?, _ contents: UnsafeRawPointer?) {
     var v: Value?
     if let contents {
-        guard let b = object(contents, as: PixelBuffer.self) else { return }
-        v = Value(.object(b))
+        guard let o = anyObject(contents) else { return }
+        guard o is PixelBuffer || o is Image else {
+            wrongType(OpaquePointer(contents), expected: "CGImageRef or CVPixelBuffer", #function)
+            return
+        }
+        v = Value(.object(o))
     }
     setLayerValue(layer, .contents, v)
 }
@@ -383,16 +361,20 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
     readLayer(layer, nil) { l in (l.visuals?.mask).map(borrowedHandle) }
 }
 
-/// Sets the mask layer (retained; NULL removes it). A mask that already has a
-/// superlayer, or would make a cycle, records QZErrorInvalidArgument.
+/// Sets the mask layer (retained; NULL removes it). A layer that is a
+/// sublayer somewhere (or another layer's mask) leaves its old tree and
+/// becomes the mask: its superlayer is then the masked layer (observed on
+/// Apple's QuartzCore). A mask that would make a cycle (the layer itself or
+/// one of its ancestors) records QZErrorInvalidArgument.
 @c public func CALayerSetMask(_ layer: CALayerRef?, _ mask: CALayerRef?) {
     guard let l = object(layer, as: Layer.self) else { return }
     let m = optionalLayer(mask, #function)
     guard m.ok else { return }
     withModelLock {
+        let before = l.layerClass.hasNeedsDisplayForKey ? l.storedValue(.mask) : nil
         if l.setMask(m.layer, function: #function) {
             l.markSet(.mask)
-            l.didChange(.mask)
+            if l.layerClass.hasNeedsDisplayForKey { l.redisplayIfChanged(.mask, from: before) }
         }
     }
 }
@@ -400,7 +382,6 @@ func layerColor(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Color?, _ fun
 @inline(__always)
 func layerValueProperty(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString) -> CAValueRef? {
     readLayer(layer, nil, function) { l in
-        if let s = l.styled(key) { return borrowedHandle(s) }
         let v: Value?
         switch key {
         case .filters: v = l.visuals?.filters
@@ -444,7 +425,6 @@ func setLayerValueProperty(_ layer: CALayerRef?, _ key: LayerKey, _ value: CAVal
 /// The layer's name (default NULL). Borrowed.
 @c public func CALayerGetName(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
     readLayer(layer, nil) { l in
-        if let s = l.styled(.name), case .string(let cs) = s.storage { return UnsafePointer(cs.pointer) }
         return (l.visuals?.name).map { UnsafePointer($0.pointer) }
     }
 }
@@ -457,7 +437,7 @@ func setLayerValueProperty(_ layer: CALayerRef?, _ key: LayerKey, _ value: CAVal
 @inline(__always)
 func constantProperty(_ layer: CALayerRef?, _ key: LayerKey, _ set: ConstantSet, _ function: StaticString,
                       _ read: (Layer) -> UInt8) -> UnsafePointer<CChar>? {
-    readLayer(layer, nil, function) { l in set.cString(styledConstant(l, key, set) ?? read(l)) }
+    readLayer(layer, nil, function) { l in set.cString(read(l)) }
 }
 
 /// How the contents fill the bounds: kCAGravityResize (default) or another
@@ -490,7 +470,7 @@ func constantProperty(_ layer: CALayerRef?, _ key: LayerKey, _ set: ConstantSet,
 @inline(__always)
 func timingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ fallback: Double, _ function: StaticString,
                   _ read: (LayerTiming) -> Double) -> Double {
-    readLayer(layer, fallback, function) { l in styledNumber(l, key) ?? (l.timing.map(read) ?? fallback) }
+    readLayer(layer, fallback, function) { l in l.timing.map(read) ?? fallback }
 }
 
 @inline(__always)
@@ -507,8 +487,14 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 @c public func CALayerGetBeginTime(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .beginTime, 0, #function) { $0.beginTime } }
 @c public func CALayerSetBeginTime(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .beginTime, t, allowInfinity: false, #function) { $0.beginTime = $1 } }
 
-/// Duration (default 0).
-@c public func CALayerGetDuration(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .duration, 0, #function) { $0.duration } }
+/// Duration of one pass through the layer's time (default infinite, as
+/// observed on Apple's QuartzCore; where the reference gives 0, Apple's
+/// behaviour wins).
+/// A finite duration makes the layer's time cycle like an animation's: its
+/// sublayers' and its own animations replay repeatCount times (or for
+/// repeatDuration), backwards on the way back when it autoreverses, and
+/// fillMode says what they show outside its active interval.
+@c public func CALayerGetDuration(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .duration, .infinity, #function) { $0.duration } }
 @c public func CALayerSetDuration(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .duration, t, allowInfinity: true, #function) { $0.duration = $1 } }
 
 /// Rate of the layer's time relative to its parent's (default 1; 0 pauses).
@@ -519,19 +505,24 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 @c public func CALayerGetTimeOffset(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .timeOffset, 0, #function) { $0.timeOffset } }
 @c public func CALayerSetTimeOffset(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .timeOffset, t, allowInfinity: false, #function) { $0.timeOffset = $1 } }
 
-/// Repeat count (default 0; HUGE_VALF repeats forever).
+/// Repeat count of the layer's cycle (default 0: once; HUGE_VALF repeats
+/// forever; used with a finite duration).
 @c public func CALayerGetRepeatCount(_ layer: CALayerRef?) -> Float { Float(timingNumber(layer, .repeatCount, 0, #function) { Double($0.repeatCount) }) }
 @c public func CALayerSetRepeatCount(_ layer: CALayerRef?, _ count: Float) { setTimingNumber(layer, .repeatCount, Double(count), allowInfinity: true, #function) { $0.repeatCount = Float($1) } }
 
-/// Repeat duration (default 0).
+/// Repeat duration: the length of the layer's active interval (default 0:
+/// repeatCount decides).
 @c public func CALayerGetRepeatDuration(_ layer: CALayerRef?) -> CFTimeInterval { timingNumber(layer, .repeatDuration, 0, #function) { $0.repeatDuration } }
 @c public func CALayerSetRepeatDuration(_ layer: CALayerRef?, _ t: CFTimeInterval) { setTimingNumber(layer, .repeatDuration, t, allowInfinity: true, #function) { $0.repeatDuration = $1 } }
 
-/// Whether each cycle plays backwards after forwards (default false).
-@c public func CALayerGetAutoreverses(_ layer: CALayerRef?) -> Bool { readLayer(layer, false) { l in styledBool(l, .autoreverses) ?? l.timing?.autoreverses ?? false } }
+/// Whether each cycle of the layer's time plays backwards after forwards
+/// (default false; used with a finite duration).
+@c public func CALayerGetAutoreverses(_ layer: CALayerRef?) -> Bool { readLayer(layer, false) { $0.timing?.autoreverses ?? false } }
 @c public func CALayerSetAutoreverses(_ layer: CALayerRef?, _ on: Bool) { changeLayer(layer, .autoreverses) { $0.ensureTiming.autoreverses = on } }
 
-/// Fill mode: kCAFillModeRemoved (default), Forwards, Backwards or Both.
+/// Fill mode of the layer's time outside its active interval:
+/// kCAFillModeRemoved (default: no time there, so the animations in it have
+/// no effect), Forwards, Backwards or Both.
 @c public func CALayerGetFillMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
     constantProperty(layer, .fillMode, .fillMode, #function) { $0.timing?.fillMode ?? 0 }
 }
@@ -544,7 +535,7 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 /// Which directions a CAScrollLayer scrolls: kCAScrollBoth (default), None,
 /// Vertically or Horizontally.
 @c public func CAScrollLayerGetScrollMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
-    readSubclassLayer(layer, .scroll, nil) { l in ConstantSet.scrollMode.cString(styledConstant(l, .scrollMode, .scrollMode) ?? l.scrollMode) }
+    readSubclassLayer(layer, .scroll, nil) { ConstantSet.scrollMode.cString($0.scrollMode) }
 }
 @c public func CAScrollLayerSetScrollMode(_ layer: CALayerRef?, _ mode: UnsafePointer<CChar>?) {
     if let v = constantValue(mode, #function) { setLayerValue(layer, .scrollMode, v) }
@@ -552,31 +543,60 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
 
 // MARK: - CATextLayer
 
-/// The text: a string value (default NULL). Borrowed.
+/// A value for an `id` text property: a CAValueRef as given, or another
+/// handle (an attributed string, a font) wrapped in an object value.
+func textPropertyValue(_ handle: CAValueRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
+    guard let handle else { return (true, nil) }
+    guard let o = anyObject(UnsafeRawPointer(handle), function) else { return (false, nil) }
+    if let v = o as? Value { return (true, v) }
+    if o is AttributedText || o is Font { return (true, Value(.object(o))) }
+    recordError(QZErrorWrongType, function, "expected a CAValueRef, a CFAttributedStringRef or a CTFontRef")
+    return (false, nil)
+}
+
+/// The text (default NULL): a string value (UTF-8; invalid sequences are
+/// drawn as U+FFFD), or an attributed string (a CFAttributedStringRef,
+/// given directly or as an object value; the layer keeps an immutable copy,
+/// read back as an object value), whose fonts and colours replace `font`,
+/// `fontSize` and `foregroundColor`. Changing it redraws the layer at the
+/// next commit. Borrowed.
 @c public func CATextLayerGetString(_ layer: CALayerRef?) -> CAValueRef? {
-    readSubclassLayer(layer, .text, nil) { l in (l.styled(.string) ?? l.text?.string).map(borrowedHandle) }
+    readSubclassLayer(layer, .text, nil) { $0.text?.string.map(borrowedHandle) }
 }
-@c public func CATextLayerSetString(_ layer: CALayerRef?, _ string: CAValueRef?) { setLayerValueProperty(layer, .string, string, #function) }
+@c public func CATextLayerSetString(_ layer: CALayerRef?, _ string: CAValueRef?) {
+    let v = textPropertyValue(string, #function)
+    if v.ok { setLayerValue(layer, .string, v.value, #function) }
+}
 
-/// The font: a font-name string value (default NULL: the system font). Borrowed.
+/// The font: a font-name string value (default "Helvetica", Apple's default
+/// face: a new text layer has a font, not NULL, as observed on Apple's
+/// QuartzCore; setting NULL clears it and draws in Helvetica): "Helvetica",
+/// "Helvetica-Bold", "Menlo", a fontconfig family or a PostScript name
+/// (unknown names draw in Helvetica), or a CTFontRef (given directly or as
+/// an object value) whose size is ignored, as the reference says. Borrowed.
 @c public func CATextLayerGetFont(_ layer: CALayerRef?) -> CAValueRef? {
-    readSubclassLayer(layer, .text, nil) { l in (l.styled(.font) ?? l.text?.font).map(borrowedHandle) }
+    readSubclassLayer(layer, .text, nil) { $0.text?.font.map(borrowedHandle) }
 }
-@c public func CATextLayerSetFont(_ layer: CALayerRef?, _ font: CAValueRef?) { setLayerValueProperty(layer, .font, font, #function) }
+@c public func CATextLayerSetFont(_ layer: CALayerRef?, _ font: CAValueRef?) {
+    let v = textPropertyValue(font, #function)
+    if v.ok { setLayerValue(layer, .font, v.value, #function) }
+}
 
-/// Font size in points (default 36).
+/// Font size in points (default 36; animatable). Zero or negative sizes
+/// draw nothing; sizes above 4096 draw at 4096; NaN and infinities are
+/// QZErrorNotFinite.
 @c public func CATextLayerGetFontSize(_ layer: CALayerRef?) -> Double {
-    readSubclassLayer(layer, .text, 36) { l in styledNumber(l, .fontSize) ?? l.text?.fontSize ?? 36 }
+    readSubclassLayer(layer, .text, 36) { $0.text?.fontSize ?? 36 }
 }
 @c public func CATextLayerSetFontSize(_ layer: CALayerRef?, _ size: Double) {
     guard checkFinite(size, function: #function) else { return }
     setLayerValue(layer, .fontSize, Value(.number(size)))
 }
 
-/// Text colour (default opaque white). Borrowed.
+/// Text colour (default opaque white; animatable; NULL draws nothing).
+/// Unused for attributed strings. Borrowed.
 @c public func CATextLayerGetForegroundColor(_ layer: CALayerRef?) -> QZCGColorRef? {
     readSubclassLayer(layer, .text, nil) { l in
-        if let styled = styledColor(l, .foregroundColor) { return borrowedColor(styled) }
         return borrowedColor(l.text?.foregroundColor)
     }
 }
@@ -584,23 +604,30 @@ func setTimingNumber(_ layer: CALayerRef?, _ key: LayerKey, _ x: Double, allowIn
     let c = colorValue(color, #function); if c.ok { setLayerValue(layer, .foregroundColor, c.value) }
 }
 
-/// Whether the text wraps to the bounds (default false).
+/// Whether the text wraps at the bounds' width, between words and, for
+/// words longer than a line, between characters (default false).
 @c public func CATextLayerGetWrapped(_ layer: CALayerRef?) -> Bool {
-    readSubclassLayer(layer, .text, false) { l in styledBool(l, .wrapped) ?? l.text?.wrapped ?? false }
+    readSubclassLayer(layer, .text, false) { $0.text?.wrapped ?? false }
 }
 @c public func CATextLayerSetWrapped(_ layer: CALayerRef?, _ wrapped: Bool) { setLayerValue(layer, .wrapped, Value(.bool(wrapped))) }
 
-/// Horizontal alignment: kCAAlignmentNatural (default), Left, Right, Center or Justified.
+/// Horizontal alignment of each line in the bounds: kCAAlignmentNatural
+/// (default: left for left-to-right paragraphs, right for right-to-left
+/// ones), Left, Right, Center or Justified (wrapped lines but a paragraph's
+/// last fill the width).
 @c public func CATextLayerGetAlignmentMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
-    readSubclassLayer(layer, .text, nil) { l in ConstantSet.alignment.cString(styledConstant(l, .alignmentMode, .alignment) ?? l.text?.alignmentMode ?? 0) }
+    readSubclassLayer(layer, .text, nil) { ConstantSet.alignment.cString($0.text?.alignmentMode ?? 0) }
 }
 @c public func CATextLayerSetAlignmentMode(_ layer: CALayerRef?, _ mode: UnsafePointer<CChar>?) {
     if let v = constantValue(mode, #function) { setLayerValue(layer, .alignmentMode, v) }
 }
 
-/// Truncation: kCATruncationNone (default), Start, End or Middle.
+/// Truncation: kCATruncationNone (default: text past the bounds is
+/// clipped), Start, End or Middle: text that does not fit the bounds' width
+/// is replaced by "…" at that place (wrapped text: in the last line that
+/// fits the bounds' height).
 @c public func CATextLayerGetTruncationMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
-    readSubclassLayer(layer, .text, nil) { l in ConstantSet.truncation.cString(styledConstant(l, .truncationMode, .truncation) ?? l.text?.truncationMode ?? 0) }
+    readSubclassLayer(layer, .text, nil) { ConstantSet.truncation.cString($0.text?.truncationMode ?? 0) }
 }
 @c public func CATextLayerSetTruncationMode(_ layer: CALayerRef?, _ mode: UnsafePointer<CChar>?) {
     if let v = constantValue(mode, #function) { setLayerValue(layer, .truncationMode, v) }

@@ -225,18 +225,16 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 // MARK: - renderInContext
 
 /// Apple's renderInContext:: draws the layer and its sublayers, as the model
-/// tree says (animations are ignored), in the layer's own coordinate space
-/// (its bounds origin at the context's user-space origin, through the
-/// context's CTM), composited over the context's pixels. The layer's own
-/// position and transform are not applied. QZErrorInvalidArgument for a
-/// context that is not a bitmap context.
+/// tree says (animations are ignored), in the layer's own coordinate space:
+/// layer point (0, 0) is the context's user-space origin (through the
+/// context's CTM), so a layer with bounds (10, 10, 20, 20) paints its
+/// background over 10...30, not 0...20 (as observed on Apple's QuartzCore).
+/// Composited over the context's pixels with the context's clip, alpha,
+/// blend mode and shadow. The layer's own position and transform are not
+/// applied.
 @c public func CALayerRenderInContext(_ layer: CALayerRef?, _ ctx: QZCGContextRef?) {
     guard let l = object(layer, as: Layer.self), let c = object(ctx, as: DrawingContext.self) else { return }
-    guard c.bitmap != nil else {
-        recordError(QZErrorInvalidArgument, #function, "the context is not a bitmap context")
-        return
-    }
     withModelLock {
-        if !c.render(l) { recordError(QZErrorInvalidState, #function, "the context's pixels could not be written") }
+        if !l.render(in: c) { recordError(QZErrorOutOfMemory, #function, "the layer tree could not be drawn") }
     }
 }

@@ -121,24 +121,25 @@ func setTransactionTimingFunction(_ f: TimingFunction?) {
 /// transaction committed and every animation added to it from now on
 /// (implicit ones included) has finished or been removed; when none was
 /// added, at the end of the turn in which it commits. It runs outside the
-/// model lock and may call back in. Setting it again on the same transaction
-/// replaces the callback; a NULL `fn` clears it. The library does not own
-/// `info`. A completion still owed when its thread exits is dropped.
+/// model lock and may call back in. Completions accumulate, as observed on
+/// Apple's QuartzCore (where the reference reads as if a second one replaced
+/// the first, Apple's behaviour wins): setting a second completion on the
+/// same transaction keeps the first, and both run, once each, the first
+/// waiting for the animations added after it was set, the second for those
+/// added after it; a NULL `fn` sets no completion and does not cancel one
+/// already set. The library does not own `info`. A completion still owed
+/// when its thread exits is dropped.
 @c public func CATransactionSetCompletionBlock(_ fn: CATransactionCompletionCallback?, _ info: UnsafeMutableRawPointer?) {
+    guard let fn else { return }
     let t = ThreadTransactions.current
     withModelLock {
-        let scope = t.top
-        if let g = scope.completion {
-            g.fn = fn
-            g.info = info
-        } else if fn != nil {
-            scope.completion = CompletionGroup(fn: fn, info: info, thread: t)
-        }
+        t.top.completions.append(CompletionGroup(fn: fn, info: info, thread: t))
     }
 }
 
-/// The innermost completion callback set on the calling thread's open
-/// transactions (and its info through `info`, which may be NULL), or NULL.
+/// The completion callback set last on the innermost of the calling thread's
+/// open transactions that has one (and its info through `info`, which may be
+/// NULL), or NULL.
 @c public func CATransactionGetCompletionBlock(_ info: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> CATransactionCompletionCallback? {
     let t = ThreadTransactions.current
     return withModelLock {

@@ -61,7 +61,7 @@ extension Layer {
     /// nil takes a snapshot of the presentation now.
     func insertCommitted(_ copy: Animation, forKey key: String?, now: Double, localNow: Double? = nil, register: Bool = true,
                          transitionSnapshot: Layer? = nil) {
-        copy.resolvedBeginTime = copy.timing.beginTime == 0 ? (localNow ?? localTime(fromMedia: now)) : copy.timing.beginTime
+        copy.resolvedBeginTime = copy.timing.beginTime == 0 ? (localNow ?? localTimeForBegin(fromMedia: now)) : copy.timing.beginTime
         // A transition always runs under kCATransition, from a snapshot of now.
         let isTransition = copy.animationKind == .transition
         let key = isTransition ? "transition" : key
@@ -145,7 +145,8 @@ extension Layer {
     /// snapshot it transitions from.
     func transitionState(now: Double) -> (animation: Animation, progress: Double, snapshot: Layer?)? {
         guard let entry = animationList?.last(where: { $0.animation.animationKind == .transition }) else { return nil }
-        guard let p = entry.animation.transitionProgress(at: localTime(fromMedia: now)) else { return nil }
+        let t = localTime(fromMedia: now)
+        guard !t.isNaN, let p = entry.animation.transitionProgress(at: t) else { return nil }
         return (entry.animation, p, entry.snapshot)
     }
 
@@ -154,9 +155,33 @@ extension Layer {
     /// Starts animations whose begin time has come and finishes those whose
     /// active interval is over (removing them when removedOnCompletion),
     /// queuing their delegates' messages. `now` is media time.
+    ///
+    /// Under a layer with a finite duration (a cycle: its sublayers'
+    /// animations play again on each repeat and backwards when it
+    /// autoreverses), animations start as usual but finish only once that
+    /// layer's active interval is over.
     func updateAnimationLifecycle(now: Double) {
         guard animationList != nil || implicitList != nil else { return }
-        let t = localTime(fromMedia: now)
+        let (t, cycled, cycleEnded) = lifecycleTime(fromMedia: now)
+        if cycled && !cycleEnded {
+            if let list = animationList {
+                for entry in list where !entry.animation.didStart {
+                    let a = entry.animation
+                    if t.isNaN || (t - (a.resolvedBeginTime ?? a.timing.beginTime)) * Double(a.timing.speed) < 0 { continue }
+                    a.didStart = true
+                    if let d = a.delegate { AnimationRegistry.pending.append(AnimationEvent(animation: a, delegate: d, finished: nil)) }
+                }
+            }
+            return
+        }
+        if t.isNaN {
+            // The cycle is over and left no time: every animation is done.
+            let list = animationList ?? []
+            animationList = nil
+            implicitList = nil
+            for entry in list { ended(entry.animation, finished: true) }
+            return
+        }
         // Records finish at the end of their duration (removed on completion,
         // no delegate). Nothing is copied while none has finished.
         if let records = implicitList, records.contains(where: { t - $0.begin >= $0.duration }) {
@@ -185,6 +210,33 @@ extension Layer {
         }
         // (Unchanged, the list keeps its plan block.)
         if keep.count != list.count { animationList = keep.isEmpty ? nil : keep }
+    }
+
+    /// The local time at media time `t` for the animation lifecycle, whether
+    /// a layer on the way (self included) has a cycle (a finite duration or
+    /// repeatDuration), and whether the active interval of one is over.
+    private func lifecycleTime(fromMedia t: Double) -> (time: Double, cycled: Bool, ended: Bool) {
+        var chain: [Layer] = []
+        var l: Layer? = self
+        while let cur = l { chain.append(cur); l = cur.superlayer }
+        var time = t, cycled = false, ended = false
+        for layer in chain.reversed() {
+            guard let timing = layer.timing, !timing.isLinear else {
+                time = layer.localTime(fromParent: time)
+                continue
+            }
+            cycled = true
+            if time.isNaN { continue }
+            let m = timing.mediaTiming
+            if let (local, phase) = m.spaceTime(at: time) {
+                if phase == .after { ended = true }
+                time = local
+            } else {
+                if (time - m.beginTime) * Double(m.speed) >= 0 { ended = true }
+                time = .nan
+            }
+        }
+        return (time, cycled, ended)
     }
 
     // MARK: - Presentation
@@ -318,7 +370,9 @@ extension Layer {
         // entries. Host code (the general evaluation path, a needsDisplayForKey
         // callback) could replace the list during the loop: before anything
         // that may run some, the list is held (retained) for the rest of it.
-        if animationList != nil {
+        // (NaN: a layer here or above, with a finite duration, has no time
+        // now: no animation in it has an effect.)
+        if animationList != nil && !t.isNaN {
             let hostCode = layerClass.hasNeedsDisplayForKey || copy.flags.contains(.hasStyle)
             // Typed plans only (no host code): the packed block, one read
             // stream instead of the list, the animations and their end points.
@@ -334,21 +388,25 @@ extension Layer {
                         // needsDisplayForKey keys mark the copy for display while they animate.
                         if hostCode, layerClass.hasNeedsDisplayForKey, let keyPath = animation.keyPath,
                            let first = keyPath.split(separator: ".").first, layerClass.needsDisplay(forKey: String(first)) {
-                            copy.flags.insert(.needsDisplay)
+                            copy.flags.insert([.needsDisplay, .presentationRedraw])
                         }
                     }
                 }
                 withExtendedLifetime(held) {}
+                // An animated key that needs display: the copy draws itself
+                // with the animated values (after the implicit records, if any).
+                if implicitList == nil { copy.displayPresentationIfMarked() }
             }
         }
         // Implicit animations kept as records: newer than every object.
-        if let records = implicitList {
+        if let records = implicitList, !t.isNaN {
             for record in records {
                 record.apply(to: copy, at: t)
                 if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: record.key.name) {
-                    copy.flags.insert(.needsDisplay)
+                    copy.flags.insert([.needsDisplay, .presentationRedraw])
                 }
             }
+            if layerClass.hasNeedsDisplayForKey { copy.displayPresentationIfMarked() }
         }
         if deferTransform && !transformWritten {
             withPresentationSource { TransformBox.assign(from: &$0.transformBox, to: &copy.transformBox) }
@@ -483,6 +541,7 @@ extension TextLayerState {
         let c = TextLayerState()
         c.string = string; c.font = font; c.fontSize = fontSize; c.foregroundColor = foregroundColor
         c.wrapped = wrapped; c.alignmentMode = alignmentMode; c.truncationMode = truncationMode
+        c.lastLayout = lastLayout; c.lastSignature = lastSignature
         return c
     }
 }

@@ -179,27 +179,64 @@ extension Layer {
 
     // MARK: - Time
 
-    /// parent time -> local time: (t - beginTime) * speed + timeOffset.
+    /// parent time -> local time, through the layer's CAMediaTiming with the
+    /// time model of animations: (t - beginTime) * speed + timeOffset for a
+    /// layer without a finite duration or repeatDuration (the default);
+    /// otherwise the position in its current cycle (repeats, autoreverse,
+    /// fill modes: MediaTiming.spaceTime). NaN when the layer has no time
+    /// then (outside its active interval without the matching fill): its
+    /// animations and its sublayers' have no effect.
+    @inline(__always)
     func localTime(fromParent t: Double) -> Double {
+        guard let timing else { return t }
+        if timing.isLinear { return (t - timing.beginTime) * Double(timing.speed) + timing.timeOffset }
+        return cycledLocalTime(fromParent: t, timing)
+    }
+
+    @inline(never)
+    private func cycledLocalTime(fromParent t: Double, _ timing: LayerTiming) -> Double {
+        if t.isNaN { return .nan }
+        return timing.mediaTiming.spaceTime(at: t)?.time ?? .nan
+    }
+
+    /// parent time -> local time without the cycle: (t - beginTime) * speed
+    /// + timeOffset (what begin times resolve against when the layer has no
+    /// time, and what parentTime(fromLocal:) inverts).
+    func linearLocalTime(fromParent t: Double) -> Double {
         guard let timing else { return t }
         return (t - timing.beginTime) * Double(timing.speed) + timing.timeOffset
     }
 
-    /// local time -> parent time; a paused layer (speed 0) maps every local
-    /// time to its beginTime.
+    /// local time -> parent time, inverting the linear part of the mapping
+    /// (beginTime, speed, timeOffset; a cycle has no single inverse); a
+    /// paused layer (speed 0) maps every local time to its beginTime.
     func parentTime(fromLocal t: Double) -> Double {
         guard let timing else { return t }
         if timing.speed == 0 { return timing.beginTime }
         return (t - timing.timeOffset) / Double(timing.speed) + timing.beginTime
     }
 
-    /// Absolute (media) time -> this layer's local time.
+    /// Absolute (media) time -> this layer's local time (NaN when a layer
+    /// on the way has no time then).
     func localTime(fromMedia t: Double) -> Double {
         var chain: [Layer] = []
         var l: Layer? = self
         while let cur = l { chain.append(cur); l = cur.superlayer }
         var time = t
         for layer in chain.reversed() { time = layer.localTime(fromParent: time) }
+        return time
+    }
+
+    /// localTime(fromMedia:), or where a layer on the way has no time, the
+    /// linear mapping (a begin time must resolve to a number).
+    func localTimeForBegin(fromMedia t: Double) -> Double {
+        let local = localTime(fromMedia: t)
+        if !local.isNaN { return local }
+        var chain: [Layer] = []
+        var l: Layer? = self
+        while let cur = l { chain.append(cur); l = cur.superlayer }
+        var time = t
+        for layer in chain.reversed() { time = layer.linearLocalTime(fromParent: time) }
         return time
     }
 
@@ -212,12 +249,12 @@ extension Layer {
     }
 
     func convertTime(_ t: Double, from other: Layer?) -> Double {
-        localTime(fromMedia: other?.mediaTime(fromLocal: t) ?? t)
+        localTimeForBegin(fromMedia: other?.mediaTime(fromLocal: t) ?? t)
     }
 
     func convertTime(_ t: Double, to other: Layer?) -> Double {
         let media = mediaTime(fromLocal: t)
-        return other?.localTime(fromMedia: media) ?? media
+        return other?.localTimeForBegin(fromMedia: media) ?? media
     }
 
     // MARK: - Hit testing
@@ -310,6 +347,12 @@ extension Layer {
             return vlo
         }
         scroll(to: CGPoint(x: axis(r.minX, r.maxX, b.minX, b.maxX), y: axis(r.minY, r.maxY, b.minY, b.maxY)))
+    }
+
+    /// What scrollPoint: and scrollRectToVisible: scroll: the layer itself
+    /// when it is a scroll layer, else its closest enclosing one.
+    var scrollingLayer: Layer? {
+        layerClass.builtin == .scroll ? self : enclosingScrollLayer
     }
 
     /// The closest ancestor (not self) that is a scroll layer.

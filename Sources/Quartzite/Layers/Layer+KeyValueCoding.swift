@@ -94,6 +94,7 @@ extension Layer {
     @discardableResult
     public func setValue(_ value: Value?, forKey key: String, function: StaticString) -> Bool {
         if let declared = declaredKey(key) { return setDeclared(declared, value, function: function) }
+        let before = layerClass.hasNeedsDisplayForKey ? custom?.values[key] : nil
         if let value, value.type != CAValueTypeNull {
             if custom == nil { custom = CustomValues() }
             custom!.values.set(value, for: key)
@@ -102,8 +103,22 @@ extension Layer {
             for (k, v) in zip(custom!.values.keys, custom!.values.values) where k.string != key { d.set(v, for: k.string) }
             custom!.values = d
         }
-        if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: key) { setNeedsDisplay() }
+        // As for declared keys: only a change of value marks the layer.
+        if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: key) {
+            let after = custom?.values[key]
+            let same = before.flatMap { b in after.map { b.isEqual(to: $0) } } ?? (before == nil && after == nil)
+            if !same { setNeedsDisplay() }
+        }
         return true
+    }
+
+    /// Apple's -shouldArchiveValueForKey: as observed: a declared property
+    /// once it has been set explicitly, a custom key while it has a value;
+    /// never frame or superlayer.
+    func shouldArchiveValue(forKey key: String) -> Bool {
+        if key == "frame" || key == "superlayer" { return false }
+        if let declared = declaredKey(key) { return isSet(declared) }
+        return custom?.values[key] != nil
     }
 
     /// Apple's valueForKeyPath:.

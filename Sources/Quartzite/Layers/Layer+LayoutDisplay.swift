@@ -9,13 +9,32 @@ extension Layer {
 
     // MARK: - Layout
 
+    /// Marks the layer for layout. The layout manager is told
+    /// (invalidateLayoutOfLayer) when the layer starts needing layout, not
+    /// again while that layout is pending, as observed on Apple's QuartzCore.
+    /// A model layer that lays out its sublayers (its class, delegate or
+    /// layout manager does: the laysOutAtCommit flag) joins the calling
+    /// thread's transaction, whose commit lays it out before the display
+    /// pass; other layers wait for an explicit layoutIfNeeded.
     func setNeedsLayout() {
-        if !flags.contains(.needsLayout) {
-            flags.insert(.needsLayout)
-        }
+        if flags.contains(.needsLayout) { return }
+        flags.insert(.needsLayout)
+        if flags.contains(.laysOutAtCommit), modelLayer == nil, !flags.contains(.copy) { Transactions.enlistForLayout(self) }
         if let manager = hooks?.layoutManager, let invalidate = manager.invalidateLayoutOfLayer {
             hostCall { invalidate(handle, hooks?.layoutManagerInfo) }
         }
+    }
+
+    /// Installs the delegate (CALayerSetDelegate).
+    func setDelegate(_ table: CALayerDelegateCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        ensureHooks.setDelegate(table, info)
+        if table?.layoutSublayersOfLayer != nil { flags.insert(.laysOutAtCommit) }
+    }
+
+    /// Installs the layout manager (CALayerSetLayoutManager).
+    func setLayoutManager(_ table: CALayoutManagerCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        ensureHooks.setLayoutManager(table, info)
+        if table?.layoutSublayersOfLayer != nil { flags.insert(.laysOutAtCommit) }
     }
 
     var needsLayout: Bool { flags.contains(.needsLayout) }
@@ -50,7 +69,8 @@ extension Layer {
     }
 
     /// Apple's preferredFrameSize: the class override, else the layout
-    /// manager, else the bounds size mapped into the superlayer's space.
+    /// manager, else (CATextLayer) the laid-out text's size, else the bounds
+    /// size mapped into the superlayer's space.
     var preferredFrameSize: CGSize {
         if let (fn, info, _) = layerClass.nearest({ $0.preferredFrameSize }) {
             return hostCall { fn(handle, info) }
@@ -58,6 +78,7 @@ extension Layer {
         if let m = hooks?.layoutManager, let fn = m.preferredSizeOfLayer {
             return hostCall { fn(handle, hooks?.layoutManagerInfo) }
         }
+        if layerClass.builtin == .text { return textPreferredFrameSize }
         return defaultPreferredFrameSize
     }
 
@@ -68,10 +89,15 @@ extension Layer {
     }
 
     /// Marks `r` (layer coordinates) for redrawing; rectangles accumulate.
+    /// A model layer joins the calling thread's transaction, whose commit
+    /// displays it (the display cycle: Transactions.displayMarkedLayers).
     func setNeedsDisplay(in r: CGRect) {
         flags.insert(.needsDisplay)
         let v = ensureVisuals
         v.dirtyRect = v.dirtyRect.union(r)
+        // (A copy, whose animated values may mark it while they are written,
+        // never joins a transaction: it would outlive its slot there.)
+        if modelLayer == nil && !flags.contains(.copy) { Transactions.enlistForDisplay(self) }
     }
 
     var needsDisplay: Bool { flags.contains(.needsDisplay) }
@@ -83,59 +109,120 @@ extension Layer {
         if needsDisplay { display() }
     }
 
+    /// True when the layer's contents are drawn flipped: an odd number of
+    /// geometryFlipped layers from it up to its root (a presentation copy
+    /// answers for its model layer).
+    var contentsAreFlipped: Bool {
+        var flipped = false
+        var cur: Layer? = modelLayer ?? self
+        while let c = cur {
+            if c.flags.contains(.geometryFlipped) { flipped.toggle() }
+            cur = c.superlayer
+        }
+        return flipped
+    }
+
     /// Apple's display: the class override; else the delegate's displayLayer;
     /// else, when someone draws (the class's drawInContext or the delegate's
-    /// drawLayerInContext), a context the size of the bounds is drawn into.
+    /// drawLayerInContext), the backing store is redrawn where it is marked
+    /// and becomes the contents.
     func display() {
         // An unmarked layer redraws whole, as Apple's -display does.
-        let clip = dirtyRect.isNull ? bounds : dirtyRect
+        let dirty = dirtyRect.isNull ? bounds : dirtyRect
         flags.remove(.needsDisplay)
         visuals?.dirtyRect = .null
+        // (A presentation copy has no delegate of its own: its model's answers.)
+        let hooks = (modelLayer ?? self).hooks
         if let (fn, info, _) = layerClass.nearest({ $0.display }) {
             hostCall { fn(handle, info) }
         } else if let d = hooks?.delegate, let fn = d.displayLayer {
             hostCall { fn(handle, hooks?.delegateInfo) }
         } else {
-            drawContents(clip: clip)
+            drawContents(dirty: dirty, hooks: hooks)
         }
     }
 
-    private func drawContents(clip: CGRect) {
+    /// A presentation copy draws itself with its animated values
+    /// (animating-arbitrary-keypaths); kept out of line, off the
+    /// presentation walk's hot path.
+    @inline(never)
+    func displayPresentationIfMarked() {
+        guard flags.contains(.presentationRedraw) else { return }
+        flags.remove(.presentationRedraw)
+        display()
+    }
+
+    /// The largest backing store side, in pixels.
+    static let maximumBackingStoreDimension = 16384
+
+    /// Redraws the backing store: ceil(bounds x contentsScale) pixels of
+    /// premultiplied BGRA (opaque black beneath when `opaque`), reused when
+    /// its size has not changed, in which case only the marked area is
+    /// cleared and redrawn and every other pixel keeps its value. The
+    /// context maps layer coordinates (y down, or up when the contents are
+    /// flipped) to the pixels and clips to the marked area rounded out to
+    /// whole pixels. A layer with no drawing method gets no backing store.
+    private func drawContents(dirty: CGRect, hooks: LayerHooks?) {
         let classDraw = layerClass.nearest({ $0.drawInContext })
         let delegateDraw = hooks?.delegate?.drawLayerInContext
-        guard classDraw != nil || delegateDraw != nil else { return }
-        let context = DrawingContext(size: bounds.size, scale: visuals?.contentsScale ?? 1, clip: clip, origin: bounds.origin)
+        // CATextLayer's own drawInContext (a subclass's override replaces it).
+        let drawsText = classDraw == nil && layerClass.builtin == .text
+        guard classDraw != nil || delegateDraw != nil || drawsText else { return }
+        let b = bounds.standardized
+        var scale = visuals?.contentsScale ?? 1
+        if !(scale.isFinite && scale > 0) { scale = 1 }
+        let fw = (b.width * scale).rounded(.up), fh = (b.height * scale).rounded(.up)
+        let limit = Double(Layer.maximumBackingStoreDimension)
+        guard b.origin.isFinite, fw >= 1, fh >= 1, fw <= limit, fh <= limit else { return }
+        let pw = Int(fw), ph = Int(fh)
+        let v = ensureVisuals
+        var store = rare?.backingStore
+        var whole = false
+        if store == nil || store!.width != pw || store!.height != ph || v.contents !== store {
+            guard let made = try? PixelBuffer.create(width: pw, height: ph, pixelFormat: UInt32(kCVPixelFormatType_32BGRA),
+                                                     attributes: nil) else { return }
+            store = made
+            whole = true
+        }
+        guard let store else { return }
+        var base = CGAffineTransform(a: scale, b: 0, c: 0, d: scale, tx: -b.minX * scale, ty: -b.minY * scale)
+        if contentsAreFlipped { base = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: -b.minX * scale, ty: b.maxY * scale) }
+        guard let context = try? DrawingContext(target: store, baseCTM: base) else { return }
+        // The marked area in pixels, rounded out.
+        let area: CGRect
+        if whole {
+            area = CGRect(x: 0, y: 0, width: fw, height: fh)
+        } else {
+            let d = dirty.standardized.applying(base)
+            let r = CGRect(x: d.minX.rounded(.down), y: d.minY.rounded(.down),
+                           width: d.maxX.rounded(.up) - d.minX.rounded(.down), height: d.maxY.rounded(.up) - d.minY.rounded(.down))
+            area = r.intersection(CGRect(x: 0, y: 0, width: fw, height: fh))
+            if area.isNull || area.isEmpty { return }
+        }
+        // (A new store is calloc'ed, transparent black already, and drawn whole.)
+        if !whole || flags.contains(.opaque) {
+            context.clipToDeviceRect(area)
+            context.clearClip(to: flags.contains(.opaque) ? SIMD4(0, 0, 0, 1) : nil)
+        }
         let ctx = borrowedHandle(context)
         if let (fn, info, _) = classDraw {
             hostCall { fn(handle, ctx, info) }
+        } else if drawsText {
+            drawText(in: context)
         } else if let fn = delegateDraw {
             hostCall { fn(handle, ctx, hooks?.delegateInfo) }
         }
-    }
-}
-
-/// The context handed to drawInContext callbacks. Drawing operations arrive
-/// with the renderer; until then it carries the size, scale and clip.
-public final class DrawingContext: QZObject, Handle {
-    public let size: CGSize
-    public let scale: Double
-    public let clip: CGRect
-    public let origin: CGPoint
-    /// A bitmap context's pixels (CGBitmapContextCreate,
-    /// QZBitmapContextCreateWithPixelBuffer); nil for display contexts.
-    var bitmap: PixelBuffer?
-    /// Graphics state of a bitmap context (Render/BitmapContext.swift).
-    var gstate = GraphicsState()
-    var savedStates: [GraphicsState] = []
-
-    init(size: CGSize, scale: Double, clip: CGRect, origin: CGPoint) {
-        self.size = size
-        self.scale = scale
-        self.clip = clip
-        self.origin = origin
-        super.init(kind: .context)
+        store.pixelsChanged()
+        if v.contents !== store { setContentsFromDisplay(store) }
+        if rare?.backingStore !== store { ensureRare.backingStore = store }
     }
 
-    static var handleTypeName: String { "CGContext" }
-    static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.context.rawValue) }
+    /// The backing store becomes the contents (no action runs: the display
+    /// cycle is not a change the host made). A layer whose changes are being
+    /// logged logs the contents too, so presentation keeps the committed
+    /// ones until the commit.
+    private func setContentsFromDisplay(_ store: PixelBuffer) {
+        if let s = transactionState, s.record != nil, s.logging { s.log(.contents, of: self) }
+        ensureVisuals.contents = store
+    }
 }

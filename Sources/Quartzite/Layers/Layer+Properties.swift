@@ -1,21 +1,31 @@
 import CQuartzite
 
 // Reading and writing declared properties as values (key-value coding), the
-// spec's defaults, the style-dictionary fallback and the side effects of a
-// change (needsLayout, needsDisplay). Callers hold the model lock.
+// spec's defaults, the style dictionary and the side effects of a change
+// (needsLayout, needsDisplay). Callers hold the model lock.
+//
+// The style dictionary lives in the model: setting `style` writes its values
+// into the stored properties that were never set explicitly (and puts the
+// class default back where a style no longer has a value), so every reader
+// of the stored properties (getters, key-value coding, presentation copies,
+// the renderer and draw list, hit testing, animations) sees the same value,
+// and a layer without a style pays nothing on any read.
 
 extension Layer {
     // MARK: - Defaults
 
-    /// The spec's default of a declared property, boxed.
+    /// Apple's +defaultValueForKey: for a declared property of the built-in
+    /// classes, boxed. As observed on Apple's QuartzCore, bounds, position,
+    /// frame, minificationFilterBias, filters, backgroundFilters,
+    /// compositingFilter and mask have none (nil), although a new layer's
+    /// bounds, position and bias read as zero.
     static func builtinDefault(_ key: LayerKey, builtin: BuiltinLayerKind) -> Value? {
         switch key {
-        case .bounds, .frame: return Value(.rect(.zero))
-        case .position: return Value(.point(CGPoint(x: 0, y: 0)))
         case .anchorPoint: return Value(.point(CGPoint(x: 0.5, y: 0.5)))
-        case .zPosition, .anchorPointZ, .cornerRadius, .borderWidth, .shadowOpacity, .minificationFilterBias,
-             .beginTime, .duration, .timeOffset, .repeatCount, .repeatDuration, .levelsOfDetailBias:
+        case .zPosition, .anchorPointZ, .cornerRadius, .borderWidth, .shadowOpacity,
+             .beginTime, .timeOffset, .repeatCount, .repeatDuration, .levelsOfDetailBias:
             return Value(.number(0))
+        case .duration: return Value(.number(.infinity))
         case .opacity, .contentsScale, .rasterizationScale, .speed, .levelsOfDetail: return Value(.number(1))
         case .shadowRadius: return Value(.number(3))
         case .fontSize: return Value(.number(36))
@@ -37,9 +47,23 @@ extension Layer {
         case .scrollMode: return Value(string: "both")
         case .alignmentMode: return Value(string: "natural")
         case .truncationMode: return Value(string: "none")
-        case .contents, .mask, .backgroundColor, .shadowPath, .filters, .backgroundFilters, .compositingFilter,
+        case .bounds, .position, .frame, .minificationFilterBias,
+             .contents, .mask, .backgroundColor, .shadowPath, .filters, .backgroundFilters, .compositingFilter,
              .style, .name, .actions, .sublayers, .string, .font:
             return nil
+        }
+    }
+
+    /// The value a new layer of a built-in class holds (nil for a nil
+    /// object): the default, or what the property reads before it is set
+    /// where +defaultValueForKey: answers nil.
+    static func initialValue(_ key: LayerKey, builtin: BuiltinLayerKind) -> Value? {
+        switch key {
+        case .bounds, .frame: return Value(.rect(.zero))
+        case .position: return Value(.point(CGPoint(x: 0, y: 0)))
+        case .minificationFilterBias: return Value(.number(0))
+        case .font: return TextLayerState.defaultFont
+        default: return builtinDefault(key, builtin: builtin)
         }
     }
 
@@ -56,23 +80,43 @@ extension Layer {
         return nil
     }
 
-    /// For a getter: the style's value when the property was never set explicitly.
-    @inline(__always)
-    func styled(_ key: LayerKey) -> Value? {
-        guard flags.contains(.hasStyle), key.usesStyle, !isSet(key) else { return nil }
-        guard let v = styleValue(key.name), key.accepts(v) else { return nil }
-        return v
+    /// Writes the style into every declared property never set explicitly:
+    /// the style's value when it has one of the property's kind, else the
+    /// class default. Called when `style` changes (not on any read). Each
+    /// property it changes is logged first, so presentation keeps showing
+    /// the committed values until the transaction commits.
+    func applyStyle() {
+        for key in LayerKey.allCases where key.usesStyle && declares(key) && !isSet(key) {
+            let wanted = styleValue(key.name).flatMap { key.accepts($0) ? $0 : nil }
+            let current = storedValue(key)
+            if let wanted, let current, wanted.isEqual(to: current) { continue }
+            // A style value the setter refuses (a contents object that is not
+            // a pixel buffer, an infinite opacity) counts as absent: the
+            // class default. Errors are not the caller's (hostCall).
+            hostCall {
+                if let wanted, storeStyled(key, wanted, current: current) { return }
+                let fallback = layerClass.classDefault(key) ?? Layer.initialValue(key, builtin: layerClass.builtin)
+                if let fallback, let current, fallback.isEqual(to: current) { return }
+                if fallback == nil && current == nil { return }
+                _ = storeStyled(key, fallback, current: current)
+            }
+        }
+    }
+
+    /// Stores a style-supplied (or default) value without marking it set.
+    private func storeStyled(_ key: LayerKey, _ value: Value?, current: Value?) -> Bool {
+        transactionState?.log(key, of: self)
+        return setDeclared(key, value, explicit: false, function: "style")
     }
 
     // MARK: - Reading
 
-    /// The value of a declared property, style included (nil for a nil object).
-    func declaredValue(_ key: LayerKey) -> Value? {
-        if let s = styled(key) { return s }
-        return storedValue(key)
-    }
+    /// The value of a declared property (nil for a nil object). A style's
+    /// values are already in the stored properties (applyStyle).
+    @inline(__always)
+    func declaredValue(_ key: LayerKey) -> Value? { storedValue(key) }
 
-    /// The value a declared property holds (the style not consulted).
+    /// The value a declared property holds.
     func storedValue(_ key: LayerKey) -> Value? {
         switch key {
         case .bounds: return Value(.rect(bounds))
@@ -139,7 +183,7 @@ extension Layer {
         let t = timing
         switch key {
         case .beginTime: return Value(.number(t?.beginTime ?? 0))
-        case .duration: return Value(.number(t?.duration ?? 0))
+        case .duration: return Value(.number(t?.duration ?? .infinity))
         case .speed: return Value(.number(Double(t?.speed ?? 1)))
         case .timeOffset: return Value(.number(t?.timeOffset ?? 0))
         case .repeatCount: return Value(.number(Double(t?.repeatCount ?? 0)))
@@ -171,9 +215,15 @@ extension Layer {
 
     /// Stores `value` into a declared property after checking its type. Records
     /// an error naming `function` and returns false on a mismatch. `explicit`
-    /// is false for class defaults (they do not hide the style dictionary).
+    /// is false for class defaults and style values (they do not hide the
+    /// style dictionary). `applyingStyle` false stores a `style` without
+    /// writing its values into the properties (restoring a logged value:
+    /// those are restored one by one).
     @discardableResult
-    func setDeclared(_ key: LayerKey, _ value: Value?, explicit: Bool = true, function: StaticString) -> Bool {
+    func setDeclared(_ key: LayerKey, _ value: Value?, explicit: Bool = true, applyingStyle: Bool = true,
+                     function: StaticString) -> Bool {
+        // The value before, for needsDisplayForKey (only classes that have one).
+        let before = layerClass.hasNeedsDisplayForKey ? storedValue(key) : nil
         let v: Value? = value.flatMap { (x: Value) -> Value? in if case .null = x.storage { return nil } else { return x } }
         func fail(_ wanted: String) -> Bool {
             let got = v.map { valueTypeName($0.type) } ?? "nil"
@@ -232,6 +282,12 @@ extension Layer {
         }
         // NaN numbers already recorded their own error.
         func numberFail() -> Bool { lastErrorCode() == QZErrorNotFinite ? false : fail("a number") }
+        // Contents the renderer cannot read are refused rather than drawn as nothing.
+        if key == .contents, let v, case .object(let o) = v.storage, let pb = o as? PixelBuffer, !pb.canBeContents {
+            recordError(QZErrorInvalidArgument, function,
+                        "contents in pixel format \(fourCharCodeString(pb.pixelFormat)) (\(pb.format.name)) cannot be rendered")
+            return false
+        }
 
         switch key {
         case .bounds:
@@ -297,8 +353,9 @@ extension Layer {
         if explicit { markSet(key) }
         if key == .style {
             if visuals?.style != nil { flags.insert(.hasStyle) } else { flags.remove(.hasStyle) }
+            if applyingStyle { applyStyle() }
         }
-        didChange(key)
+        if layerClass.hasNeedsDisplayForKey { redisplayIfChanged(key, from: before) }
         return true
     }
 
@@ -308,7 +365,9 @@ extension Layer {
                            fail: (String) -> Bool) -> Bool? {
         switch key {
         case .contents:
-            guard let o = object(), o == nil || o is PixelBuffer else { return fail("a pixel buffer (CVPixelBufferRef)") }
+            guard let o = object(), o == nil || o is PixelBuffer || o is Image else {
+                return fail("a CGImageRef or a CVPixelBufferRef")
+            }
             ensureVisuals.contents = o
         case .contentsRect, .contentsCenter:
             guard let r = rect() else { return fail("a finite rect") }
@@ -407,7 +466,14 @@ extension Layer {
                              size: () -> CGSize?, bool: () -> Bool?, color: () -> Color??,
                              constant: (ConstantSet) -> UInt8?, fail: (String) -> Bool, function: StaticString) -> Bool {
         switch key {
-        case .string: text?.string = v
+        case .string:
+            // Kept as an immutable copy: later edits of a mutable attributed
+            // string do not reach the layer (Apple's property is copy).
+            if let v, case .object(let t as AttributedText) = v.storage, t.isMutable {
+                text?.string = Value(.object(AttributedText(copyOf: t, mutable: false)))
+            } else {
+                text?.string = v
+            }
         case .font: text?.font = v
         case .fontSize:
             guard let n = number(true) else { return numberFail() }
@@ -450,10 +516,17 @@ extension Layer {
 
     // MARK: - Side effects of a change
 
-    /// Called after a property changed (typed setters and key-value coding).
-    @inline(__always)
-    func didChange(_ key: LayerKey) {
-        if layerClass.hasNeedsDisplayForKey, layerClass.needsDisplay(forKey: key.name) { setNeedsDisplay() }
+    /// After a change of a declared property (typed setters and key-value
+    /// coding alike): setNeedsDisplay when the class's needsDisplayForKey
+    /// names the key and the value differs from `before`. As observed on
+    /// Apple's QuartzCore, setting the value a property already has does not
+    /// mark the layer.
+    func redisplayIfChanged(_ key: LayerKey, from before: Value?) {
+        guard layerClass.needsDisplay(forKey: key.name) else { return }
+        let after = storedValue(key)
+        if let before, let after, before.isEqual(to: after) { return }
+        if before == nil && after == nil { return }
+        setNeedsDisplay()
     }
 
     /// bounds: a size change asks for layout, and for display when
@@ -463,7 +536,8 @@ extension Layer {
         bounds = r
         if sizeChanged {
             setNeedsLayout()
-            if flags.contains(.needsDisplayOnBoundsChange) { setNeedsDisplay() }
+            // (A text layer lays its text out for its bounds.)
+            if flags.contains(.needsDisplayOnBoundsChange) || layerClass.builtin == .text { setNeedsDisplay() }
         }
     }
 }

@@ -119,14 +119,15 @@ extension Layer {
         return true
     }
 
+    /// Sets the mask. A layer that is a sublayer (or another layer's mask)
+    /// leaves its old place and becomes the mask, its superlayer the masked
+    /// layer, as observed on Apple's QuartzCore. An ancestor (a cycle) is
+    /// refused.
     func setMask(_ mask: Layer?, function: StaticString) -> Bool {
         if let mask {
             if let current = visuals?.mask, current === mask { return true }
-            if mask.superlayer != nil {
-                recordError(QZErrorInvalidArgument, function, "the mask layer already has a superlayer")
-                return false
-            }
             guard canAdopt(mask, function) else { return false }
+            mask.detach()
         }
         dropPresentationSpare()
         if let old = visuals?.mask, old.superlayer === self { old.superlayer = nil }

@@ -61,8 +61,8 @@ public final class Layer: QZObject, Handle {
     var creator: ThreadTransactions?
     var creatorSerial: UInt64 = 0
 
-    /// Properties set explicitly (for the style dictionary fallback: read
-    /// only when `flags` has hasStyle).
+    /// Properties set explicitly (the style dictionary does not change them;
+    /// shouldArchiveValueForKey: answers from them).
     var setBits: (UInt64, UInt64) = (0, 0)
 
     /// Unused: keeps a layer's heap block at 272 bytes (a 256-byte object;
@@ -126,6 +126,7 @@ public final class Layer: QZObject, Handle {
         case .eagl: eagl = EAGLLayerState()
         case .scroll, .layer: break
         }
+        if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
         layerClass.applyDefaults(to: self)
     }
 
@@ -154,7 +155,7 @@ public final class Layer: QZObject, Handle {
         if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
         TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags.subtracting(.presentationRoot)
+        flags = other.flags.subtracting(.presentationRoot).union(.copy)
         scrollMode = other.scrollMode
         // (Fields written only when either side has something: most layers
         // have none of these side objects.)
@@ -261,6 +262,8 @@ public final class Layer: QZObject, Handle {
 
     @inline(__always) func markSet(_ key: LayerKey) {
         if key.word == 0 { setBits.0 |= key.bit } else { setBits.1 |= key.bit }
+        // Setting the frame sets the position and bounds (as Apple's setFrame: does).
+        if key == .frame { setBits.0 |= LayerKey.position.bit | LayerKey.bounds.bit }
     }
 
     @inline(__always) func isSet(_ key: LayerKey) -> Bool {
@@ -330,12 +333,26 @@ struct LayerFlags: OptionSet {
     static let insideLayout = LayerFlags(rawValue: 1 << 10)
     /// The root of a presentation copy (what the host releases).
     static let presentationRoot = LayerFlags(rawValue: 1 << 11)
+    /// A presentation copy with an animated key its class needs display
+    /// for: it redraws itself once its animated values are in.
+    static let presentationRedraw = LayerFlags(rawValue: 1 << 12)
+    /// The class, delegate or layout manager lays out sublayers: a mark
+    /// for layout joins the transaction, whose commit lays the layer out.
+    static let laysOutAtCommit = LayerFlags(rawValue: 1 << 13)
+    /// A copy (presentation, committed snapshot, transition snapshot): never
+    /// part of a transaction, even before its model link is set.
+    static let copy = LayerFlags(rawValue: 1 << 14)
 
     static let defaults: LayerFlags = [.doubleSided]
 }
 
 /// A layer's rarely used state (one pointer in the layer; allocated on first use).
 final class LayerRare {
+    /// The pixels the display cycle draws into (the contents while nobody
+    /// replaces them; not copied to presentation copies). Kept here rather
+    /// than in LayerVisuals, which every presentation copy of a visible
+    /// layer allocates.
+    var backingStore: PixelBuffer?
     var text: TextLayerState?
     var tiled: TiledLayerState?
     var eagl: EAGLLayerState?
@@ -377,27 +394,60 @@ final class LayerVisuals {
     var dirtyRect = CGRect.null
 }
 
-/// CAMediaTiming of a layer, with the protocol's defaults.
+/// CAMediaTiming of a layer, with the defaults observed on Apple's
+/// QuartzCore: the duration is infinite (the reference's 0 is an
+/// animation's), so a layer's time is its parent's, shifted and scaled,
+/// until it is given a finite duration or repeatDuration.
 final class LayerTiming {
     var beginTime = 0.0
-    var duration = 0.0
+    var duration = Double.infinity
     var speed: Float = 1
     var timeOffset = 0.0
     var repeatCount: Float = 0
     var repeatDuration = 0.0
     var autoreverses = false
     var fillMode: UInt8 = 0   // removed
+
+    /// No cycle and an endless active interval: local time is
+    /// (t - beginTime) * speed + timeOffset (the common case, and every
+    /// layer with default timing). Otherwise `mediaTiming` shapes it.
+    @inline(__always)
+    var isLinear: Bool {
+        !(duration > 0 && duration < .infinity) && !(repeatDuration > 0 && repeatDuration < .infinity)
+    }
+
+    /// The same timing as an animation's (one time model for both).
+    var mediaTiming: MediaTiming {
+        var m = MediaTiming()
+        m.beginTime = beginTime
+        m.duration = duration
+        m.speed = speed
+        m.timeOffset = timeOffset
+        m.repeatCount = repeatCount
+        m.repeatDuration = repeatDuration
+        m.autoreverses = autoreverses
+        m.fillMode = MediaTiming.FillMode(rawValue: fillMode) ?? .removed
+        return m
+    }
 }
 
 /// CATextLayer's properties and defaults.
 final class TextLayerState {
+    /// A new text layer's font: Apple's default face, Helvetica, as a font
+    /// name (observed on Apple's QuartzCore: a new CATextLayer has a font,
+    /// not nil). Shared by every text layer (values are immutable).
+    static let defaultFont = Value(string: "Helvetica")
+
     var string: Value?
-    var font: Value?
+    var font: Value? = TextLayerState.defaultFont
     var fontSize = 36.0
     var foregroundColor: Color? = Color.opaqueWhite
     var wrapped = false
     var alignmentMode: UInt8 = 0    // natural
     var truncationMode: UInt8 = 0   // none
+    /// The last layout drawn and what it was made from (Layer+Text.swift).
+    var lastLayout: TextLayout?
+    var lastSignature: TextLayoutSignature?
 }
 
 /// CATiledLayer's properties and defaults.

@@ -26,8 +26,10 @@ public final class LayerClass: QZObject, Handle {
         self.info = info
         hasDefaultValueCallbacks = callbacks?.defaultValueForKey != nil || (superclass?.hasDefaultValueCallbacks ?? false)
         hasNeedsDisplayForKey = callbacks?.needsDisplayForKey != nil || (superclass?.hasNeedsDisplayForKey ?? false)
+            || builtin == .text
         hasDefaultActionForKey = callbacks?.defaultActionForKey != nil || (superclass?.hasDefaultActionForKey ?? false)
         hasInitWithLayer = callbacks?.initWithLayer != nil || (superclass?.hasInitWithLayer ?? false)
+        hasLayoutSublayers = callbacks?.layoutSublayers != nil || (superclass?.hasLayoutSublayers ?? false)
         super.init(kind: .layerClass)
     }
 
@@ -77,6 +79,8 @@ public final class LayerClass: QZObject, Handle {
     let hasDefaultActionForKey: Bool
     /// True when some class in the chain implements initWithLayer (presentation copies skip the lookup otherwise).
     let hasInitWithLayer: Bool
+    /// True when some class in the chain implements layoutSublayers (the commit lays such layers out).
+    let hasLayoutSublayers: Bool
 
     // MARK: Class methods
 
@@ -101,8 +105,12 @@ public final class LayerClass: QZObject, Handle {
         return nil
     }
 
-    /// Apple's +needsDisplayForKey:.
+    /// Apple's +needsDisplayForKey:. CATextLayer and its subclasses answer
+    /// true for the text properties and contentsScale (a change redraws the
+    /// text; an animation of fontSize or foregroundColor redraws presentation
+    /// copies).
     public func needsDisplay(forKey key: String) -> Bool {
+        if builtin == .text, let k = LayerKey.byName[key], k.redrawsText || k == .contentsScale { return true }
         // Like an Objective-C class method: `self` is the class asked, not the one defining it.
         guard let (fn, info, _) = nearest({ $0.needsDisplayForKey }) else { return false }
         return key.withCString { k in hostCall { fn(handle, k, info) } }
@@ -112,6 +120,14 @@ public final class LayerClass: QZObject, Handle {
     public func defaultAction(forKey key: String) -> OpaquePointer? {
         guard let (fn, info, _) = nearest({ $0.defaultActionForKey }) else { return nil }
         return key.withCString { k in hostCall { fn(handle, k, info) } }
+    }
+
+    /// The default a defaultValueForKey callback gave a declared key (what a
+    /// property no style supplies goes back to), or nil for the built-in one.
+    func classDefault(_ key: LayerKey) -> Value? {
+        guard hasDefaultValueCallbacks, let list = resolvedDefaults else { return nil }
+        for (k, v) in list where k == key { return v }
+        return nil
     }
 
     /// Sets the class defaults of declared keys on a new layer (not as explicit values).

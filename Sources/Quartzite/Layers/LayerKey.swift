@@ -111,6 +111,14 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         }
     }
 
+    /// CATextLayer's properties, whose changes redraw its text.
+    var redrawsText: Bool {
+        switch self {
+        case .string, .font, .fontSize, .foregroundColor, .wrapped, .alignmentMode, .truncationMode: return true
+        default: return false
+        }
+    }
+
     /// Whether the spec marks the property animatable (used by implicit actions).
     public var isAnimatable: Bool {
         switch self {
@@ -160,7 +168,9 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .null: return false
         case .array: return self == .filters || self == .backgroundFilters || self == .string
         case .dictionary: return self == .actions || self == .drawableProperties
-        case .object(let o): return self == .contents || (self == .shadowPath && o is Path) || self == .compositingFilter
+        case .object(let o):
+            return self == .contents || (self == .shadowPath && o is Path) || self == .compositingFilter
+                || (self == .string && o is AttributedText) || (self == .font && o is Font)
         }
     }
 

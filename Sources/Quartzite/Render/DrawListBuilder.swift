@@ -112,7 +112,7 @@ struct DrawListBuilder {
         }
         let clips = layer.flags.contains(.masksToBounds)
         if clips { pushClip(layer, h) }
-        if let v, let pb = v.contents as? PixelBuffer {
+        if let v, let pb = v.contentsPixels {
             emitContents(pb, layer: layer, visuals: v, h: h, bounds: b, opacity: opacity, edges: edges, id: id)
         }
         if !layer.sublayers.isEmpty {
@@ -318,7 +318,7 @@ struct DrawListBuilder {
         guard let v = layer.visuals else { return 0 }
         var n = 0
         if v.paintsBackground { n += 1 }
-        if v.contents is PixelBuffer { n += v.slicesContents ? 9 : 1 }
+        if v.contentsPixels != nil { n += v.slicesContents ? 9 : 1 }
         if v.paintsBorder { n += 1 }
         return n
     }
@@ -390,5 +390,15 @@ extension LayerVisuals {
         let cc = contentsCenter.standardized
         let isUnit = cc.minX <= 0 && cc.minY <= 0 && cc.maxX >= 1 && cc.maxY >= 1
         return !isUnit && !cc.hasNaN && contentsGravity >= ConstantSet.gravityResize
+    }
+}
+
+extension LayerVisuals {
+    /// The pixels of the contents: a pixel buffer, or a CGImage's pixels.
+    @inline(__always)
+    var contentsPixels: PixelBuffer? {
+        guard let c = contents else { return nil }
+        if let pb = c as? PixelBuffer { return pb }
+        return (c as? Image)?.pixels
     }
 }

@@ -61,7 +61,7 @@ extension Renderer {
             h.mix(UInt64(l.opacity.bitPattern) | UInt64(l.flags.rawValue) << 32)
             if let v = l.visuals {
                 h.mix(v.contents)
-                if let pb = v.contents as? PixelBuffer { h.mix(UInt64(pb.seed)) }
+                if let pb = v.contentsPixels { h.mix(UInt64(pb.seed)) }
                 h.mix(v.contentsRect); h.mix(v.contentsCenter); h.mix(v.contentsScale)
                 h.mix(UInt64(v.contentsGravity) | UInt64(v.minificationFilter) << 8 | UInt64(v.magnificationFilter) << 16
                       | UInt64(v.minificationFilterBias.bitPattern) << 32)

@@ -149,6 +149,22 @@ public final class Renderer: QZObject, Handle {
         var guardCount = 0
         while let (l, parentTime) = stack.popLast(), guardCount < 1_000_000 {
             guardCount += 1
+            if let timing = l.timing, !timing.isLinear, l.subtreeHasAnimations {
+                // A cycle (finite duration or repeatDuration): the subtree's
+                // animations replay while it is active, and stand still
+                // before it begins and after it ends.
+                let m = timing.mediaTiming
+                let active = (parentTime - m.beginTime) * Double(m.speed)
+                let d = m.duration > 0 && m.duration.isFinite ? m.duration : Double.infinity
+                let total = d.isFinite ? m.activeDuration(d) : (m.repeatDuration > 0 ? m.repeatDuration : .infinity)
+                if m.speed == 0 || parentTime.isNaN { continue }
+                if active < 0 {
+                    if m.speed > 0 { next = min(next, l.superlayer?.mediaTime(fromLocal: m.beginTime) ?? m.beginTime) }
+                    continue
+                }
+                if active < total { return t }
+                continue
+            }
             let localNow = l.localTime(fromParent: parentTime)
             if let list = l.animationList {
                 for e in list {
@@ -176,6 +192,21 @@ public final class Renderer: QZObject, Handle {
             if let m = l.visuals?.mask { stack.append((m, localNow)) }
         }
         return next
+    }
+}
+
+extension Layer {
+    /// Whether the layer or a layer below it (masks included) has animations.
+    var subtreeHasAnimations: Bool {
+        var stack: [Layer] = [self]
+        var steps = 0
+        while let l = stack.popLast(), steps < 10_000_000 {
+            steps += 1
+            if l.animationList != nil || l.implicitList != nil { return true }
+            stack.append(contentsOf: l.sublayers)
+            if let m = l.visuals?.mask { stack.append(m) }
+        }
+        return false
     }
 }
 

@@ -81,6 +81,34 @@ public struct MediaTiming: Sendable {
         return position(t, d: d, total: total, phase: phase)
     }
 
+    /// The object's time as a time space (a layer's, in which its animations
+    /// and sublayers run) at `parentTime`: the position in its current pass
+    /// through `duration`, 0...duration, running backwards on the way back
+    /// when it autoreverses, with its phase; nil when it has no time then
+    /// (outside its active interval without the matching fill). The same
+    /// model as `sample`: a cycle, repeats, autoreverse, fill modes. With
+    /// an infinite (or non-positive) duration there is no cycle: the time is
+    /// (t - beginTime) * speed + timeOffset inside the active interval
+    /// (endless unless repeatDuration limits it).
+    public func spaceTime(at parentTime: Double) -> (time: Double, phase: Phase)? {
+        let d = duration
+        if d > 0 && d.isFinite {
+            guard let s = sample(at: parentTime, fallbackDuration: d) else { return nil }
+            return (s.progress * d, s.phase)
+        }
+        let active = (parentTime - beginTime) * Double(speed)
+        let total = repeatDuration > 0 ? repeatDuration : Double.infinity
+        if active < 0 {
+            guard fillMode == .backwards || fillMode == .both || fillMode == .frozen else { return nil }
+            return (timeOffset, .before)
+        }
+        if active >= total {
+            guard fillMode == .forwards || fillMode == .both || fillMode == .frozen else { return nil }
+            return (total + timeOffset, .after)
+        }
+        return (active + timeOffset, .active)
+    }
+
     /// x modulo `total` into [0, total) (no wrapping for an endless interval).
     @inline(__always)
     private func wrap(_ x: Double, _ total: Double) -> Double {

@@ -120,7 +120,7 @@ extension LayerTransactionState {
 
 extension Layer {
     /// The stored value of a declared property, unboxed for the common
-    /// properties, boxed (style not consulted) for the others.
+    /// properties, boxed for the others.
     @inline(__always)
     func storedEndpoint(_ key: LayerKey) -> LazyEndpoint {
         switch key {
@@ -158,8 +158,9 @@ extension Layer {
         case (.backgroundColor, .none): if visuals != nil { visuals!.backgroundColor = nil }
         case (.transform, .transform(let box)): transformBox = box
         case (.sublayerTransform, .transform(let box)): sublayerTransformBox = box
-        case (let key, .value(let v)): hostCall { _ = setDeclared(key, v, explicit: false, function: "presentation") }
-        case (let key, _): hostCall { _ = setDeclared(key, nil, explicit: false, function: "presentation") }
+        // (A style's values were logged one by one: restoring the style does not apply it again.)
+        case (let key, .value(let v)): hostCall { _ = setDeclared(key, v, explicit: false, applyingStyle: false, function: "presentation") }
+        case (let key, _): hostCall { _ = setDeclared(key, nil, explicit: false, applyingStyle: false, function: "presentation") }
         }
     }
 

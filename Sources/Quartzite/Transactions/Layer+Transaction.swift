@@ -47,7 +47,7 @@ extension Layer {
         state.pendingKeys |= mask
         if t.hasCompletions {
             for s in t.scopes {
-                if let g = s.completion {
+                for g in s.completions {
                     g.liveAnimations += 1
                     if a.completionGroups == nil { a.completionGroups = [g] } else { a.completionGroups!.append(g) }
                 }
@@ -105,13 +105,13 @@ extension Layer {
         }
     }
 
-    /// localTime(fromMedia:) without building the chain when no layer up to
-    /// the root has timing of its own (the usual case: time is media time).
+    /// localTimeForBegin(fromMedia:) without building the chain when no layer
+    /// up to the root has timing of its own (the usual case: time is media time).
     @inline(__always)
     func quickLocalTime(fromMedia t: Double) -> Double {
         var l: Layer? = self
         while let c = l {
-            if c.timing != nil { return localTime(fromMedia: t) }
+            if c.timing != nil { return localTimeForBegin(fromMedia: t) }
             l = c.superlayer
         }
         return t

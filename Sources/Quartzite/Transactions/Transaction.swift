@@ -18,8 +18,10 @@ final class TransactionScope {
     /// .some(nil): explicitly set to nil (the default timing).
     var timingFunction: TimingFunction?? { didSet { owner.refresh() } }
     var disableActions: Bool? { didSet { owner.refresh() } }
-    /// The completion set on this scope (animations added afterwards count).
-    var completion: CompletionGroup? { didSet { owner.refresh() } }
+    /// The completions set on this scope, oldest first (each waits for the
+    /// animations added after it was set). Setting another keeps the earlier
+    /// ones, as observed on Apple's QuartzCore.
+    var completions: [CompletionGroup] = [] { didSet { owner.refresh() } }
     /// Every other key of CATransactionSetValueForKey.
     var values: [String: Value] = [:]
 
@@ -78,6 +80,11 @@ final class TransactionRecord {
     /// Slots in `layers` of the layers given a transition (snapshotted
     /// before the commit changes what presentation shows).
     var transitionSlots: [Int] = []
+    /// A layer was marked for display in this transaction (the commit's
+    /// display pass runs only then).
+    var hasLayersToDisplay = false
+    /// A layer with a layout method was marked for layout.
+    var hasLayersToLayout = false
 }
 
 /// A layer's transaction state (allocated when an export first creates or
@@ -188,7 +195,7 @@ final class ThreadTransactions {
             if duration == nil { duration = s.duration }
             if timing == nil { timing = s.timingFunction }
             if disable == nil { disable = s.disableActions }
-            if s.completion != nil { completions = true }
+            if !s.completions.isEmpty { completions = true }
         }
         animationDuration = duration ?? 0.25
         timingFunction = timing ?? nil
@@ -197,7 +204,7 @@ final class ThreadTransactions {
     }
 
     var completionGroup: CompletionGroup? {
-        for s in scopes.reversed() { if let c = s.completion { return c } }
+        for s in scopes.reversed() { if let c = s.completions.last { return c } }
         return nil
     }
 }
@@ -285,7 +292,7 @@ enum Transactions {
 
     /// A closed scope's completion joins the record (it waits for the commit).
     private static func close(_ s: TransactionScope, _ t: ThreadTransactions) {
-        if let g = s.completion { t.record?.closedGroups.append(g) }
+        t.record?.closedGroups.append(contentsOf: s.completions)
     }
 
     /// A completion whose transaction committed (its animations are on their layers).
@@ -303,6 +310,7 @@ enum Transactions {
     /// the layer's local time now).
     static func commitRecord(_ t: ThreadTransactions) {
         guard let record = t.record else { return }
+        displayMarkedLayers(record)
         t.committedSerial = t.serial
         t.record = nil
         t.flushWhenClosed = false
@@ -376,6 +384,42 @@ enum Transactions {
         state.slot = record.layers.count
         record.layers.append(Unmanaged.passUnretained(layer))
         return state
+    }
+
+    /// A layer marked for display joins the calling thread's open
+    /// transaction (opening the implicit one), whose commit displays it.
+    static func enlistForLayout(_ layer: Layer) {
+        enlist(layer, ThreadTransactions.current, snapshot: false).record?.hasLayersToLayout = true
+    }
+
+    static func enlistForDisplay(_ layer: Layer) {
+        // (The record holding the layer: this thread's, or another's that has it.)
+        enlist(layer, ThreadTransactions.current, snapshot: false).record?.hasLayersToDisplay = true
+    }
+
+    /// The display cycle, at commit before anything else, on the committing
+    /// thread: layers of the record that need layout are laid out (Apple's
+    /// layoutIfNeeded, from the highest ancestor that needs it), then every
+    /// layer still marked for display is displayed. Layout and drawing may
+    /// change or mark more layers: they join this commit.
+    static func displayMarkedLayers(_ record: TransactionRecord) {
+        if record.hasLayersToLayout {
+            var i = 0
+            while i < record.layers.count {
+                if let layer = record.layers[i]?.takeUnretainedValue(), layer.needsLayout {
+                    layer.layoutIfNeeded()
+                }
+                i += 1
+            }
+        }
+        guard record.hasLayersToDisplay else { return }
+        var i = 0
+        while i < record.layers.count {
+            if let layer = record.layers[i]?.takeUnretainedValue(), layer.needsDisplay {
+                layer.display()
+            }
+            i += 1
+        }
     }
 
     /// A new layer belongs to the calling thread's transaction (opening the

@@ -6,8 +6,8 @@ import CQuartzite
 // CGBitmapContext over a pixel buffer writes it), so reordering channels
 // is all a conversion between them does; formats without alpha read as
 // opaque and, written from BGRA, drop alpha (black behind). The Y'CbCr
-// decoders and the 32-bit reorderings run in SIMD vectors; the others
-// (24, 48 and 64-bit, gray) are plain loops.
+// decoders, the 32-bit reorderings and the 16-bit RGB decoders run in SIMD
+// vectors; the others (24, 48 and 64-bit, gray) are plain loops.
 
 /// Decodes row `y` of a buffer into `width` BGRA pixels at `out`.
 typealias RowDecoder = (_ y: Int, _ out: UnsafeMutableRawPointer) -> Void
@@ -60,7 +60,51 @@ func reorder32(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ count:
     return (r * 19595 + g * 38470 + b * 7471 + 32768) >> 16
 }
 
+/// Decodes `count` 16-bit RGB pixels into BGRA, 8 at a time in SIMD lanes
+/// (the last few one by one, in the first lane of a 2-lane vector). 5 and 6
+/// bit channels widen by repeating their top bits (31 -> 255, 63 -> 255);
+/// a clear 1-bit alpha gives transparent black (premultiplied).
+@inline(__always)
+func rgb16Row(_ src: UnsafeRawPointer, _ dst: UnsafeMutableRawPointer, _ count: Int, _ packing: RGB16Packing,
+              bigEndian: Bool) {
+    @inline(__always) func pixel<V: SIMD>(_ word: V) -> V where V.Scalar == UInt32 {
+        let v = bigEndian ? ((word &>> 8) & 0xFF) | ((word & 0xFF) &<< 8) : word
+        @inline(__always) func five(_ x: V) -> V { (x &<< 3) | (x &>> 2) }
+        switch packing {
+        case .x555:
+            let r = five((v &>> 10) & 0x1F), g = five((v &>> 5) & 0x1F), b = five(v & 0x1F)
+            return b | (g &<< 8) | (r &<< 16) | V(repeating: 0xFF00_0000)
+        case .rgba5551:
+            let r = five((v &>> 11) & 0x1F), g = five((v &>> 6) & 0x1F), b = five((v &>> 1) & 0x1F)
+            let keep = V(repeating: 0) &- (v & 1)   // all ones when the alpha bit is set
+            return (b | (g &<< 8) | (r &<< 16) | V(repeating: 0xFF00_0000)) & keep
+        case .rgb565:
+            let g6 = (v &>> 5) & 0x3F
+            let r = five((v &>> 11) & 0x1F), g = (g6 &<< 2) | (g6 &>> 4), b = five(v & 0x1F)
+            return b | (g &<< 8) | (r &<< 16) | V(repeating: 0xFF00_0000)
+        }
+    }
+    var i = 0
+    while i + 8 <= count {
+        let words = SIMD8<UInt32>(truncatingIfNeeded: src.loadUnaligned(fromByteOffset: 2 * i, as: SIMD8<UInt16>.self))
+        dst.storeBytes(of: pixel(words), toByteOffset: 4 * i, as: SIMD8<UInt32>.self)
+        i += 8
+    }
+    while i < count {
+        let w = SIMD2<UInt32>(UInt32(src.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)), 0)
+        dst.storeBytes(of: pixel(w)[0], toByteOffset: 4 * i, as: UInt32.self)
+        i += 1
+    }
+}
+
 extension PixelBuffer {
+    /// Whether the renderer can show the buffer as layer contents (its
+    /// format has a decoder): what CALayerSetContents accepts.
+    var canBeContents: Bool {
+        if case .opaque = format.layout { return false }
+        return true
+    }
+
     /// The Y'CbCr matrix of this buffer's kCVImageBufferYCbCrMatrixKey
     /// attachment; ITU-R 601 when it is absent or names no known matrix.
     public var ycbcrMatrix: YCbCrMatrix {
@@ -135,6 +179,8 @@ extension PixelBuffer {
                     out.storeBytes(of: g | g << 8 | g << 16 | 0xFF00_0000, toByteOffset: 4 * x, as: UInt32.self)
                 }
             }
+        case .rgb16(let packing, let bigEndian):
+            return { y, out in rgb16Row(self.row(0, y), out, w, packing, bigEndian: bigEndian) }
         case .ycbcr420BiPlanar(let full):
             let k = YCbCrKernel(matrix: ycbcrMatrix, fullRange: full)
             return { y, out in k.biPlanarRow(luma: self.row(0, y), chroma: self.row(1, y / 2), out: out, width: w) }

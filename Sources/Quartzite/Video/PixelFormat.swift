@@ -34,7 +34,9 @@ public struct PlaneFormat: Equatable, Sendable {
 }
 
 /// The pixel arrangements the converters read and write. Formats with
-/// `.opaque` are described and can be allocated, but not converted.
+/// `.opaque` (indexed colour, which has no colour table here, the 10-bit and
+/// 4:4:4 Y'CbCr formats, registered formats) are described and can be
+/// allocated, but not converted, and are refused as layer contents.
 public enum PixelLayout: Equatable, Sendable {
     case bgra32, argb32, rgba32, abgr32
     case rgb24, bgr24
@@ -42,6 +44,9 @@ public enum PixelLayout: Equatable, Sendable {
     case argb64, rgb48, alphaGray32, gray16
     /// 1, 2, 4 or 8-bit gray, white is zero, most significant bits first.
     case grayWhiteIsZero(bits: Int)
+    /// 16-bit RGB words, big- or little-endian (read only: as layer contents
+    /// and conversion sources).
+    case rgb16(RGB16Packing, bigEndian: Bool)
     /// 4:2:2 in one plane: Cb Y'0 Cr Y'1 ('2vuy') or Y'0 Cb Y'1 Cr ('yuvs').
     case ycbcr422(yFirst: Bool, fullRange: Bool)
     /// 4:2:0 in three planes (Y', Cb, Cr).
@@ -56,6 +61,16 @@ public enum PixelLayout: Equatable, Sendable {
         default: return false
         }
     }
+}
+
+/// How a 16-bit RGB word packs its channels (most significant bits first).
+public enum RGB16Packing: Equatable, Sendable {
+    /// x RRRRR GGGGG BBBBB (the top bit unused: opaque).
+    case x555
+    /// RRRRR GGGGG BBBBB A (a 1-bit alpha in the lowest bit).
+    case rgba5551
+    /// RRRRR GGGGGG BBBBB.
+    case rgb565
 }
 
 /// A described pixel format: a built-in one or one registered with
@@ -194,11 +209,11 @@ public enum PixelFormatRegistry {
             chunky(0x0000_0022, "2 bit indexed gray, white is zero", bits: 8, blockWidth: 4, layout: .grayWhiteIsZero(bits: 2), qd: true),
             chunky(0x0000_0024, "4 bit indexed gray, white is zero", bits: 8, blockWidth: 2, layout: .grayWhiteIsZero(bits: 4), qd: true),
             chunky(0x0000_0028, "8 bit indexed gray, white is zero", bits: 8, layout: .grayWhiteIsZero(bits: 8), qd: true),
-            chunky(0x0000_0010, "16 bit BE RGB 555", bits: 16, qd: true),
-            chunky(0x4C35_3535, "16 bit LE RGB 555", bits: 16),
-            chunky(0x3535_3531, "16 bit LE RGB 5551", bits: 16),
-            chunky(0x4235_3635, "16 bit BE RGB 565", bits: 16),
-            chunky(0x4C35_3635, "16 bit LE RGB 565", bits: 16),
+            chunky(0x0000_0010, "16 bit BE RGB 555", bits: 16, layout: .rgb16(.x555, bigEndian: true), qd: true),
+            chunky(0x4C35_3535, "16 bit LE RGB 555", bits: 16, layout: .rgb16(.x555, bigEndian: false)),
+            chunky(0x3535_3531, "16 bit LE RGB 5551", bits: 16, layout: .rgb16(.rgba5551, bigEndian: false)),
+            chunky(0x4235_3635, "16 bit BE RGB 565", bits: 16, layout: .rgb16(.rgb565, bigEndian: true)),
+            chunky(0x4C35_3635, "16 bit LE RGB 565", bits: 16, layout: .rgb16(.rgb565, bigEndian: false)),
             chunky(0x0000_0018, "24 bit RGB", bits: 24, layout: .rgb24, cg: true, qd: true),
             chunky(0x3234_4247, "24 bit BGR", bits: 24, layout: .bgr24, cg: true),
             chunky(0x0000_0020, "32 bit ARGB", bits: 32, layout: .argb32, cg: true, gl: true, qd: true),

@@ -20,13 +20,20 @@ Two layers:
   :class:`Action`), the run loop (:mod:`quartzite.run_loop`) and
   :class:`DisplayLink`, rendering (:class:`Renderer` with frames as NumPy
   arrays, :class:`DrawList`, :func:`render_in_context`), the media clock and
-  the error handler.
+  the error handler, and Core Graphics (:class:`Context` with Apple's
+  CGContext vocabulary in snake_case, :class:`Image`, :class:`Gradient`),
+  and text (:class:`Font`, :class:`AttributedString` from ``(text,
+  attributes)`` runs, Core Text's :class:`Line`, :class:`Framesetter` and
+  :class:`TextFrame` (``quartzite.text.Frame``; :class:`Frame` is a
+  renderer's frame); :mod:`quartzite.text`).
 
 The library is loaded from ``$QUARTZITE_LIBRARY`` (a full path) if set, else
-from the build tree (``build/lib/libquartzite.so``), else from the system
-loader path.
+from inside the package (an installed wheel), else from the build tree
+(``build/lib/libquartzite.so``), else from the system loader path.
+``__version__`` is the package's version (CMakeLists.txt's project version).
 """
 from . import _lib, run_loop
+from ._export import HAS_BUFFER_PROTOCOL
 from .animation import (
     Animation, AnimationGroup, BasicAnimation, KeyframeAnimation, PropertyAnimation, TimingFunction,
     Transition, process_animation_events,
@@ -40,10 +47,16 @@ from .errors import (
     set_error_handler,
 )
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
-from .layer import Context, EAGLLayer, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
+from .graphics import (
+    BlendMode, Context, Gradient, GradientDrawingOptions, Image, InterpolationQuality, LineCap, LineJoin,
+    PathDrawingMode,
+)
+from .layer import EAGLLayer, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
 from .gl import EAGLContext
 from .path import Path, PathElement, PathElementType
-from .renderer import DrawList, Renderer, render_in_context
+from .renderer import DrawList, Frame, Renderer, render_in_context
+from .text import AttributedString, Font, Framesetter, Line, UnderlineStyle
+from .text import Frame as TextFrame
 from .timing import current_media_time, set_media_time_source
 from .transaction import Action, null_action, transaction
 from .transaction import begin as transaction_begin, commit as transaction_commit, flush as transaction_flush
@@ -55,6 +68,9 @@ from .video import (
 )
 
 __all__ = [
+    "AttributedString", "Font", "TextFrame", "Framesetter", "Line", "UnderlineStyle",
+    "BlendMode", "Gradient", "GradientDrawingOptions", "Image", "InterpolationQuality", "LineCap", "LineJoin",
+    "PathDrawingMode",
     "AffineTransform", "Animation", "DisplayLink", "AnimationGroup", "BasicAnimation", "CVReturn",
     "Color", "Context", "CoreVideoError", "Edge", "ErrorCode", "InvalidArgumentError",
     "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
@@ -71,5 +87,25 @@ __all__ = [
     "Action", "null_action", "transaction", "transaction_begin", "transaction_commit",
     "transaction_flush", "transaction_lock", "transaction_unlock",
     # Rendering
-    "DrawList", "Renderer", "render_in_context",
+    "DrawList", "Frame", "Renderer", "render_in_context", "HAS_BUFFER_PROTOCOL",
+    "__version__",
 ]
+
+
+def _source_version() -> str:
+    """The version of a source checkout: CMakeLists.txt's project version."""
+    import os
+    import re
+    cmake = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "CMakeLists.txt")
+    try:
+        with open(cmake, encoding="utf-8") as f:
+            found = re.search(r"project\(Quartzite VERSION ([0-9.]+)", f.read())
+    except OSError:
+        found = None
+    return found.group(1) if found else "0+unknown"
+
+
+try:  # an installed wheel: written by the build
+    from ._version import __version__  # type: ignore[import-not-found, unused-ignore]
+except ImportError:
+    __version__ = _source_version()

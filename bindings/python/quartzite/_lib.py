@@ -10,24 +10,39 @@ Function-pointer parameters do not accept None from ctypes; pass the
 callback type called with no arguments, e.g. ``QZErrorHandlerCallback()``,
 for a NULL function pointer.
 
-The library is found, in order, at ``$QUARTZITE_LIBRARY`` (a full path), in
-the build tree this package sits in (``<repo>/build/lib/libquartzite.so``),
-or by the system loader (``libquartzite.so``).
+The library is found, in order, at ``$QUARTZITE_LIBRARY`` (a full path),
+inside this package (``quartzite/libquartzite.so``, where the wheel that
+``pip install`` builds puts it), in the build tree this package sits in
+(``<repo>/build/lib/libquartzite.so``), or by the system loader
+(``libquartzite.so``).
 """
 import ctypes
 import os
 import re
 from ctypes import CFUNCTYPE, POINTER, c_double, c_int
+from typing import Any
 
 from . import _decls
 
 
-def _library_path():
+
+def __getattr__(name: str) -> Any:
+    # The functions, constants, enums and callback types below are made from
+    # _decls.py at import time, so a type checker sees them through this
+    # (as Any); at run time it is reached only for names that do not exist.
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _library_path() -> str:
     env = os.environ.get("QUARTZITE_LIBRARY")
     if env:
         if not os.path.isfile(env):
             raise ImportError(f"QUARTZITE_LIBRARY={env!r} is not a file")
         return env
+    # An installed wheel carries the library beside this file.
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libquartzite.so")
+    if os.path.isfile(bundled):
+        return bundled
     # bindings/python/quartzite/_lib.py -> the repository root is three levels up.
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     candidate = os.path.join(repo, "build", "lib", "libquartzite.so")
@@ -78,12 +93,12 @@ class CATransform3D(ctypes.Structure):
 _TOKEN = re.compile(r"\s*(?:(\w+)|([(),]))")
 
 
-def _resolve(spec):
+def _resolve(spec: str) -> Any:
     """Turns a spec string of _decls.py into a ctypes type (None for void)."""
     tokens = [m.group(1) or m.group(2) for m in _TOKEN.finditer(spec)]
     position = 0
 
-    def parse():
+    def parse() -> Any:
         nonlocal position
         word = tokens[position]
         position += 1
@@ -123,7 +138,7 @@ def _resolve(spec):
     return result
 
 
-def _check_struct(cls, fields):
+def _check_struct(cls: Any, fields: Any) -> None:
     """A hand-written struct must match the header exactly: a wrong layout
     would silently corrupt every call that passes it by value."""
     expected = [(name, _resolve(spec)) for name, spec in fields]

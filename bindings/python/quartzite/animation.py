@@ -3,7 +3,9 @@
 Classes (Apple's tree; every property is a snake_case Python property)::
 
     TimingFunction                      CAMediaTimingFunction
-    Animation                           CAAnimation (abstract)
+    Animation                           CAAnimation (Animation() is Apple's
+                                        +[CAAnimation animation]: a timing
+                                        object with no effect of its own)
         PropertyAnimation               CAPropertyAnimation (abstract)
             BasicAnimation              CABasicAnimation
             KeyframeAnimation           CAKeyframeAnimation
@@ -12,7 +14,8 @@ Classes (Apple's tree; every property is a snake_case Python property)::
 
 Configure an animation, then add it to a layer, which runs a *copy* of it
 (CALayerAddAnimation): changing the Python object afterwards changes nothing
-on the layer::
+on the layer (a group's children excepted: a group holds the very
+animations it was given, and its copies share them, as on Apple's QuartzCore)::
 
     move = BasicAnimation("position.x", from_value=0, to_value=100, duration=1,
                           timing_function=TimingFunction.named("easeInEaseOut"))
@@ -24,8 +27,10 @@ and Point, Size, Rect, Transform3D, AffineTransform, Color for structured
 properties (a tuple converts to an array, not to a point).
 
 The animations a layer runs (``layer.animation(key)``, the ``anim`` argument
-of delegate messages, and the children of such a group) are read-only, as
-Apple's are: their setters raise InvalidStateError.
+of delegate messages) are read-only, as Apple's are: their setters raise
+InvalidStateError. The children of a group are the very animations it was
+given (shared with the copy a layer runs), so the objects you made stay
+writable, and changing one changes the running group too.
 
 Delegates are plain Python objects with optional methods::
 
@@ -413,8 +418,13 @@ def _numbers_prop(name, key, setter_name, doc):
 
 
 class Animation(Handle):
-    """CAAnimation, the abstract base of the animation classes (make a
-    BasicAnimation, KeyframeAnimation, AnimationGroup or Transition).
+    """CAAnimation, the base of the animation classes. ``Animation(duration=1)``
+    itself makes a plain CAAnimation (CAAnimationCreate, Apple's
+    +[CAAnimation animation]): a timing object with a delegate and no effect
+    of its own, usable in a group or as an action; added to a layer it
+    changes nothing, but its delegate hears animation_did_start and
+    animation_did_stop. For effects make a BasicAnimation,
+    KeyframeAnimation, AnimationGroup or Transition.
 
     CAMediaTiming properties: begin_time, duration, speed, time_offset,
     repeat_count (math.inf repeats forever), repeat_duration, autoreverses,
@@ -425,12 +435,15 @@ class Animation(Handle):
 
     __slots__ = ("_read_only", "_delegate_info")
     _type_name = "CAAnimationRef"
-    _c_type = None  # the C class name (QZGetTypeName) of a concrete subclass
+    _c_type = "CAAnimation"  # the C class name (QZGetTypeName) of a concrete class
 
     def __init__(self, **properties):
+        if type(self) is Animation:
+            self._init(_lib.CAAnimationCreate, (), properties)
+            return
         self._ref = None
         raise TypeError(f"{type(self).__name__} is abstract: make a BasicAnimation, KeyframeAnimation, "
-                        "AnimationGroup or Transition")
+                        "AnimationGroup, Transition or a plain Animation")
 
     def _init(self, create, args, properties):
         """Creates the C object with ``create(*args)`` and sets `properties`."""
@@ -486,7 +499,7 @@ class Animation(Handle):
 
     @property
     def class_name(self):
-        """The C class: "CABasicAnimation", "CAKeyframeAnimation",
+        """The C class: "CAAnimation", "CABasicAnimation", "CAKeyframeAnimation",
         "CAAnimationGroup" or "CATransition"."""
         return _type_name(self._ref)
 
@@ -800,9 +813,12 @@ class KeyframeAnimation(PropertyAnimation):
 
 class AnimationGroup(Animation):
     """CAAnimationGroup: ``AnimationGroup(animations=[a, b], duration=1)``.
-    The children are copied when set; they run in the group's time and are
-    clipped to its duration (their delegates and removed_on_completion are
-    ignored)."""
+    The group holds the very animations it was given, not copies, and a copy
+    of the group (the one a layer runs) shares them, as observed on Apple's
+    QuartzCore: changing a child later changes the running group too. They
+    run in the group's time and are clipped to its duration (their
+    delegates and removed_on_completion are ignored). A group that would
+    contain itself raises InvalidArgumentError."""
 
     __slots__ = ()
     _c_type = "CAAnimationGroup"
@@ -814,7 +830,8 @@ class AnimationGroup(Animation):
 
     @property
     def animations(self):
-        """The group's animations (the copies it holds, each of its class), as a list."""
+        """The group's animations (the very objects it was given, each of
+        its class), as a list."""
         result = []
         for index in range(call(_lib.CAAnimationGroupGetAnimationCount, self)):
             result.append(_wrap(call(_lib.CAAnimationGroupGetAnimationAtIndex, self, index),
@@ -859,16 +876,19 @@ class Transition(Animation):
     subtype = _string_prop("subtype", "CATransition", "Subtype",
                            'The direction: None (default), "fromRight", "fromLeft", "fromTop" or "fromBottom".')
     start_progress = _float_prop("start_progress", "CATransition", "StartProgress",
-                                 "Where the transition starts, in [0, 1] (default 0; clamped; a float).")
+                                 "Where the transition starts (default 0; a float). Kept as given, even outside "
+                                 "[0, 1] or after end_progress, as observed on Apple's QuartzCore; rendering "
+                                 "clamps the progress it uses to [0, 1].")
     end_progress = _float_prop("end_progress", "CATransition", "EndProgress",
-                               "Where the transition ends, in [0, 1] (default 1; clamped; a float).")
+                               "Where the transition ends (default 1; a float). Kept as given, like "
+                               "start_progress.")
 
     def _repr_detail(self):
         subtype = self.subtype
         return f" {self.type!r}" + (f" {subtype!r}" if subtype else "")
 
 
-_CLASSES.update({cls._c_type: cls for cls in (BasicAnimation, KeyframeAnimation, AnimationGroup, Transition)})
+_CLASSES.update({cls._c_type: cls for cls in (Animation, BasicAnimation, KeyframeAnimation, AnimationGroup, Transition)})
 
 # Object values holding animations and timing functions convert to these
 # classes in from_value (checked first: QZGetTypeName records no error).

@@ -5,8 +5,11 @@ neutral value and records a per-thread error code and message. The Pythonic
 layer turns that into an exception with :func:`call`, which clears the error,
 makes the C call, and raises if the call recorded one.
 """
+from __future__ import annotations
+
 import enum
 import re
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, cast
 
 from . import _lib
 
@@ -18,13 +21,14 @@ __all__ = [
 ]
 
 
-def _enum_member_name(c_name, prefix):
+def _enum_member_name(c_name: str, prefix: str) -> str:
     """QZErrorNullArgument -> NULL_ARGUMENT; CAValueTypeTransform3D -> TRANSFORM3D."""
     return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", c_name[len(prefix):]).upper()
 
 
 # Built from the header's enum so that new codes appear without editing this file.
-ErrorCode = enum.IntEnum("ErrorCode", [
+# (An enum built at run time: to a type checker its members are plain ints.)
+ErrorCode: Any = cast(Any, enum.IntEnum)("ErrorCode", [
     (_enum_member_name(name, "QZError"), value) for name, value in _lib._decls.ENUMS["QZError"]
 ], module=__name__)
 ErrorCode.__doc__ = "QZError codes, e.g. ErrorCode.WRONG_TYPE == QZErrorWrongType == 2."
@@ -34,7 +38,7 @@ class QuartziteError(Exception):
     """A failed Quartzite call. ``code`` is the QZError code (an ErrorCode when
     known) and ``message`` the library's message naming function and problem."""
 
-    def __init__(self, code, message=""):
+    def __init__(self, code: int, message: str = "") -> None:
         try:
             code = ErrorCode(code)
         except ValueError:
@@ -79,24 +83,24 @@ class OutOfMemoryError(QuartziteError, MemoryError):
     """QZErrorOutOfMemory: an allocation failed."""
 
 
-_ERROR_CLASSES = {
+_ERROR_CLASSES: Dict[int, Type[QuartziteError]] = {
     1: NullArgumentError, 2: WrongTypeError, 3: InvalidArgumentError,
     4: NotFiniteError, 5: OutOfRangeError, 6: UnknownConstantError,
     7: InvalidStateError, 8: OutOfMemoryError,
 }
 
 
-def error_for(code, message):
+def error_for(code: int, message: str) -> QuartziteError:
     """The exception for a QZError code (QuartziteError for codes this module
     does not know yet)."""
     return _ERROR_CLASSES.get(int(code), QuartziteError)(code, message)
 
 
-def _decode(message):
+def _decode(message: Optional[bytes]) -> str:
     return message.decode("utf-8", "replace") if message else ""
 
 
-def last_error():
+def last_error() -> Tuple[int, str]:
     """The calling thread's (code, message); code is ErrorCode.NONE when clear."""
     code = _lib.QZGetLastError()
     try:
@@ -106,12 +110,12 @@ def last_error():
     return code, _decode(_lib.QZGetLastErrorMessage())
 
 
-def clear_last_error():
+def clear_last_error() -> None:
     """Resets the calling thread's error state."""
     _lib.QZClearLastError()
 
 
-def call(function, *args):
+def call(function: Callable[..., Any], *args: Any) -> Any:
     """Calls a raw C function and raises the error it records, if any.
 
     Success does not clear the error state in C, so it is cleared first; the
@@ -129,11 +133,11 @@ def call(function, *args):
 # Every callback object ever handed to QZSetErrorHandler stays alive for the
 # life of the process: another thread may still be running the old handler
 # when it is replaced, and freeing its thunk under it would crash.
-_installed_handlers = []
-_current_handler = None
+_installed_handlers: List[Any] = []
+_current_handler: Optional[Callable[[int, str], None]] = None
 
 
-def set_error_handler(handler):
+def set_error_handler(handler: Optional[Callable[[int, str], None]]) -> Optional[Callable[[int, str], None]]:
     """Installs ``handler(code, message)`` to be called, on the failing thread,
     each time the library records an error; None removes it. Returns the
     previous Python handler. Errors raised inside the handler are recorded
@@ -146,7 +150,7 @@ def set_error_handler(handler):
     if handler is None:
         _lib.QZSetErrorHandler(_lib.QZErrorHandlerCallback(), None)  # NULL function pointer
     else:
-        def trampoline(code, message, _info):
+        def trampoline(code: int, message: Optional[bytes], _info: Any) -> None:
             try:
                 code = ErrorCode(code)
             except ValueError:

@@ -16,10 +16,12 @@ libEGL). Without EGL the calls raise :class:`InvalidStateError`.
 
 A GL renderer is :meth:`quartzite.Renderer.with_egl_context`.
 """
+from typing import Any
+
 from . import _lib
 from .errors import call
 from .layer import _require_layer
-from .renderer import _pointer
+from .renderer import EGLHandle, _pointer
 
 __all__ = ["EAGLContext", "GL_RENDERBUFFER", "RETAINED_BACKING", "COLOR_FORMAT", "COLOR_FORMAT_RGBA8",
            "COLOR_FORMAT_RGB565"]
@@ -41,20 +43,20 @@ class EAGLContext:
 
     __slots__ = ("display", "context")
 
-    def __init__(self, display, context):
+    def __init__(self, display: EGLHandle, context: EGLHandle) -> None:
         self.display = display
         self.context = context
 
-    def renderbuffer_storage(self, layer, target=GL_RENDERBUFFER):
+    def renderbuffer_storage(self, layer: Any, target: int = GL_RENDERBUFFER) -> bool:
         """Apple's renderbufferStorage:fromDrawable:: storage for the
         renderbuffer bound to ``target`` in the current context, sized to the
         layer's bounds x contents_scale in its drawable properties' colour
         format. Raises a QuartziteError when it cannot."""
         _require_layer(layer, "renderbuffer_storage")
-        return call(_lib.QZEAGLContextRenderbufferStorageFromDrawable, _pointer(self.display),
-                    _pointer(self.context), target, layer)
+        return bool(call(_lib.QZEAGLContextRenderbufferStorageFromDrawable, _pointer(self.display),
+                         _pointer(self.context), target, layer))
 
-    def present_renderbuffer(self, target=GL_RENDERBUFFER):
+    def present_renderbuffer(self, target: int = GL_RENDERBUFFER) -> bool:
         """Apple's presentRenderbuffer:: the bound renderbuffer's image
         becomes its layer's contents (from the next committed frame)."""
-        return call(_lib.QZEAGLContextPresentRenderbuffer, _pointer(self.display), _pointer(self.context), target)
+        return bool(call(_lib.QZEAGLContextPresentRenderbuffer, _pointer(self.display), _pointer(self.context), target))

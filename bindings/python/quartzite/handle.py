@@ -1,8 +1,14 @@
 """The lifetime of a Quartzite handle seen from Python."""
+from __future__ import annotations
+
 import ctypes
+from typing import Optional, Type, TypeVar
 
 from . import _lib
 from .errors import call
+
+
+_H = TypeVar("_H", bound="Handle")
 
 
 class Handle:
@@ -13,9 +19,10 @@ class Handle:
 
     __slots__ = ("_ref", "__weakref__")
     _type_name = "Quartzite handle"
+    _ref: Optional[int]
 
     @classmethod
-    def adopt(cls, ref):
+    def adopt(cls: Type[_H], ref: Optional[int]) -> _H:
         """Takes over a +1 reference (from a Create or Copy function)."""
         if not ref:
             raise ValueError(f"a NULL {cls._type_name}")
@@ -24,33 +31,33 @@ class Handle:
         return obj
 
     @classmethod
-    def from_handle(cls, ref):
+    def from_handle(cls: Type[_H], ref: Optional[int]) -> _H:
         """Wraps a borrowed reference, adding one of its own."""
         if not ref:
             raise ValueError(f"a NULL {cls._type_name}")
         return cls.adopt(call(_lib.CARetain, ref))
 
     @property
-    def handle(self):
+    def handle(self) -> Optional[int]:
         """The C handle as an integer (None once closed)."""
         return self._ref
 
     @property
-    def _as_parameter_(self):
+    def _as_parameter_(self) -> ctypes.c_void_p:
         # Lets ctypes pass the object wherever its handle (c_void_p) is expected.
         return ctypes.c_void_p(self._ref)
 
-    def close(self):
+    def close(self) -> None:
         """Drops this object's reference; safe to call twice."""
         ref, self._ref = self._ref, None
         if ref and _lib is not None:  # module globals may be gone at interpreter exit
             _lib.CARelease(ref)
 
-    def __del__(self):
+    def __del__(self) -> None:
         self.close()
 
-    def __enter__(self):
+    def __enter__(self: _H) -> _H:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()

@@ -124,6 +124,7 @@ from . import _callbacks, _closures, _lib, path as _path, values as _values
 from .color import Color
 from .errors import ErrorCode, OutOfRangeError, QuartziteError, WrongTypeError, call, error_for
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
+from .graphics import Context
 from .handle import Handle
 from .values import Value, from_value, to_value
 
@@ -401,23 +402,6 @@ def _animation_module():
     """quartzite.animation, imported on first use (it imports this module)."""
     from . import animation
     return animation
-
-
-class Context(Handle):
-    """The drawing context (CGContextRef) handed to ``draw_in_context`` and
-    ``draw_layer_in_context``. ``clip_bounding_box`` is the area being
-    redrawn, in layer coordinates. Can be passed to raw functions that take
-    a CGContextRef."""
-
-    __slots__ = ()
-    _type_name = "CGContextRef"
-
-    @property
-    def clip_bounding_box(self):
-        return Rect.from_c(call(_lib.CGContextGetClipBoundingBox, self))
-
-    def __repr__(self):
-        return f"Context(0x{self._ref or 0:x})"
 
 
 # MARK: - Delegates and layout managers
@@ -1124,11 +1108,14 @@ class Layer(Handle):
 
     def scroll_point(self, point):
         """Scrolls the closest enclosing ScrollLayer so that `point` (layer
-        coordinates) is at its origin."""
+        coordinates) is at its top left (its bounds origin); on a
+        ScrollLayer itself it scrolls that layer (as observed on Apple's
+        QuartzCore). The layer's visible_rect follows."""
         call(_lib.CALayerScrollPoint, self, _as_point(point, "scroll_point"))
 
     def scroll_rect_to_visible(self, rect):
-        """Scrolls the closest enclosing ScrollLayer so that `rect` is visible."""
+        """Scrolls the closest enclosing ScrollLayer (or this layer, when it
+        is a ScrollLayer) so that `rect` is visible."""
         call(_lib.CALayerScrollRectToVisible, self, _as_rect(rect, "scroll_rect_to_visible"))
 
     # MARK: Overridable methods (see the module documentation)
@@ -1421,7 +1408,10 @@ class Layer(Handle):
         self[key_path] = value
 
     def should_archive_value_for_key(self, key):
-        """Apple's -shouldArchiveValueForKey: (always True)."""
+        """Apple's -shouldArchiveValueForKey: as observed on Apple's
+        QuartzCore: False for a property until it has been set (setting the
+        frame sets position and bounds), True after; always False for
+        "frame" and "superlayer"."""
         return call(_lib.CALayerShouldArchiveValueForKey, self, _utf8(key, "a key"))
 
     # MARK: Properties: geometry
@@ -1441,7 +1431,9 @@ class Layer(Handle):
     sublayer_transform = _struct_prop("sublayer_transform", "SublayerTransform", Transform3D, _as_transform,
                                       "The transform applied to the sublayers (default identity).")
     affine_transform = _struct_prop("affine_transform", "AffineTransform", AffineTransform, _as_affine,
-                                    "The transform as an AffineTransform (its x-y part).")
+                                    "The transform as an AffineTransform (its x-y part), or the identity when "
+                                    "the transform is not affine (z scale, rotation about x or y, z "
+                                    "translation, perspective), as observed on Apple's QuartzCore.")
     frame = _struct_prop("frame", "Frame", Rect, _as_rect,
                          "The bounding box of the transformed bounds in the superlayer's coordinates; "
                          "setting it sets position and bounds size.")
@@ -1450,7 +1442,10 @@ class Layer(Handle):
 
     @property
     def contents(self):
-        """The contents: a PixelBuffer, or None."""
+        """The contents: a PixelBuffer, or None. A buffer in a format the
+        renderer cannot read (indexed colour, the 10-bit and 4:4:4 Y'CbCr
+        formats, registered formats) raises InvalidArgumentError when set;
+        every other format renders, converted to BGRA."""
         contents = call(_lib.CALayerGetContents, self)
         return _take_value(call(_lib.CAValueCreateWithObject, contents)) if contents else None
 
@@ -1488,8 +1483,10 @@ class Layer(Handle):
 
     @property
     def mask(self):
-        """The mask layer, or None (default). A layer that already has a
-        superlayer cannot become a mask (InvalidArgumentError)."""
+        """The mask layer, or None (default). A layer that is a sublayer
+        somewhere (or another layer's mask) leaves its old tree and becomes
+        the mask, its superlayer this layer (as observed on Apple's
+        QuartzCore); an ancestor raises InvalidArgumentError."""
         return _wrap(call(_lib.CALayerGetMask, self))
 
     @mask.setter
@@ -1549,7 +1546,8 @@ class Layer(Handle):
                                      "The compositing filter, stored as given (default None: source-over).")
     style = _value_prop("style", "style", "Style",
                         "The style dictionary: values for properties not set explicitly, searched through "
-                        'nested "style" entries (default None).')
+                        'nested "style" entries, shallowest first (default None). They are the layer\'s '
+                        "values for every reader: getters, presentation, rendering, hit testing, animations.")
     actions = _value_prop("actions", "actions", "Actions",
                           "The actions dictionary (key -> action), or None (default).")
 
@@ -1565,15 +1563,23 @@ class Layer(Handle):
     # MARK: Properties: CAMediaTiming
 
     begin_time = _number_prop("begin_time", "BeginTime", "Start of the layer's time in its parent's (default 0).")
-    duration = _number_prop("duration", "Duration", "Duration (default 0).")
+    duration = _number_prop("duration", "Duration",
+                            "Duration of one pass through the layer's time (default math.inf, as observed on "
+                            "Apple's QuartzCore). A finite duration makes the layer's time cycle like an "
+                            "animation's: its own and its sublayers' animations replay repeat_count times (or "
+                            "for repeat_duration), backwards on the way back with autoreverses; fill_mode says "
+                            "what shows outside its active interval.")
     speed = _number_prop("speed", "Speed", "Rate of the layer's time relative to its parent's (default 1; a float).")
     time_offset = _number_prop("time_offset", "TimeOffset", "Offset added to the local time (default 0).")
     repeat_count = _number_prop("repeat_count", "RepeatCount",
                                 "Repeat count (default 0; math.inf repeats forever; a float).")
-    repeat_duration = _number_prop("repeat_duration", "RepeatDuration", "Repeat duration (default 0).")
+    repeat_duration = _number_prop("repeat_duration", "RepeatDuration",
+                                   "Length of the layer's active interval (default 0: repeat_count decides).")
     autoreverses = _bool_prop("autoreverses", "Autoreverses",
                               "Whether each cycle plays backwards after forwards (default False).")
-    fill_mode = _string_prop("fill_mode", "FillMode", 'Fill mode (default "removed"; kCAFillMode* values).')
+    fill_mode = _string_prop("fill_mode", "FillMode",
+                             'Fill mode of the layer\'s time outside its active interval (default "removed": '
+                             "the animations in it have no effect there; kCAFillMode* values).")
 
 
 class _NotGiven:
@@ -1691,25 +1697,43 @@ class ScrollLayer(Layer):
         call(_lib.CAScrollLayerScrollToRect, self, _as_rect(rect, "scroll_to_rect"))
 
 
+def _text_string_prop():
+    """CATextLayer.string: a str, an AttributedString, or a list of
+    (text, attributes) runs (made into an AttributedString)."""
+    base = _value_prop("string", "string", "String", "", cls="CATextLayer")
+
+    def fset(self, value):
+        if isinstance(value, (list, tuple)):
+            from .text import AttributedString
+            value = AttributedString(value)
+        base.fset(self, value)
+    return property(base.fget, fset, doc="The text (default None): a str, drawn in font, font_size and "
+                    "foreground_color; or an AttributedString (or a list of (text, attributes) runs) with its own "
+                    "fonts and colours. Reads back as a str or an AttributedString (the layer's copy).")
+
+
 class TextLayer(Layer):
-    """A CATextLayer (font size 36, white text, not wrapped by default)."""
+    """A CATextLayer (font size 36, white text, not wrapped by default). It
+    draws its string itself at each commit that changed it (laid out by
+    Pango: complex scripts, bidirectional text, font fallback), from the top
+    of its bounds, at its contents_scale."""
 
     __slots__ = ()
     _qz_builtin = "CATextLayer"
     _qz_create = "CATextLayerCreate"
 
-    string = _value_prop("string", "string", "String", "The text (a str), or None (default).", cls="CATextLayer")
-    font = _value_prop("font", "font", "Font", "The font name, or None (default: the system font).",
-                       cls="CATextLayer")
-    font_size = _number_prop("font_size", "FontSize", "Font size in points (default 36).", cls="CATextLayer")
+    string = _text_string_prop()
+    font = _value_prop("font", "font", "Font", "The font: a name (\"Helvetica-Bold\", \"Menlo\", ...) or a "
+                       "quartzite.Font (its size is ignored), or None (default: Helvetica).", cls="CATextLayer")
+    font_size = _number_prop("font_size", "FontSize", "Font size in points (default 36; animatable).", cls="CATextLayer")
     foreground_color = _color_prop("foreground_color", "ForegroundColor",
-                                   "The text colour (default opaque white).", cls="CATextLayer")
-    wrapped = _bool_prop("wrapped", "Wrapped", "Whether the text wraps to the bounds (default False).",
+                                   "The text colour (default opaque white; animatable).", cls="CATextLayer")
+    wrapped = _bool_prop("wrapped", "Wrapped", "Whether the text wraps at the bounds' width (default False).",
                          cls="CATextLayer")
     alignment_mode = _string_prop("alignment_mode", "AlignmentMode",
                                   'Horizontal alignment (default "natural"; kCAAlignment* values).', cls="CATextLayer")
     truncation_mode = _string_prop("truncation_mode", "TruncationMode",
-                                   'Truncation (default "none"; kCATruncation* values).', cls="CATextLayer")
+                                   'Truncation with "…" (default "none"; kCATruncation* values).', cls="CATextLayer")
 
 
 class TiledLayer(Layer):

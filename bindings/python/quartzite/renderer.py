@@ -1,14 +1,23 @@
 """CARenderer from Python: render a layer tree at a media time into a pixel
 buffer and get frames as NumPy arrays; draw lists; renderInContext."""
+from __future__ import annotations
+
 import ctypes
 import math
+from typing import TYPE_CHECKING, Any, Dict, Iterator, Optional, Union, overload
 
 from . import _lib
-from .errors import call
-from .geometry import Rect
+from ._export import PixelExport, PixelLayout
+from .errors import ErrorCode, InvalidStateError, call
+from .geometry import Rect, RectLike
 from .handle import Handle
-from .layer import _as_rect
-from .video import PixelBuffer
+from .layer import Layer, _as_rect
+from .video import PixelBuffer, PixelFormat
+
+if TYPE_CHECKING:
+    import numpy
+
+    from typing import Literal
 
 # QZDrawOperationKind values by name.
 DRAW_OPERATION_KINDS = {
@@ -24,10 +33,10 @@ class DrawList(Handle):
     __slots__ = ()
     _type_name = "QZDrawListRef"
 
-    def __len__(self):
+    def __len__(self) -> int:
         return call(_lib.QZDrawListGetCount, self)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int) -> Dict[str, Any]:
         count = len(self)
         if index < 0:
             index += count
@@ -35,11 +44,11 @@ class DrawList(Handle):
             raise IndexError(index)
         return self._operation(index)
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Dict[str, Any]]:
         for i in range(len(self)):
             yield self._operation(i)
 
-    def _operation(self, index):
+    def _operation(self, index: int) -> Dict[str, Any]:
         op = _lib.QZDrawOperation()
         call(_lib.QZDrawListGetOperation, self, index, ctypes.byref(op))
         t = op.transform
@@ -63,24 +72,30 @@ class DrawList(Handle):
 
 class Renderer(Handle):
     """A CARenderer drawing ``layer`` into a premultiplied BGRA pixel buffer
-    of ``width`` x ``height`` (or into ``target``, a PixelBuffer).
+    of ``width`` x ``height`` (``pixel_format="RGBA"`` for RGBA, or any
+    chunky RGB format), or into ``target``, a PixelBuffer.
 
     ``frame(t)`` renders the frame at media time ``t`` (only what changed
     since the last frame is redrawn) and returns it as a (height, width, 4)
     uint8 NumPy array in BGRA order (a copy); ``frame(t, rgba=True)`` gives
-    RGBA. ``begin_frame``, ``update_bounds``, ``add_update_rect``,
+    RGBA. ``frame(t, copy=False)`` returns a :class:`Frame` over the target
+    itself: ``numpy.asarray(frame)``, ``memoryview(frame)`` and Pillow's
+    ``Image.frombuffer`` read it without a copy (an ``"RGBA"`` target maps
+    straight to Pillow's RGBA mode) until the next frame draws over it. ``begin_frame``, ``update_bounds``, ``add_update_rect``,
     ``render`` and ``end_frame`` are the steps of a frame;
     ``next_frame_time`` is infinity while nothing animates."""
 
     __slots__ = ("_target", "_layer")
     _type_name = "CARendererRef"
+    _target: PixelBuffer
+    _layer: Optional[Layer]
 
-    def __init__(self, layer=None, width=None, height=None, target=None):
+    def __init__(self, layer: Optional[Layer] = None, width: Optional[int] = None, height: Optional[int] = None, target: Optional[PixelBuffer] = None, pixel_format: PixelFormat = "BGRA") -> None:
         self._ref = None
         if target is None:
             if width is None or height is None:
                 raise TypeError("give width and height, or a target PixelBuffer")
-            target = PixelBuffer(width, height, "BGRA")
+            target = PixelBuffer(width, height, pixel_format)
         self._target = target
         self._ref = call(_lib.CARendererCreate, target, None)
         self._layer = None
@@ -88,7 +103,8 @@ class Renderer(Handle):
             self.layer = layer
 
     @classmethod
-    def with_egl_context(cls, display, context, layer=None, options=None):
+    def with_egl_context(cls, display: EGLHandle, context: EGLHandle, layer: Optional[Layer] = None,
+                         options: Optional[Dict[str, Any]] = None) -> "Renderer":
         """A renderer drawing with OpenGL ES 3 into the framebuffer bound in
         the EGL ``context`` of ``display`` (CARendererCreateWithEGLContext):
         both as integers or ctypes pointers; the context must be current on
@@ -110,66 +126,142 @@ class Renderer(Handle):
         return obj
 
     @property
-    def target(self):
+    def target(self) -> Optional[PixelBuffer]:
         """The PixelBuffer frames are drawn into (None for a GL renderer)."""
         return self._target
 
     @property
-    def layer(self):
+    def layer(self) -> Optional[Layer]:
         return self._layer
 
     @layer.setter
-    def layer(self, layer):
+    def layer(self, layer: Optional[Layer]) -> None:
         call(_lib.CARendererSetLayer, self, layer)
         self._layer = layer
 
     @property
-    def bounds(self):
+    def bounds(self) -> Rect:
         return Rect.from_c(call(_lib.CARendererGetBounds, self))
 
     @bounds.setter
-    def bounds(self, r):
+    def bounds(self, r: RectLike) -> None:
         call(_lib.CARendererSetBounds, self, _as_rect(r))
 
-    def begin_frame(self, time):
+    def begin_frame(self, time: float) -> None:
         call(_lib.CARendererBeginFrameAtTime, self, float(time), None)
 
-    def update_bounds(self):
+    def update_bounds(self) -> Optional[Rect]:
         """The pixels the current frame redraws (None when nothing changed)."""
         r = call(_lib.CARendererUpdateBounds, self)
         return None if math.isinf(r.origin.x) else Rect.from_c(r)
 
-    def add_update_rect(self, r):
+    def add_update_rect(self, r: RectLike) -> None:
         call(_lib.CARendererAddUpdateRect, self, _as_rect(r))
 
-    def render(self):
+    def render(self) -> None:
         call(_lib.CARendererRender, self)
 
-    def end_frame(self):
+    def end_frame(self) -> None:
         call(_lib.CARendererEndFrame, self)
 
     @property
-    def next_frame_time(self):
+    def next_frame_time(self) -> float:
         return call(_lib.CARendererGetNextFrameTime, self)
 
-    def draw_list(self):
+    def draw_list(self) -> DrawList:
         """The current (or last) frame's operations."""
         return DrawList.adopt(call(_lib.QZRendererCopyDrawList, self))
 
-    def frame(self, time, rgba=False):
-        """Renders the frame at media time ``time``; returns a NumPy copy."""
-        import numpy as np
+    @overload
+    def frame(self, time: float, rgba: bool = ..., copy: Literal[True] = ...) -> numpy.ndarray: ...
+
+    @overload
+    def frame(self, time: float, rgba: bool = ..., *, copy: Literal[False]) -> Frame: ...
+
+    def frame(self, time: float, rgba: bool = False, copy: bool = True) -> Union[numpy.ndarray, Frame]:
+        """Renders the frame at media time ``time``; returns a NumPy copy,
+        or with ``copy=False`` the target PixelBuffer, locked read-only (the
+        caller unlocks it: ``with renderer.frame(t, copy=False) as pb:``)."""
         if self._target is None:
             raise TypeError("a GL renderer draws into a GL framebuffer: call begin_frame, render and end_frame")
         self.begin_frame(time)
         self.render()
         self.end_frame()
+        if not copy:
+            return Frame(self._target)
+        import numpy as np
         with self._target.locked(read_only=True):
             pixels = np.array(self._target, copy=True)
         return pixels[..., [2, 1, 0, 3]] if rgba else pixels
 
 
-def _pointer(p):
+class Frame(PixelExport):
+    """A rendered frame without a copy: the renderer's target PixelBuffer
+    (``.buffer``), locked read-only while the Frame lives (or until
+    :meth:`release`, or the end of a ``with`` block).
+
+    ``numpy.asarray(frame)`` and ``memoryview(frame)`` are read-only views
+    of the target's memory with explicit strides: shape (height, width, 4),
+    strides (bytes_per_row, 4, 1), premultiplied samples in the target's
+    byte order (B, G, R, A for the default "BGRA" target; R, G, B, A for
+    ``pixel_format="RGBA"``), rows top to bottom. Views keep the frame, and
+    so its lock, alive. The next frame the renderer draws overwrites the
+    pixels: copy (``numpy.array(frame)``) what must outlive it."""
+
+    __slots__ = ("buffer", "_locked")
+
+    def __init__(self, buffer: PixelBuffer):
+        self.buffer = buffer
+        self._locked = False
+        buffer.lock(read_only=True)
+        self._locked = True
+
+    @property
+    def width(self) -> int:
+        return self.buffer.width
+
+    @property
+    def height(self) -> int:
+        return self.buffer.height
+
+    @property
+    def bytes_per_row(self) -> int:
+        return self.buffer.bytes_per_row
+
+    @property
+    def pixel_format(self) -> int:
+        return self.buffer.pixel_format
+
+    def _pixel_layout(self) -> PixelLayout:
+        if not self._locked:
+            raise InvalidStateError(ErrorCode.INVALID_STATE, "the frame was released")
+        return self.buffer._pixel_layout()
+
+    def release(self) -> None:
+        """Ends the frame's read-only lock (views made before stay valid
+        memory, but unlocked); safe to call twice."""
+        if self._locked:
+            self._locked = False
+            self.buffer.unlock(read_only=True)
+
+    def __enter__(self) -> "Frame":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:  # interpreter exit: the library may be gone
+            pass
+
+
+#: An EGL handle (EGLDisplay, EGLContext) from Python: an int, a ctypes pointer or None.
+EGLHandle = Union[int, ctypes.c_void_p, "ctypes._Pointer[Any]", None]
+
+
+def _pointer(p: EGLHandle) -> ctypes.c_void_p:
     """An EGL handle given as an int, a ctypes pointer or None, as c_void_p."""
     if p is None or isinstance(p, int):
         return ctypes.c_void_p(p)
@@ -178,16 +270,17 @@ def _pointer(p):
     return ctypes.cast(p, ctypes.c_void_p)
 
 
-def _options(options):
+def _options(options: Optional[Dict[str, Any]]) -> Optional[int]:
     if options is None:
         return None
     from .values import to_value
     return to_value(options)
 
 
-def render_in_context(layer, width, height, scale=1.0):
+def render_in_context(layer: Layer, width: int, height: int, scale: float = 1.0) -> numpy.ndarray:
     """CALayerRenderInContext into a new width x height bitmap (the layer's
-    model tree, animations ignored, in its own coordinates times ``scale``);
+    model tree, animations ignored, in its own coordinates times ``scale``:
+    layer point (0, 0) at the bitmap's origin, whatever the bounds origin);
     returns the BGRA pixels as a NumPy array."""
     import numpy as np
     pb = PixelBuffer(width, height, "BGRA")

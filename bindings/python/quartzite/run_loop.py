@@ -26,7 +26,10 @@ binding keeps each Python callable alive until the library is done with it
 (a timer until it is invalidated, a perform until it ran).
 """
 
+from __future__ import annotations
+
 import enum
+from typing import Callable, Optional
 
 from . import _lib
 from ._callbacks import Registry, Targets, next_id
@@ -52,7 +55,7 @@ class RunResult(enum.IntEnum):
     HANDLED_SOURCE = 4  #: return_after_source_handled and a perform or display link ran
 
 
-def _mode(mode):
+def _mode(mode: str) -> bytes:
     if not isinstance(mode, str):
         raise TypeError(f"a run-loop mode must be a str, not {type(mode).__name__}")
     return mode.encode("utf-8")
@@ -65,78 +68,78 @@ class RunLoop(Handle):
     __slots__ = ()
     _type_name = "CFRunLoopRef"
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, RunLoop) and other._ref == self._ref
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self._ref)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<quartzite.run_loop.RunLoop 0x{self._ref or 0:x}>"
 
-    def stop(self):
+    def stop(self) -> None:
         """CFRunLoopStop: the innermost run of this loop returns
         RunResult.STOPPED after its current turn (nothing if not running). Any thread."""
         call(_lib.CFRunLoopStop, self)
 
-    def wake_up(self):
+    def wake_up(self) -> None:
         """CFRunLoopWakeUp: a waiting loop runs a turn. Any thread."""
         call(_lib.CFRunLoopWakeUp, self)
 
     @property
-    def is_waiting(self):
+    def is_waiting(self) -> bool:
         """True while the loop is blocked waiting for work."""
         return bool(call(_lib.CFRunLoopIsWaiting, self))
 
-    def fileno(self):
+    def fileno(self) -> int:
         """QZRunLoopGetFileDescriptor: a descriptor that is readable when the
         loop has work (for ``select``/``selectors``/asyncio's add_reader);
         then call :meth:`run_once` on the loop's thread. Owned by the loop."""
         return call(_lib.QZRunLoopGetFileDescriptor, self)
 
-    def run_once(self):
+    def run_once(self) -> RunResult:
         """QZRunLoopRunOnce: one turn without waiting; only on the loop's own
         thread (InvalidStateError otherwise)."""
         return RunResult(call(_lib.QZRunLoopRunOnce, self))
 
-    def perform(self, fn, mode=DEFAULT_MODE):
+    def perform(self, fn: Callable[[], None], mode: str = DEFAULT_MODE) -> None:
         """Queues ``fn()`` to run once on this loop's thread in a turn of
         ``mode`` and wakes the loop. Any thread."""
         perform(fn, mode=mode, loop=self)
 
-    def add_common_mode(self, mode):
+    def add_common_mode(self, mode: str) -> None:
         """CFRunLoopAddCommonMode."""
         call(_lib.CFRunLoopAddCommonMode, self, _mode(mode))
 
-    def add_timer(self, timer, mode=DEFAULT_MODE):
+    def add_timer(self, timer: Timer, mode: str = DEFAULT_MODE) -> None:
         """CFRunLoopAddTimer (the loop retains the timer)."""
         call(_lib.CFRunLoopAddTimer, self, _as_timer(timer), _mode(mode))
 
-    def remove_timer(self, timer, mode=DEFAULT_MODE):
+    def remove_timer(self, timer: Timer, mode: str = DEFAULT_MODE) -> None:
         """CFRunLoopRemoveTimer."""
         call(_lib.CFRunLoopRemoveTimer, self, _as_timer(timer), _mode(mode))
 
-    def contains_timer(self, timer, mode=DEFAULT_MODE):
+    def contains_timer(self, timer: Timer, mode: str = DEFAULT_MODE) -> bool:
         """CFRunLoopContainsTimer."""
         return bool(call(_lib.CFRunLoopContainsTimer, self, _as_timer(timer), _mode(mode)))
 
-    def next_timer_fire_date(self, mode=DEFAULT_MODE):
+    def next_timer_fire_date(self, mode: str = DEFAULT_MODE) -> Optional[float]:
         """The earliest fire date of the loop's timers in ``mode``, or None."""
         date = call(_lib.CFRunLoopGetNextTimerFireDate, self, _mode(mode))
         return None if date == 0 else date
 
 
-def current():
+def current() -> RunLoop:
     """The calling thread's run loop (CFRunLoopGetCurrent)."""
     return RunLoop.from_handle(call(_lib.CFRunLoopGetCurrent))
 
 
-def main():
+def main() -> RunLoop:
     """The process main thread's run loop (CFRunLoopGetMain)."""
     return RunLoop.from_handle(call(_lib.CFRunLoopGetMain))
 
 
-def run(seconds, mode=DEFAULT_MODE, return_after_source_handled=False):
+def run(seconds: float, mode: str = DEFAULT_MODE, return_after_source_handled: bool = False) -> RunResult:
     """CFRunLoopRunInMode: runs the calling thread's loop in ``mode`` for up to
     ``seconds`` of media time (<= 0: one turn; ``math.inf``: until another
     reason) and returns a :class:`RunResult`."""
@@ -144,29 +147,29 @@ def run(seconds, mode=DEFAULT_MODE, return_after_source_handled=False):
                           bool(return_after_source_handled)))
 
 
-def run_forever():
+def run_forever() -> None:
     """CFRunLoopRun: runs the calling thread's loop in the default mode until
     it is stopped or has nothing left to run."""
     call(_lib.CFRunLoopRun)
 
 
-def run_once(loop=None):
+def run_once(loop: Optional[RunLoop] = None) -> RunResult:
     """QZRunLoopRunOnce: one turn of the calling thread's loop (or ``loop``,
     which must be this thread's) without waiting."""
     return RunResult(call(_lib.QZRunLoopRunOnce, loop))
 
 
-def stop(loop=None):
+def stop(loop: Optional[RunLoop] = None) -> None:
     """CFRunLoopStop on ``loop`` (default: the calling thread's)."""
     (loop or current()).stop()
 
 
-def wake_up(loop=None):
+def wake_up(loop: Optional[RunLoop] = None) -> None:
     """CFRunLoopWakeUp on ``loop`` (default: the calling thread's)."""
     (loop or current()).wake_up()
 
 
-def add_common_mode(mode, loop=None):
+def add_common_mode(mode: str, loop: Optional[RunLoop] = None) -> None:
     """CFRunLoopAddCommonMode on ``loop`` (default: the calling thread's)."""
     (loop or current()).add_common_mode(mode)
 
@@ -177,14 +180,14 @@ def add_common_mode(mode, loop=None):
 _performs = Registry()
 
 
-@_lib.QZRunLoopPerformCallback
-def _perform_thunk(info):
+@_lib.QZRunLoopPerformCallback  # type: ignore[misc]  # a ctypes callback type made at import time
+def _perform_thunk(info: Optional[int]) -> None:
     fn = _performs.pop(info)
     if fn is not None:
         _run_callback("Exception ignored in a run-loop perform", fn, fn)
 
 
-def perform(fn, mode=DEFAULT_MODE, loop=None):
+def perform(fn: Callable[[], None], mode: str = DEFAULT_MODE, loop: Optional[RunLoop] = None) -> None:
     """Queues ``fn()`` to run once on ``loop``'s thread (default: the calling
     thread's loop) in a turn of ``mode``, and wakes that loop. Any thread."""
     if not callable(fn):
@@ -203,17 +206,17 @@ def perform(fn, mode=DEFAULT_MODE, loop=None):
 _timers = Targets("Exception ignored in a run-loop timer callback")
 
 
-@_lib.CFRunLoopTimerCallBack
-def _timer_thunk(timer_ref, info):
+@_lib.CFRunLoopTimerCallBack  # type: ignore[misc]  # a ctypes callback type made at import time
+def _timer_thunk(timer_ref: Optional[int], info: Optional[int]) -> None:
     _timers.call(Timer, timer_ref, info)
 
 
-@_lib.QZInfoReleaseCallback
-def _timer_release(info):
+@_lib.QZInfoReleaseCallback  # type: ignore[misc]  # a ctypes callback type made at import time
+def _timer_release(info: Optional[int]) -> None:
     _timers.release(info)
 
 
-def _as_timer(timer):
+def _as_timer(timer: Timer) -> Timer:
     if not isinstance(timer, Timer):
         raise TypeError(f"expected a run_loop.Timer, got {type(timer).__name__}")
     return timer
@@ -233,7 +236,7 @@ class Timer(Handle):
     __slots__ = ()
     _type_name = "CFRunLoopTimerRef"
 
-    def __init__(self, callback, interval=0.0, fire_date=None):
+    def __init__(self, callback: Callable[[Timer], None], interval: float = 0.0, fire_date: Optional[float] = None) -> None:
         if not callable(callback):
             raise TypeError("Timer needs a callable")
         interval = float(interval)
@@ -244,35 +247,35 @@ class Timer(Handle):
         _timers.add(info, callback, self)
         call(_lib.QZRunLoopTimerSetInfoRelease, self, _timer_release)
 
-    def add_to_run_loop(self, loop=None, mode=DEFAULT_MODE):
+    def add_to_run_loop(self, loop: Optional[RunLoop] = None, mode: str = DEFAULT_MODE) -> None:
         """CFRunLoopAddTimer on ``loop`` (default: the calling thread's)."""
         (loop or current()).add_timer(self, mode)
 
-    def remove_from_run_loop(self, loop=None, mode=DEFAULT_MODE):
+    def remove_from_run_loop(self, loop: Optional[RunLoop] = None, mode: str = DEFAULT_MODE) -> None:
         """CFRunLoopRemoveTimer on ``loop`` (default: the calling thread's)."""
         (loop or current()).remove_timer(self, mode)
 
-    def invalidate(self):
+    def invalidate(self) -> None:
         """CFRunLoopTimerInvalidate: stops the timer for good and drops the callable."""
         call(_lib.CFRunLoopTimerInvalidate, self)
 
     @property
-    def valid(self):
+    def valid(self) -> bool:
         return bool(call(_lib.CFRunLoopTimerIsValid, self))
 
     @property
-    def interval(self):
+    def interval(self) -> float:
         return call(_lib.CFRunLoopTimerGetInterval, self)
 
     @property
-    def repeats(self):
+    def repeats(self) -> bool:
         return bool(call(_lib.CFRunLoopTimerDoesRepeat, self))
 
     @property
-    def next_fire_date(self):
+    def next_fire_date(self) -> float:
         """The media time of the next firing (settable)."""
         return call(_lib.CFRunLoopTimerGetNextFireDate, self)
 
     @next_fire_date.setter
-    def next_fire_date(self, value):
+    def next_fire_date(self, value: float) -> None:
         call(_lib.CFRunLoopTimerSetNextFireDate, self, float(value))

@@ -1,6 +1,9 @@
 """Media time: CACurrentMediaTime and a replaceable clock."""
+from __future__ import annotations
+
 import math
 import sys
+from typing import Any, Callable, List, Optional
 import traceback
 import types
 
@@ -12,18 +15,18 @@ __all__ = ["current_media_time", "set_media_time_source"]
 # Every callback object handed to QZSetMediaTimeSource stays alive for the
 # life of the process: another thread may be inside the old source while it
 # is replaced, and freeing its thunk under it would crash.
-_installed_sources = []
-_current_source = None
+_installed_sources: List[Any] = []
+_current_source: Optional[Callable[[], float]] = None
 
 
-def current_media_time():
+def current_media_time() -> float:
     """CACurrentMediaTime(): seconds on the media clock (CLOCK_MONOTONIC unless
     a source is installed). Raises NotFiniteError when the installed source
     returned NaN (the library then answered with the monotonic clock)."""
     return call(_lib.CACurrentMediaTime)
 
 
-def set_media_time_source(source):
+def set_media_time_source(source: Optional[Callable[[], float]]) -> Optional[Callable[[], float]]:
     """Installs ``source()`` (returning seconds as a float) as the media clock
     for every later time query, e.g. to step time in tests; None restores the
     real clock. Returns the previous Python source.
@@ -40,7 +43,7 @@ def set_media_time_source(source):
     if source is None:
         _lib.QZSetMediaTimeSource(_lib.QZMediaTimeSourceCallback(), None)  # NULL function pointer
     else:
-        def trampoline(_info):
+        def trampoline(_info: Any) -> float:
             try:
                 return float(source())
             except Exception as exc:  # never let an exception cross into C
@@ -54,7 +57,7 @@ def set_media_time_source(source):
     return previous
 
 
-def _report_unraisable(exc, source):
+def _report_unraisable(exc: BaseException, source: Callable[[], float]) -> None:
     """Reports an exception that cannot propagate (we are inside a C callback)."""
     message = "Exception ignored in the Quartzite media time source"
     if sys.unraisablehook is sys.__unraisablehook__:

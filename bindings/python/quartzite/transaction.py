@@ -20,18 +20,26 @@ the thread named in the C header: a completion on the thread that committed
 its transaction, during that thread's process_animation_events (or run-loop
 turn); an action on the thread that triggered it. Exceptions they raise are
 reported through ``sys.unraisablehook``. The binding keeps their Python
-callables alive: a completion until it has run, is replaced or cleared, or
-its (Python) thread ends; an action until the library frees it (its release
-callback).
+callables alive: a completion until it has run or its (Python) thread ends;
+an action until the library frees it (its release callback). Completions
+set on one transaction accumulate (each runs once).
 """
-import ctypes
+from __future__ import annotations
+
 import threading
+from typing import TYPE_CHECKING, Any, Callable, Literal, Optional, Set, Union, cast
 
 from . import _lib
 from ._callbacks import Registry
 from .errors import call
 from .handle import Handle
-from .layer import _run_callback
+from .layer import Layer, _run_callback
+
+if TYPE_CHECKING:
+    from .animation import TimingFunction
+
+#: A custom action: called with the key, the layer and the arguments (or None).
+ActionFunction = Callable[[str, Layer, Any], None]
 
 __all__ = [
     "Action", "transaction", "begin", "commit", "flush", "lock", "unlock",
@@ -42,24 +50,24 @@ __all__ = [
 
 # info -> Python callable, for callbacks the library holds. The integers are
 # the `info` pointers passed to C; entries go when C is done with them: a
-# completion when it runs, is replaced or cleared, or its thread ends
-# (set_completion); an action when the library releases it.
+# completion when it runs or its thread ends (set_completion); an action when
+# the library releases it.
 _completions = Registry()
 _actions = Registry()
 
 
 class _ThreadCompletions:
-    """The completions set from Python on one Python thread and not yet run,
-    replaced or cleared. A completion runs only on the thread that set it,
+    """The completions set from Python on one Python thread and not yet run.
+    A completion runs only on the thread that set it,
     and the library drops those still owed when the thread exits; this object
     lives in a threading.local, so it goes with the thread and releases them."""
 
     __slots__ = ("keys",)
 
-    def __init__(self):
-        self.keys = set()
+    def __init__(self) -> None:
+        self.keys: Set[Optional[int]] = set()
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             for key in self.keys:
                 _completions.pop(key)
@@ -70,7 +78,7 @@ class _ThreadCompletions:
 _thread_completions = threading.local()
 
 
-def _completions_of_this_thread():
+def _completions_of_this_thread() -> Optional[_ThreadCompletions]:
     """This thread's _ThreadCompletions, or None on a thread Python did not
     start: there a callback's Python thread state (and its threading.local)
     may end when the callback returns, long before the thread does."""
@@ -80,7 +88,7 @@ def _completions_of_this_thread():
     return holder
 
 
-def _forget_completion(key):
+def _forget_completion(key: Optional[int]) -> Optional[Callable[[], None]]:
     """The library will not call completion `key` again: drop its callable."""
     holder = getattr(_thread_completions, "holder", None)
     if holder is not None:
@@ -88,38 +96,32 @@ def _forget_completion(key):
     return _completions.pop(key)
 
 
-def _run_completion(info):
+def _run_completion(info: Optional[int]) -> None:
     fn = _forget_completion(info)   # exactly once
     if fn is not None:
         _run_callback("Exception ignored in a transaction completion", fn, fn)
 
 
-def _run_action(key, layer, arguments, info):
+def _run_action(key: bytes, layer: Optional[int], arguments: Optional[int], info: Optional[int]) -> None:
     fn = _actions.get(info)
     if fn is None:
         return
 
-    def body():
+    def body() -> None:
         from .layer import _wrap
         from .values import from_value
         fn(key.decode("utf-8", "replace"), _wrap(layer), from_value(arguments) if arguments else None)
     _run_callback("Exception ignored in a CAAction", fn, body)
 
 
-def _release_action(info):
+def _release_action(info: Optional[int]) -> None:
     _actions.pop(info)
 
 
-def _thunk_address(fn):
-    return ctypes.cast(fn, ctypes.c_void_p).value
-
-
 # One thunk of each kind for the life of the process (the info says which callable).
-_COMPLETION_THUNK = _lib.CATransactionCompletionCallback(_run_completion)
-_ACTION_THUNK = _lib.CAActionCallback(_run_action)
-_RELEASE_THUNK = _lib.CAActionReleaseCallback(_release_action)
-_COMPLETION_ADDRESS = _thunk_address(_COMPLETION_THUNK)
-_NO_COMPLETION = _lib.CATransactionCompletionCallback()   # NULL (ctypes refuses None here)
+_COMPLETION_THUNK = cast(Any, _lib.CATransactionCompletionCallback)(_run_completion)
+_ACTION_THUNK = cast(Any, _lib.CAActionCallback)(_run_action)
+_RELEASE_THUNK = cast(Any, _lib.CAActionReleaseCallback)(_release_action)
 
 
 class Action(Handle):
@@ -132,7 +134,7 @@ class Action(Handle):
 
     _type_name = "CAActionRef"
 
-    def __init__(self, run):
+    def __init__(self, run: ActionFunction) -> None:
         if not callable(run):
             raise TypeError(f"Action needs a callable, not {type(run).__name__}")
         key = _actions.register(run)
@@ -142,7 +144,7 @@ class Action(Handle):
             _actions.pop(key)
             raise
 
-    def run(self, key, layer, arguments=None):
+    def run(self, key: str, layer: Layer, arguments: Any = None) -> None:
         """CAActionRunForKey: runs the action for `key` on `layer`."""
         run_action(self, key, layer, arguments)
 
@@ -150,17 +152,17 @@ class Action(Handle):
 class _NullAction(Action):
     """QZActionNull: the immortal action that stops the action search."""
 
-    def __init__(self):  # noqa: D107 -- wraps the shared object, owns no reference
+    def __init__(self) -> None:  # noqa: D107 -- wraps the shared object, owns no reference
         self._ref = _lib.QZActionNull()
 
-    def close(self):
+    def close(self) -> None:
         self._ref = None
 
 
 _null = None
 
 
-def null_action():
+def null_action() -> Action:
     """The shared QZActionNull (return it from ``action_for_layer_for_key`` or
     put it in ``layer.actions`` to stop the search without an action)."""
     global _null
@@ -169,7 +171,7 @@ def null_action():
     return _null
 
 
-def run_action(action, key, layer, arguments=None):
+def run_action(action: Any, key: str, layer: Layer, arguments: Any = None) -> None:
     """CAActionRunForKey: an animation is added to `layer` under `key`; a
     custom action's callable is called."""
     from .values import to_value   # a +1 CAValueRef
@@ -181,7 +183,7 @@ def run_action(action, key, layer, arguments=None):
             _lib.CARelease(args)
 
 
-def action_for_key(layer, key):
+def action_for_key(layer: Layer, key: str) -> Any:
     """CALayerGetActionForKey: the action the search finds for `key` (an
     animation object for the implicit animation or an animation action, an
     :class:`Action` for a custom one), or None."""
@@ -199,49 +201,49 @@ def action_for_key(layer, key):
 
 # MARK: - Transactions
 
-def begin():
+def begin() -> None:
     """CATransactionBegin: opens an explicit transaction on this thread."""
     call(_lib.CATransactionBegin)
 
 
-def commit():
+def commit() -> None:
     """CATransactionCommit (InvalidStateError when none is open)."""
     call(_lib.CATransactionCommit)
 
 
-def flush():
+def flush() -> None:
     """CATransactionFlush: commits this thread's implicit transaction (when
     explicit ones are open, once they close)."""
     call(_lib.CATransactionFlush)
 
 
-def lock():
+def lock() -> None:
     """CATransactionLock (recursive)."""
     call(_lib.CATransactionLock)
 
 
-def unlock():
+def unlock() -> None:
     """CATransactionUnlock (InvalidStateError when this thread holds no lock)."""
     call(_lib.CATransactionUnlock)
 
 
-def get_animation_duration():
+def get_animation_duration() -> float:
     return call(_lib.CATransactionGetAnimationDuration)
 
 
-def set_animation_duration(seconds):
+def set_animation_duration(seconds: float) -> None:
     call(_lib.CATransactionSetAnimationDuration, float(seconds))
 
 
-def get_disable_actions():
+def get_disable_actions() -> bool:
     return bool(call(_lib.CATransactionGetDisableActions))
 
 
-def set_disable_actions(disable):
+def set_disable_actions(disable: bool) -> None:
     call(_lib.CATransactionSetDisableActions, bool(disable))
 
 
-def get_animation_timing_function():
+def get_animation_timing_function() -> Optional[TimingFunction]:
     """The TimingFunction set on the current transactions, or None."""
     ref = call(_lib.CATransactionGetAnimationTimingFunction)
     if not ref:
@@ -250,73 +252,45 @@ def get_animation_timing_function():
     return TimingFunction.from_handle(ref)
 
 
-def set_animation_timing_function(function):
+def set_animation_timing_function(function: Union[TimingFunction, str, None]) -> None:
     """A TimingFunction, a name ("easeIn", ...) or None (the default)."""
     from .animation import _as_timing_function
     f = _as_timing_function(function, "timing_function") if function is not None else None
     call(_lib.CATransactionSetAnimationTimingFunction, f)
 
 
-def _take_innermost_completion():
-    """Clears the completion of the innermost open transaction when it is
-    one set from Python, and returns its info (else None, clearing nothing).
-
-    The library neither owns nor releases a completion's info, and calls a
-    replaced or cleared one never. The binding cannot track the transaction
-    scopes itself (C code, layer changes and run-loop turns open and commit
-    them too), so it asks the library: CATransactionGetCompletionBlock gives
-    the innermost completion of any open scope; when it is a Python one, a
-    NULL set on the innermost scope tells whether it was that scope's (it is
-    then gone) or an outer scope's (the innermost has none: nothing changes)."""
-    info = ctypes.c_void_p()
-    fn = call(_lib.CATransactionGetCompletionBlock, ctypes.byref(info))
-    key = info.value
-    if not fn or _thunk_address(fn) != _COMPLETION_ADDRESS or key not in _completions:
-        return None
-    call(_lib.CATransactionSetCompletionBlock, _NO_COMPLETION, None)
-    after = ctypes.c_void_p()
-    fn = call(_lib.CATransactionGetCompletionBlock, ctypes.byref(after))
-    if fn and after.value == key:
-        return None   # an outer scope's: still owed
-    return key
-
-
-def set_completion(fn):
+def set_completion(fn: Optional[Callable[[], None]]) -> None:
     """CATransactionSetCompletionBlock with a Python callable (no arguments),
     called once on this thread after the animations added from now on in the
     transaction end (at the end of a run-loop turn or in
-    process_animation_events). Setting another replaces it; None clears it.
-    The binding drops the callable once it ran, was replaced or cleared, or
-    its thread ended (a Python thread; on a thread started outside Python a
-    completion left unrun when the thread exits stays held)."""
+    process_animation_events). Completions accumulate, as observed on
+    Apple's QuartzCore: setting another keeps the earlier one, and each runs
+    once; None sets nothing and cancels nothing. The binding drops the
+    callable once it ran or its thread ended (a Python thread; on a thread
+    started outside Python a completion left unrun when the thread exits
+    stays held)."""
     if fn is not None and not callable(fn):
         raise TypeError(f"completion must be callable, not {type(fn).__name__}")
-    replaced = _take_innermost_completion()
+    if fn is None:
+        return
+    key = _completions.register(fn)
     try:
-        if fn is None:
-            call(_lib.CATransactionSetCompletionBlock, _NO_COMPLETION, None)
-            return
-        key = _completions.register(fn)
-        try:
-            call(_lib.CATransactionSetCompletionBlock, _COMPLETION_THUNK, key)
-        except BaseException:
-            _completions.pop(key)
-            raise
-        holder = _completions_of_this_thread()
-        if holder is not None:
-            holder.keys.add(key)
-    finally:
-        if replaced is not None:
-            _forget_completion(replaced)
+        call(_lib.CATransactionSetCompletionBlock, _COMPLETION_THUNK, key)
+    except BaseException:
+        _completions.pop(key)
+        raise
+    holder = _completions_of_this_thread()
+    if holder is not None:
+        holder.keys.add(key)
 
 
-def value(key):
+def value(key: str) -> Any:
     """CATransactionCopyValueForKey, searched outwards (None when unset)."""
     from .layer import _take_value
     return _take_value(call(_lib.CATransactionCopyValueForKey, key.encode()))
 
 
-def set_value(key, v):
+def set_value(key: str, v: Any) -> None:
     """CATransactionSetValueForKey on the innermost transaction."""
     from .values import to_value
     boxed = to_value(v) if v is not None else None
@@ -347,13 +321,13 @@ class transaction:  # noqa: N801 -- reads like Apple's CATransaction in a with s
     value = staticmethod(value)
     set_value = staticmethod(set_value)
 
-    def __init__(self, duration=None, disable_actions=None, timing_function=None, completion=None):
+    def __init__(self, duration: Optional[float] = None, disable_actions: Optional[bool] = None, timing_function: Union[TimingFunction, str, None] = None, completion: Optional[Callable[[], None]] = None) -> None:
         self._duration = duration
         self._disable_actions = disable_actions
         self._timing_function = timing_function
         self._completion = completion
 
-    def __enter__(self):
+    def __enter__(self) -> transaction:
         begin()
         try:
             if self._duration is not None:
@@ -369,6 +343,6 @@ class transaction:  # noqa: N801 -- reads like Apple's CATransaction in a with s
             raise
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         commit()
         return False

@@ -13,9 +13,12 @@ Ownership follows the C API: ``to_value`` returns a +1 CAValueRef that the
 caller must CARelease; ``from_value`` only reads (borrows) the reference it is
 given. The :class:`Value` class owns one reference and releases it for you.
 """
+from __future__ import annotations
+
 import ctypes
 import enum
 import numbers
+from typing import Any, Callable, Iterator, List, Optional, Union, cast
 
 from . import _lib
 from .color import Color
@@ -25,19 +28,20 @@ from .geometry import AffineTransform, Point, Rect, Size, Transform3D
 
 __all__ = ["ValueType", "Value", "to_value", "from_value"]
 
-ValueType = enum.IntEnum("ValueType", [
+# (An enum built at run time: to a type checker its members are plain ints.)
+ValueType: Any = cast(Any, enum.IntEnum)("ValueType", [
     (_enum_member_name(name, "CAValueType"), value) for name, value in _lib._decls.ENUMS["CAValueType"]
 ], module=__name__)
 ValueType.__doc__ = "CAValueType, e.g. ValueType.DICTIONARY == CAValueTypeDictionary == 11."
 
 
-def _created(ref):
+def _created(ref: Optional[int]) -> int:
     if not ref:
         raise MemoryError("the library returned NULL without recording an error")
     return ref
 
 
-def _utf8(text):
+def _utf8(text: str) -> bytes:
     data = text.encode("utf-8")
     if b"\0" in data:
         # C strings end at the first NUL; refuse rather than silently truncate.
@@ -45,7 +49,7 @@ def _utf8(text):
     return data
 
 
-def _handle(ref):
+def _handle(ref: Any) -> Optional[int]:
     """An integer handle (or None) from a Value, int, c_void_p or None."""
     if isinstance(ref, Value):
         return ref.handle
@@ -54,7 +58,7 @@ def _handle(ref):
     return ref
 
 
-def to_value(obj):
+def to_value(obj: Any) -> int:
     """Converts a Python object to a new CAValueRef (+1: CARelease it).
 
     Raises TypeError for objects with no CAValue counterpart and
@@ -118,7 +122,7 @@ def to_value(obj):
     raise TypeError(f"cannot convert {type(obj).__name__} to a CAValue")
 
 
-def from_value(ref):
+def from_value(ref: Any) -> Any:
     """Converts a CAValueRef (an int handle, a Value, or None) to Python,
     recursively. Borrows `ref`. A NULL ref raises NullArgumentError."""
     handle = _handle(ref)
@@ -164,7 +168,7 @@ def from_value(ref):
 
 # Functions from an object handle (borrowed) to a Python object, or None when
 # the object is not of their kind. Modules for object kinds register here.
-_object_converters = []
+_object_converters: List[Callable[[int], Any]] = []
 
 
 class Value(Handle):
@@ -182,49 +186,49 @@ class Value(Handle):
     __slots__ = ()
     _type_name = "CAValueRef"
 
-    def __init__(self, obj=None):
+    def __init__(self, obj: Any = None) -> None:
         self._ref = None
         self._ref = to_value(obj)
 
     @property
-    def type(self):
+    def type(self) -> Any:
         return ValueType(call(_lib.CAValueGetType, self))
 
-    def to_python(self):
+    def to_python(self) -> Any:
         return from_value(self._ref)
 
     # Typed reads: each raises WrongTypeError when the value holds another kind.
-    def as_number(self):
+    def as_number(self) -> float:
         return call(_lib.CAValueGetNumber, self)
 
-    def as_bool(self):
+    def as_bool(self) -> bool:
         return call(_lib.CAValueGetBool, self)
 
-    def as_string(self):
+    def as_string(self) -> str:
         return call(_lib.CAValueGetString, self).decode("utf-8")
 
-    def as_point(self):
+    def as_point(self) -> Point:
         return Point.from_c(call(_lib.CAValueGetPoint, self))
 
-    def as_size(self):
+    def as_size(self) -> Size:
         return Size.from_c(call(_lib.CAValueGetSize, self))
 
-    def as_rect(self):
+    def as_rect(self) -> Rect:
         return Rect.from_c(call(_lib.CAValueGetRect, self))
 
-    def as_affine_transform(self):
+    def as_affine_transform(self) -> AffineTransform:
         return AffineTransform.from_c(call(_lib.CAValueGetAffineTransform, self))
 
-    def as_transform3d(self):
+    def as_transform3d(self) -> Transform3D:
         return Transform3D.from_c(call(_lib.CAValueGetTransform3D, self))
 
-    def as_color(self):
+    def as_color(self) -> Color:
         return Color.from_handle(call(_lib.CAValueGetColor, self))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return call(_lib.CAValueGetCount, self)
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: Union[int, str]) -> Any:
         if isinstance(key, str):
             item = call(_lib.CAValueGetDictionaryItem, self, _utf8(key))
             if item is None:
@@ -237,23 +241,23 @@ class Value(Handle):
         # Out-of-range indices are left to the library (OutOfRangeError).
         return from_value(call(_lib.CAValueGetArrayItem, self, ctypes.c_size_t(key)))
 
-    def get(self, key, default=None):
+    def get(self, key: Union[int, str], default: Any = None) -> Any:
         try:
             return self[key]
         except KeyError:
             return default
 
-    def keys(self):
+    def keys(self) -> List[str]:
         """A dictionary's keys in insertion order."""
         return [call(_lib.CAValueGetDictionaryKeyAtIndex, self, i).decode("utf-8")
                 for i in range(len(self))]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Any]:
         if self.type == ValueType.DICTIONARY:
             return iter(self.keys())
         return (self[i] for i in range(len(self)))
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, Value):
             return call(_lib.CAValueEqual, self, other)
         try:
@@ -263,9 +267,9 @@ class Value(Handle):
         with other:
             return call(_lib.CAValueEqual, self, other)
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self._ref is None:
             return "Value(<closed>)"
         kind = self.type

@@ -85,34 +85,12 @@ struct Surface {
     }
 }
 
-/// An 8-bit coverage (alpha) plane that this value does not own: 0 = none,
-/// 255 = full; row 0 at the top, `rowBytes` bytes from one row to the next.
-struct AlphaMask {
-    var base: UnsafeMutablePointer<UInt8>
-    var width: Int
-    var height: Int
-    var rowBytes: Int
-
-    init(base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, rowBytes: Int) {
-        self.base = base
-        self.width = Swift.max(0, width)
-        self.height = Swift.max(0, height)
-        self.rowBytes = rowBytes
-    }
-
-    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * rowBytes }
-
-    @inline(__always) subscript(x: Int, y: Int) -> UInt8 {
-        get { base[y * rowBytes + x] }
-        nonmutating set { base[y * rowBytes + x] = newValue }
-    }
-
+extension AlphaMask {
     var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
-
-    func fill(_ value: UInt8) {
-        for y in 0..<height { row(y).update(repeating: value, count: width) }
-    }
 }
+
+/// Blurs an owned mask in place (see `gaussianBlur(mask: AlphaMask, ...)`).
+func gaussianBlur(mask: MaskBitmap, sigma: Double) { gaussianBlur(mask: mask.mask, sigma: sigma) }
 
 /// Rows padded to a multiple of 64 bytes.
 @inline(__always) private func alignedRowBytes(_ bytes: Int) -> Int { (bytes + 63) & ~63 }

@@ -1,6 +1,7 @@
 import Glibc
 
-// Gaussian blur of coverage masks (layer shadows), separable, as successive
+// Gaussian blur of coverage masks (layer shadows in the renderer, context
+// shadows in Core Graphics: it sits here, below both), separable, as successive
 // box passes per axis (O(1) per pixel whatever the radius). Each pass is an
 // "extended" box: 2r + 1 full taps and a tap of weight alpha (0 <= alpha < 1)
 // at each end, with r the largest radius whose plain box variance
@@ -26,6 +27,36 @@ import Glibc
 // renderer uses sigma = shadowRadius / 2 (in pixels: shadowRadius *
 // contentsScale / 2), the usual equivalence, which also matches CSS and
 // Skia's convention for a blur radius. `shadowSigma(radius:scale:)` does it.
+
+/// An 8-bit coverage (alpha) plane that this value does not own: 0 = none,
+/// 255 = full; row 0 at the top, `rowBytes` bytes from one row to the next.
+struct AlphaMask {
+    var base: UnsafeMutablePointer<UInt8>
+    var width: Int
+    var height: Int
+    var rowBytes: Int
+
+    init(base: UnsafeMutablePointer<UInt8>, width: Int, height: Int, rowBytes: Int) {
+        self.base = base
+        self.width = Swift.max(0, width)
+        self.height = Swift.max(0, height)
+        self.rowBytes = rowBytes
+    }
+
+    @inline(__always) func row(_ y: Int) -> UnsafeMutablePointer<UInt8> { base + y * rowBytes }
+
+    @inline(__always) subscript(x: Int, y: Int) -> UInt8 {
+        get { base[y * rowBytes + x] }
+        nonmutating set { base[y * rowBytes + x] = newValue }
+    }
+
+    func fill(_ value: UInt8) {
+        for y in 0..<height { row(y).update(repeating: value, count: width) }
+    }
+}
+
+/// The blur's working planes are refused beyond this size (1 GiB each).
+let blurMaxAllocationBytes = 1 << 30
 
 /// The Gaussian sigma (pixels) for a shadowRadius (points) at a scale;
 /// negative, NaN or infinite radii give 0 (a sharp shadow). Capped at 512 px.
@@ -91,7 +122,7 @@ func gaussianBlur(mask: AlphaMask, sigma: Double) {
     let pw = w + 2 * e, ph = h + 2 * e
     // Two Float planes of w x ph: refuse sizes beyond 2 x 1 GiB (the mask is left as it is).
     let (cells, overflow) = w.multipliedReportingOverflow(by: ph)
-    guard !overflow, cells <= kernelMaxAllocationBytes / 4 else { return }
+    guard !overflow, cells <= blurMaxAllocationBytes / 4 else { return }
     let plane = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
     let scratch = UnsafeMutablePointer<Float>.allocate(capacity: w * ph)
     let sums = UnsafeMutablePointer<Float>.allocate(capacity: w)
@@ -159,8 +190,6 @@ func gaussianBlur(mask: AlphaMask, sigma: Double) {
     }
 }
 
-/// Blurs an owned mask in place (see `gaussianBlur(mask: AlphaMask, ...)`).
-func gaussianBlur(mask: MaskBitmap, sigma: Double) { gaussianBlur(mask: mask.mask, sigma: sigma) }
 
 /// A box of 2r + 1 unit taps plus `alpha` at each end, normalised; zero outside the line.
 private struct ExtendedBox {
