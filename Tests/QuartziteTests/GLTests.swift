@@ -110,7 +110,7 @@ struct GLTests {
         let root = TL(0, 0, 64, 48, color: (1, 1, 1, 1))
         let img = makeTestImage(16, 16)
         defer { CVPixelBufferRelease(img) }
-        let a = TL(8, 8, 32, 32); CALayerSetContents(a.ref, img)
+        let a = TL(8, 8, 32, 32); CALayerSetContents(a.ref, UnsafeRawPointer(img))
         root.add(a)
         let mover = TL(48, 4, 8, 8, color: (0, 0, 1, 1))
         root.add(mover)
@@ -164,7 +164,7 @@ struct GLTests {
             content.fill(0, 0, 32, 32, (0, 0, 1, 1))
             #expect(content.present(gl))
             let contents = CALayerGetContents(content.layer)!
-            let cpuCopy = CVPixelBufferGetBaseAddress(contents)!.load(fromByteOffset: 16 * 128 + 64, as: UInt32.self)
+            let cpuCopy = CVPixelBufferGetBaseAddress(OpaquePointer(contents))!.load(fromByteOffset: 16 * 128 + 64, as: UInt32.self)
             #expect(cpuCopy != 0xFF00_00FF, "not read back (the image's pixels are still the first present's or empty)")
             px = g.frame(1)
             #expect(px[20 * 40 + 20] == 0xFF00_00FF, "the GL renderer shows the new image without a readback")
