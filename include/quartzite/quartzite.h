@@ -4323,7 +4323,7 @@ void QZTextResetStatistics(void);
 
 /**
  * Uses the fontconfig configuration file at `path` for every later font
- * lookup (its <dir> elements list the only fonts used), in place of the
+ * lookup (its `dir` elements list the only fonts used), in place of the
  * system's; fonts and layouts made before are dropped from the caches.
  * Tests use it to pin the fonts their golden images were made with; hosts,
  * to ship their own fonts. The environment variable
