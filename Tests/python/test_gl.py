@@ -117,6 +117,10 @@ def test_drawable_properties():
     assert (gl.RETAINED_BACKING, gl.COLOR_FORMAT) == ("EAGLDrawablePropertyRetainedBacking",
                                                       "EAGLDrawablePropertyColorFormat")
     assert (gl.COLOR_FORMAT_RGBA8, gl.COLOR_FORMAT_RGB565) == ("EAGLColorFormatRGBA8", "EAGLColorFormat565")
+    from quartzite import _lib
+    assert [_lib.kEAGLDrawablePropertyRetainedBacking, _lib.kEAGLDrawablePropertyColorFormat,
+            _lib.kEAGLColorFormatRGBA8, _lib.kEAGLColorFormatRGB565] == [
+        s.encode() for s in (gl.RETAINED_BACKING, gl.COLOR_FORMAT, gl.COLOR_FORMAT_RGBA8, gl.COLOR_FORMAT_RGB565)]
     layer.drawable_properties = {gl.RETAINED_BACKING: True, gl.COLOR_FORMAT: gl.COLOR_FORMAT_RGB565}
     assert layer.drawable_properties[gl.RETAINED_BACKING] is True
     assert layer["drawableProperties"][gl.COLOR_FORMAT] == "EAGLColorFormat565"

@@ -28,13 +28,14 @@ __all__ = ["EAGLContext", "GL_RENDERBUFFER", "RETAINED_BACKING", "COLOR_FORMAT",
 
 #: GL_RENDERBUFFER, the only target the EAGLContext methods take.
 GL_RENDERBUFFER = 0x8D41
+# Apple's string values, as the header's macros (_lib.kEAGL...) spell them.
 #: kEAGLDrawablePropertyRetainedBacking: keep the renderbuffer's pixels after a present.
-RETAINED_BACKING = _lib.kEAGLDrawablePropertyRetainedBacking.decode()
+RETAINED_BACKING: str = "EAGLDrawablePropertyRetainedBacking"
 #: kEAGLDrawablePropertyColorFormat: the renderbuffer's colour format.
-COLOR_FORMAT = _lib.kEAGLDrawablePropertyColorFormat.decode()
+COLOR_FORMAT: str = "EAGLDrawablePropertyColorFormat"
 #: kEAGLColorFormatRGBA8 (the default) and kEAGLColorFormatRGB565.
-COLOR_FORMAT_RGBA8 = _lib.kEAGLColorFormatRGBA8.decode()
-COLOR_FORMAT_RGB565 = _lib.kEAGLColorFormatRGB565.decode()
+COLOR_FORMAT_RGBA8: str = "EAGLColorFormatRGBA8"
+COLOR_FORMAT_RGB565: str = "EAGLColorFormat565"
 
 
 class EAGLContext:

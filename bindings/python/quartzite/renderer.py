@@ -87,7 +87,7 @@ class Renderer(Handle):
 
     __slots__ = ("_target", "_layer")
     _type_name = "CARendererRef"
-    _target: PixelBuffer
+    _target: Optional[PixelBuffer]     # None for a GL renderer
     _layer: Optional[Layer]
 
     def __init__(self, layer: Optional[Layer] = None, width: Optional[int] = None, height: Optional[int] = None, target: Optional[PixelBuffer] = None, pixel_format: PixelFormat = "BGRA") -> None:
