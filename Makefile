@@ -3,7 +3,7 @@
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build test demo demo-binary video docs bench header install clean
+.PHONY: all deps build test demo demo-binary gl-demo video docs bench header install clean
 
 all: build
 
@@ -45,6 +45,14 @@ docs: deps
 	@mkdir -p $(BUILD_DIR)/docs/api
 	cd docs && QZ_DOCS_OUT=$(abspath $(BUILD_DIR))/docs/api QZ_DOCS_WARN_AS_ERROR=YES doxygen Doxyfile
 	@echo "API reference: $(BUILD_DIR)/docs/api/html/index.html"
+
+# The engine-style GL example (examples/gl_engine.c): a surfaceless EGL
+# context on Mesa's llvmpipe, 60 PNG frames under out/gl.
+gl-demo: build
+	@mkdir -p out/gl
+	cc -std=c11 -O2 -Wall -Wextra -Iinclude examples/gl_engine.c -o $(BUILD_DIR)/gl_engine \
+	    -L$(BUILD_DIR)/lib -lquartzite -lEGL -lGLESv2 -lm -Wl,-rpath,$(abspath $(BUILD_DIR))/lib
+	$(BUILD_DIR)/gl_engine out/gl
 
 bench: build
 	QUARTZITE_BUILD=$(abspath $(BUILD_DIR)) bash benchmarks/run.sh

@@ -34,6 +34,7 @@ extension Layer {
         case .contentsRect, .contentsCenter: return Value(.rect(CGRect(x: 0, y: 0, width: 1, height: 1)))
         case .shadowOffset: return Value(.size(CGSize(width: 0, height: -3)))
         case .tileSize: return Value(.size(CGSize(width: 256, height: 256)))
+        case .drawableProperties: return EAGLLayerState.defaultProperties
         case .hidden, .masksToBounds, .opaque, .geometryFlipped, .needsDisplayOnBoundsChange,
              .shouldRasterize, .autoreverses, .wrapped:
             return Value(.bool(false))
@@ -205,6 +206,7 @@ extension Layer {
         case .levelsOfDetail: return Value(.number(Double(tiled?.levelsOfDetail ?? 1)))
         case .levelsOfDetailBias: return Value(.number(Double(tiled?.levelsOfDetailBias ?? 0)))
         case .tileSize: return Value(.size(tiled?.tileSize ?? CGSize(width: 256, height: 256)))
+        case .drawableProperties: return eagl?.properties
         default: return nil
         }
     }
@@ -502,6 +504,10 @@ extension Layer {
                 return false
             }
             tiled?.tileSize = s
+        case .drawableProperties:
+            // Stored as given (Apple's copy property); read when storage is made.
+            if let v, v.type != CAValueTypeDictionary { return fail("a dictionary") }
+            eagl?.properties = v
         default:
             return fail("a value")
         }

@@ -79,6 +79,11 @@ public final class Layer: QZObject, Handle {
         get { rare?.tiled }
         set { if newValue != nil || rare != nil { ensureRare.tiled = newValue } }
     }
+    /// CAEAGLLayer's drawable properties and GL storage (GL/EAGLDrawable.swift).
+    var eagl: EAGLLayerState? {
+        get { rare?.eagl }
+        set { if newValue != nil || rare != nil { ensureRare.eagl = newValue } }
+    }
     var custom: CustomValues? {
         get { rare?.custom }
         set { if newValue != nil || rare != nil { ensureRare.custom = newValue } }
@@ -118,6 +123,7 @@ public final class Layer: QZObject, Handle {
         switch layerClass.builtin {
         case .text: text = TextLayerState()
         case .tiled: tiled = TiledLayerState()
+        case .eagl: eagl = EAGLLayerState()
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
@@ -174,10 +180,11 @@ public final class Layer: QZObject, Handle {
     private func assignRare(copyOf other: Layer) {
         let old = rare
         rare = nil
-        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil {
+        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil {
             let r = LayerRare()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
+            r.eagl = m.eagl?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
             rare = r
         }
@@ -348,6 +355,7 @@ final class LayerRare {
     var backingStore: PixelBuffer?
     var text: TextLayerState?
     var tiled: TiledLayerState?
+    var eagl: EAGLLayerState?
     var custom: CustomValues?
     var hooks: LayerHooks?
     var presentationParent: Layer?

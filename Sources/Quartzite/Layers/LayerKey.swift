@@ -22,6 +22,8 @@ public enum LayerKey: Int, CaseIterable, Sendable {
     case string, font, fontSize, foregroundColor, wrapped, alignmentMode, truncationMode
     // CATiledLayer
     case levelsOfDetail, levelsOfDetailBias, tileSize
+    // CAEAGLLayer (EAGLDrawable)
+    case drawableProperties
 
     public var name: String {
         switch self {
@@ -87,6 +89,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .levelsOfDetail: return "levelsOfDetail"
         case .levelsOfDetailBias: return "levelsOfDetailBias"
         case .tileSize: return "tileSize"
+        case .drawableProperties: return "drawableProperties"
         }
     }
 
@@ -103,6 +106,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .scrollMode: return .scroll
         case .string, .font, .fontSize, .foregroundColor, .wrapped, .alignmentMode, .truncationMode: return .text
         case .levelsOfDetail, .levelsOfDetailBias, .tileSize: return .tiled
+        case .drawableProperties: return .eagl
         default: return .layer
         }
     }
@@ -163,7 +167,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             return self == .name || self == .string || self == .font || self == .compositingFilter
         case .null: return false
         case .array: return self == .filters || self == .backgroundFilters || self == .string
-        case .dictionary: return self == .actions
+        case .dictionary: return self == .actions || self == .drawableProperties
         case .object(let o):
             return self == .contents || (self == .shadowPath && o is Path) || self == .compositingFilter
                 || (self == .string && o is AttributedText) || (self == .font && o is Font)
@@ -177,7 +181,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
 
 /// The built-in layer classes a class derives from.
 public enum BuiltinLayerKind: UInt8, Sendable {
-    case layer, scroll, text, tiled
+    case layer, scroll, text, tiled, eagl
 }
 
 /// Named string constants a property accepts (contentsGravity, filters, ...),

@@ -21,7 +21,7 @@ The tree::
 
 Wrapping the same CALayerRef twice gives back the same Python object while
 one is alive (a weak registry from handle to object), and layers always come
-back as the right class: ScrollLayer, TextLayer, TiledLayer, or the Python
+back as the right class: ScrollLayer, TextLayer, TiledLayer, EAGLLayer, or the Python
 subclass they were created as.
 
 Apple's query methods that take no argument are read-only properties here:
@@ -128,7 +128,7 @@ from .graphics import Context
 from .handle import Handle
 from .values import Value, from_value, to_value
 
-__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "Context", "Edge"]
+__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "EAGLLayer", "Context", "Edge"]
 
 # MARK: - Helpers
 
@@ -1770,6 +1770,25 @@ class TiledLayer(Layer):
                              "Tile size in pixels (default (256, 256)).", cls="CATiledLayer")
 
 
-for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer):
+class EAGLLayer(Layer):
+    """A CAEAGLLayer: a layer whose contents an OpenGL ES context draws.
+
+    ``drawable_properties`` is a dict with the keys
+    ``kEAGLDrawablePropertyRetainedBacking`` (a bool) and
+    ``kEAGLDrawablePropertyColorFormat`` (``kEAGLColorFormatRGBA8`` or
+    ``kEAGLColorFormatRGB565``), Apple's strings (see
+    :data:`quartzite.gl.RETAINED_BACKING` and friends). The GL side (storage
+    for a renderbuffer, presenting it) is :class:`quartzite.gl.EAGLContext`."""
+
+    __slots__ = ()
+    _qz_builtin = "CAEAGLLayer"
+    _qz_create = "CAEAGLLayerCreate"
+
+    drawable_properties = _value_prop(
+        "drawable_properties", "drawableProperties", "DrawableProperties",
+        "The drawable properties (a dict; default: not retained, RGBA8), or None.", cls="CAEAGLLayer")
+
+
+for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer):
     _python_classes[_builtin.class_ref()] = _builtin
 del _builtin
