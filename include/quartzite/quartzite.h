@@ -1772,7 +1772,10 @@ void QZAnimationProcessEvents(void);
 /**
  * A presentation copy of the layer's subtree as it was when its running
  * transition was added (what the transition starts from), or NULL when no
- * transition is in effect. Returns +1.
+ * transition is in effect. The snapshot is a detached picture: it holds no
+ * model layer (CALayerGetModelLayer of any layer in it returns that layer
+ * itself), so it never keeps the layer it shows alive: a layer the host
+ * releases is freed at once, and its transition ends with it. Returns +1.
  */
 CALayerRef QZLayerCopyTransitionSnapshot(CALayerRef layer);
 

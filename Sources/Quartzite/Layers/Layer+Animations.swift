@@ -65,7 +65,7 @@ extension Layer {
         // A transition always runs under kCATransition, from a snapshot of now.
         let isTransition = copy.animationKind == .transition
         let key = isTransition ? "transition" : key
-        let snapshot = isTransition ? (transitionSnapshot ?? presentationCopy(now: now)) : nil
+        let snapshot = isTransition ? (transitionSnapshot ?? self.transitionSnapshot(now: now)) : nil
         if let key { removeCommittedAnimation(forKey: key, finished: false) }
         // Running implicit records are older: they become objects first.
         materializeImplicitList()
@@ -211,6 +211,29 @@ extension Layer {
             }
         }
         return withExtendedLifetime(rootCopy) { copy }
+    }
+
+    /// What a transition added to this layer starts from: a presentation copy
+    /// of the layer now, detached from the model (no layer in it has a model
+    /// layer), so that the layer's own animation list never holds the layer,
+    /// its tree or its root (a copy holds its model): a layer the host
+    /// releases is freed at once, and its transition with it.
+    func transitionSnapshot(now: Double) -> Layer {
+        let snapshot = presentationCopy(now: now)
+        // Its subtree, and the copies of its ancestors (which hold only the
+        // link down to it).
+        var pending = [snapshot]
+        while let l = pending.popLast() {
+            l.modelLayer = nil
+            pending += l.sublayers
+            if let m = l.visuals?.mask { pending.append(m) }
+        }
+        var ancestor = snapshot.presentationParent
+        while let a = ancestor {
+            a.modelLayer = nil
+            ancestor = a.presentationParent
+        }
+        return snapshot
     }
 
     /// Copies the subtree; `parentTime` is the superlayer's local time (media
