@@ -143,7 +143,38 @@ static void animation_holding_its_own_layer(void) {
     QZSetMediaTimeSource(NULL, NULL);
 }
 
+/* A mask set in an open transaction, on a layer whose committed state has
+ * no appearance of its own: presentation copies take the tree from the
+ * model, the copy's appearance from the committed state, and the mask's
+ * copy was dropped (with the copy of any layer inside it): a copy of a layer
+ * in the mask lost its superlayers, and under threads (another thread's
+ * transaction) the walk read freed copies. */
+static void mask_set_in_an_open_transaction(void) {
+    CALayerRef layer = CALayerCreate(), mask = CALayerCreate(), sub = CALayerCreate();
+    CALayerAddSublayer(mask, sub);
+    CATransactionFlush();
+    CALayerSetPosition(layer, CGPointMake(5, 5));              /* logs the committed state */
+    CALayerRef first = CALayerCopyPresentationLayer(layer);    /* builds it: no appearance */
+    CARelease(first);
+    CALayerSetMask(layer, mask);
+    CALayerRef p = CALayerCopyPresentationLayer(sub);
+    CHECK(CALayerGetModelLayer(p) == sub);
+    CALayerRef maskCopy = CALayerGetSuperlayer(p);
+    CHECK(maskCopy != NULL && CALayerGetModelLayer(maskCopy) == mask);
+    CALayerRef layerCopy = maskCopy ? CALayerGetSuperlayer(maskCopy) : NULL;
+    CHECK(layerCopy != NULL && CALayerGetModelLayer(layerCopy) == layer);
+    CHECK(layerCopy && CGPointEqualToPoint(CALayerGetPosition(layerCopy), CGPointMake(0, 0)));   /* committed */
+    CARelease(p);
+    CALayerRef q = CALayerCopyPresentationLayer(mask);
+    CHECK(q && CALayerGetSuperlayer(q) && CALayerGetModelLayer(CALayerGetSuperlayer(q)) == layer);
+    CARelease(q);
+    CATransactionFlush();
+    CHECK_NO_ERROR();
+    CARelease(sub); CARelease(mask); CARelease(layer);
+}
+
 int main(void) {
+    RUN(mask_set_in_an_open_transaction);
     RUN(released_layer_with_a_running_transition);
     RUN(released_tree_with_transition_and_animated_sublayer);
     RUN(animation_holding_its_own_layer);

@@ -56,6 +56,8 @@ void QZSetErrorHandler(QZErrorHandlerCallback handler, void *info);
 /**
  * Drops a reference to any Quartzite handle; the object is freed with its
  * last reference. Releasing NULL does nothing.
+ * Thread safety: any thread; a release that may free layers (that of a
+ * layer, a value, an animation or a renderer) takes the model lock.
  */
 void CARelease(const void *handle);
 
@@ -1730,6 +1732,20 @@ CAValueRef CALayerCopyAnimationKeys(CALayerRef layer);
  * its sublayers, mask and superlayer are presentation copies too, so hitTest
  * and conversions work on it. It is a snapshot: changing it changes only the
  * copy (as with Apple's presentation layer). Returns +1.
+ * What a presentation copy (any layer in one, or a transition snapshot)
+ * is. Setting its properties changes it at once: no transaction, no action,
+ * no implicit animation. It runs no animations: CALayerAddAnimation, or
+ * CAActionRunForKey with an animation, on a copy records
+ * QZErrorInvalidState. Its tree is fixed: adding, inserting, replacing or
+ * removing sublayers and setting a mask, with a copy as the layer, the
+ * sublayer, the sibling or the mask, records QZErrorInvalidState (a copy
+ * never joins a model tree, and a model layer never joins a copy's). The
+ * copy of a copy (this function given a copy) is a copy of it as it is,
+ * with copies of its sublayers, mask and superlayers; its model layer is the
+ * copy's model layer. The copy made for a sublayer or a mask holds its
+ * superlayers' copies, which do not list it among their sublayers (or as
+ * their mask), so nothing holds a cycle. A renderer or
+ * CALayerRenderInContext given a copy draws it as it is.
  */
 CALayerRef CALayerCopyPresentationLayer(CALayerRef layer);
 
@@ -1740,8 +1756,10 @@ CALayerRef CALayerCopyPresentationLayer(CALayerRef layer);
 CAAnimationRef CALayerGetAnimation(CALayerRef layer, const char *key);
 
 /**
- * For a presentation copy, the model layer it shows; for a model layer,
- * the layer itself. Borrowed.
+ * For a presentation copy, the model layer it shows (the copy holds it, so
+ * it is valid while the copy lives); for a model layer, the layer itself;
+ * for a transition snapshot (QZLayerCopyTransitionSnapshot), which is
+ * detached from the model, the snapshot's layer itself. Borrowed.
  */
 CALayerRef CALayerGetModelLayer(CALayerRef layer);
 

@@ -42,6 +42,14 @@ enum AnimationRegistry {
 extension Layer {
     // MARK: - Adding and removing
 
+    /// A presentation copy (or a transition snapshot) runs no animations:
+    /// false, with QZErrorInvalidState recorded.
+    func acceptsAnimations(_ function: StaticString) -> Bool {
+        guard isPresentationCopy else { return true }
+        recordError(QZErrorInvalidState, function, "a presentation copy runs no animations; animate its model layer")
+        return false
+    }
+
     /// Apple's addAnimation:forKey:: stores a copy. A beginTime of 0 means
     /// "now" in the layer's time; a duration of 0 or less becomes 0.25 s.
     /// An animation under the same key is replaced (its delegate hears
@@ -193,6 +201,7 @@ extension Layer {
     /// superlayer links and conversions work) showing animated values at
     /// media time `now`, and the copy that corresponds to this layer.
     func presentationCopy(now: Double) -> Layer {
+        if isPresentationCopy { return copyOfPresentationCopy(now: now) }
         var root = self
         while let p = root.superlayer { root = p }
         var found: Layer?
@@ -211,6 +220,30 @@ extension Layer {
             }
         }
         return withExtendedLifetime(rootCopy) { copy }
+    }
+
+    /// The presentation copy of a presentation copy (or of a transition
+    /// snapshot, or of a layer inside one): a copy of it as it is (a copy
+    /// runs no animations) with copies of its sublayers and mask, and copies
+    /// of its superlayers that hold only the link up to it, as a copy of a
+    /// model sublayer has. Its model layer is the copy's model layer (for a
+    /// snapshot, the snapshot's layer). Made from the layer itself, not from
+    /// its root: the copies above a copied sublayer or mask no longer list it.
+    private func copyOfPresentationCopy(now: Double) -> Layer {
+        var found: Layer?
+        let parentTime = superlayer.map { $0.localTime(fromMedia: now) } ?? now
+        let copy = presentationSubtree(parentTime: parentTime, target: self, found: &found)
+        var node = copy, original = self
+        while let parent = original.superlayer {
+            let parentCopy = parent.shallowCopy()
+            parentCopy.modelLayer = parent.modelLayer ?? parent
+            node.superlayer = parentCopy
+            node.presentationParent = parentCopy
+            node = parentCopy
+            original = parent
+        }
+        node.flags.insert(.presentationRoot)
+        return copy
     }
 
     /// What a transition added to this layer starts from: a presentation copy
@@ -333,7 +366,10 @@ extension Layer {
         }
         if let mask = visuals?.mask {
             let m = mask.presentationSubtree(parentTime: t, target: target, found: &found)
-            copy.visuals?.mask = m
+            // (The copy's visuals come from the committed state, which may
+            // have none while the model's mask is new: the mask copy, which
+            // may hold the target's copy, must not be dropped.)
+            copy.ensureVisuals.mask = m
             m.superlayer = copy
         }
         var transformWritten = false

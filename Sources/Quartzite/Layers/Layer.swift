@@ -148,7 +148,7 @@ public final class Layer: QZObject, Handle {
         if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
         TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags.subtracting(.presentationRoot)
+        flags = other.flags.subtracting(.presentationRoot).union(.presentationCopy)
         scrollMode = other.scrollMode
         // (Fields written only when either side has something: most layers
         // have none of these side objects.)
@@ -252,6 +252,9 @@ public final class Layer: QZObject, Handle {
         return h
     }
 
+    /// A presentation copy or a transition snapshot (see LayerFlags.presentationCopy).
+    @inline(__always) var isPresentationCopy: Bool { flags.contains(.presentationCopy) }
+
     @inline(__always) func markSet(_ key: LayerKey) {
         if key.word == 0 { setBits.0 |= key.bit } else { setBits.1 |= key.bit }
     }
@@ -323,6 +326,10 @@ struct LayerFlags: OptionSet {
     static let insideLayout = LayerFlags(rawValue: 1 << 10)
     /// The root of a presentation copy (what the host releases).
     static let presentationRoot = LayerFlags(rawValue: 1 << 11)
+    /// A presentation copy (or a transition snapshot): it runs no
+    /// animations, its property changes take effect at once (no transaction,
+    /// no action) and its tree is fixed.
+    static let presentationCopy = LayerFlags(rawValue: 1 << 12)
 
     static let defaults: LayerFlags = [.doubleSided]
 }

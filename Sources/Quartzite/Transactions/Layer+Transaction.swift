@@ -355,6 +355,11 @@ extension Layer {
     /// onOrderOut / onOrderIn when it flips.
     @inline(__always)
     func transactionChange(_ key: LayerKey, _ body: () -> Void) {
+        // A presentation copy changes at once: no transaction, no action.
+        if isPresentationCopy {
+            body()
+            return
+        }
         if key == .frame {
             let p = willChange(.position)
             let b = willChange(.bounds)
@@ -457,6 +462,10 @@ extension Layer {
     /// The same for key-value coding: `keyPath`'s first component names a
     /// declared property or a custom key (whose action is searched too).
     func transactionChange(keyPath: String, _ body: () -> Void) {
+        if isPresentationCopy {
+            body()
+            return
+        }
         let name = keyPath.split(separator: ".", maxSplits: 1).first.map(String.init) ?? keyPath
         if let key = declaredKey(name) {
             transactionChange(key, body)

@@ -454,6 +454,9 @@ enum Transactions {
                 hostCall { fn(handle, event.delegate.info) }
             }
         }
+        // The events may hold the last references to animations, whose
+        // values may hold layers: freed under the lock (see releaseHandle).
+        withModelLock { withExtendedLifetime(consume events) {} }
     }
 }
 
