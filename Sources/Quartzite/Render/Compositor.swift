@@ -157,7 +157,7 @@ struct Compositor {
             compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
         case .beginShadow:
             let margin = blurExtent(sigma: op.shadowRadius) + 1
-            let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
+            let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
             let whole = PixelBox(covering: op.rect.offsetBy(dx: Double(dx), dy: Double(dy)))
             let region = PixelBox(covering: op.bounds).intersection(top.rect)
             // The silhouette pixels whose blur reaches the region: the region
@@ -467,7 +467,7 @@ struct Compositor {
             for x in 0..<c.rect.width { m[x] = UInt8(src[x] >> 24) }
         }
         gaussianBlur(mask: mask.mask, sigma: op.shadowRadius)
-        let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
+        let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
         let dst = top
         let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
         guard !r.isEmpty else { return }
