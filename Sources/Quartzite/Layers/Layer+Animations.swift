@@ -207,7 +207,9 @@ extension Layer {
         var found: Layer?
         let rootCopy = root.presentationSubtree(parentTime: now, target: self, found: &found)
         rootCopy.flags.insert(.presentationRoot)
-        let copy = found!
+        // (The walk from the root reaches every model layer; should it not,
+        // the layer is copied from itself rather than trapping.)
+        guard let copy = found else { return copyOfPresentationCopy(now: now) }
         if copy !== rootCopy {
             // The caller holds only this copy: make it hold its ancestors
             // (superlayer is a weak link), and let the ancestors drop their
