@@ -286,17 +286,16 @@ class Generator:
         if cname in self.callback_names:
             return cname
         self.callback_names[cname] = True
-        args = ", ".join("%s %s" % (ptype_decl(t), n) for t, n in params) or "void"
+        args = ", ".join("%s %s" % (t, n) for t, n in params) or "void"
         body = ['    fz_cb_enter("%s");' % label]
         for t, n in params:
             tt = t.replace("struct ", "")
-            if self.is_handle(tt) or tt in ("struct QZOpaqueCVBuffer *", "struct QZOpaqueCFRunLoopTimer *") or tt.startswith("QZOpaque"):
+            if self.is_handle(tt) or tt.startswith("QZOpaque"):
+                # (A context is drawn into; any other handle has its type read.)
                 if "Context" in tt:
                     body.append("    fz_cb_context((void *)%s);" % n)
                 else:
                     body.append("    fz_cb_touch(%s);" % n)
-            elif t.replace("struct ", "").startswith("QZOpaqueCG") and "Context" in t:
-                body.append("    fz_cb_context((void *)%s);" % n)
             elif t == "const char *":
                 body.append("    fz_cb_touch_string(%s);" % n)
             else:
@@ -305,7 +304,7 @@ class Generator:
             body.append("    fz_cb_leave();")
         else:
             r = ret.replace("struct ", "")
-            body.append("    %s r;" % ptype_decl(ret))
+            body.append("    %s r;" % ret)
             if self.is_handle(r):
                 if owner and (owner, label.split(".")[-1]) in OWNED_CALLBACK_RESULTS:
                     body.append("    r = (%s)fz_cb_owned_value();" % ret)
@@ -326,7 +325,7 @@ class Generator:
                 body.append("    memset(&r, 0, sizeof r);")
             body.append("    fz_cb_leave();")
             body.append("    return r;")
-        self.callback_defs.append("static %s %s(%s) {\n%s\n}\n" % (ptype_decl(ret), cname, args, "\n".join(b for b in body if b)))
+        self.callback_defs.append("static %s %s(%s) {\n%s\n}\n" % (ret, cname, args, "\n".join(b for b in body if b)))
         return cname
 
     # MARK: structs
@@ -390,8 +389,7 @@ class Generator:
         # Array groups: const T * parameters sharing the next size_t `count`.
         groups = {}
         for i, (t, n) in enumerate(params):
-            if t.startswith("const ") and t.endswith("*") and t not in ("const char *", "const void *") \
-                    and not self.is_pointer_to_struct_single(t, i, params):
+            if t.startswith("const ") and t.endswith("*") and t not in ("const char *", "const void *"):
                 j = next((k for k in range(i + 1, len(params))
                           if params[k][0] == "size_t" and re.match(r"^(count|n|\w+Count)$", params[k][1])), None)
                 if j is None:
@@ -430,7 +428,7 @@ class Generator:
                 continue
             pre, expr = decl
             lines.extend(pre)
-            lines.append("    %s %s = %s;" % (ptype_decl(t), v, expr))
+            lines.append("    %s %s = %s;" % (t, v, expr))
             args.append(v)
         call = "%s(%s)" % (fname, ", ".join(args))
         lines.append("    fz_before_call();")
@@ -438,9 +436,6 @@ class Generator:
         lines.extend(after)
         lines.append("    fz_adopt_out_handles();")
         return lines
-
-    def is_pointer_to_struct_single(self, t, i, params):
-        return False
 
     def element_assign(self, fname, elem, name, target):
         e = elem.replace("struct ", "")
@@ -570,10 +565,6 @@ class Generator:
         out.extend("    fz_intern_kinds(&%s);" % ident for ident in self.kinds.values())
         out.append("}")
         return "\n".join(out) + "\n"
-
-
-def ptype_decl(t):
-    return t
 
 
 def c_string(s):

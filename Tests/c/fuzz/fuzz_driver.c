@@ -132,8 +132,10 @@ static void begin_step(void) {
 
 static unsigned long *cumulative;
 static unsigned long total_weight;
+static void free_weights(void) { free(cumulative); }
 static void build_weights(void) {
     cumulative = calloc(fz_function_count, sizeof *cumulative);
+    atexit(free_weights);
     unsigned long sum = 0;
     for (size_t i = 0; i < fz_function_count; i++) cumulative[i] = (sum += fz_functions[i].weight);
     total_weight = sum + ADVANCE_WEIGHT;
@@ -279,6 +281,13 @@ static int read_tape(const char *path, tape *t) {
     return 1;
 }
 
+static void free_tape(tape *t) {
+    for (size_t i = 0; i < t->count; i++) { free(t->steps[i].name); free(t->steps[i].words); }
+    free(t->steps);
+    t->steps = NULL;
+    t->count = 0;
+}
+
 static int write_tape(const char *path, const tape *t, const char *comment) {
     FILE *f = fopen(path, "w");
     if (!f) { perror(path); return 0; }
@@ -382,6 +391,7 @@ static int minimize(const char *in, const char *out) {
     outcome original = replay_in_child(&t, NULL, 1);
     if (!original.failed) {
         fprintf(stderr, "minimize: %s replays without failing (a failure that depends on timing or on the order of a hash table?)\n", in);
+        free_tape(&t);
         return 1;
     }
     printf("minimize: %zu steps fail with %s at step %ld\n", t.count, original.signature, original.step);
@@ -421,9 +431,12 @@ static int minimize(const char *in, const char *out) {
     for (size_t i = 0; i < t.count; i++) if (keep[i]) small.steps[small.count++] = t.steps[i];
     char comment[256];
     snprintf(comment, sizeof comment, "%s (minimised from %s)", original.signature, in);
-    if (!write_tape(out, &small, comment)) return 2;
-    printf("minimize: %zu steps written to %s\n", small.count, out);
-    return 0;
+    int written = write_tape(out, &small, comment);
+    if (written) printf("minimize: %zu steps written to %s\n", small.count, out);
+    free(small.steps);
+    free(keep);
+    free_tape(&t);
+    return written ? 0 : 2;
 }
 
 /* MARK: - Campaigns */
@@ -498,6 +511,7 @@ static int campaign(const char *seeds, long steps, unsigned long min_calls, cons
     printf("fuzz: %zu exports, each called at least %lu times%s\n", fz_function_count, least,
            short_of ? "" : (min_calls ? " (coverage ok)" : ""));
     nftw(work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(totals);
     if (short_of) printf("fuzz: %zu exports were called fewer than %lu times\n", short_of, min_calls);
     return failures || short_of ? 1 : 0;
 }
@@ -525,7 +539,10 @@ static int regress(const char *dir) {
         count++;
         printf("%s %s (%zu steps)%s%s\n", o.failed ? "FAIL" : "ok  ", names[i], t.count, o.failed ? ": " : "", o.signature);
         if (o.failed) failed++;
+        free_tape(&t);
     }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
     printf("%d passed, %d failed\n", count - failed, failed);
     return failed ? 1 : 0;
 }
@@ -598,6 +615,7 @@ int main(int argc, char **argv) {
         start_watchdog();
         replay_steps(&t, NULL);
         printf("fuzz: replayed %zu steps without failure\n", t.count);
+        free_tape(&t);
         return 0;
     }
     if (strcmp(mode, "minimize") == 0 && argc >= 4) return minimize(argv[2], argv[3]);
