@@ -7,7 +7,7 @@ import CQuartzite
 // the shape) and returns the pixel rectangle that may hold non-zero coverage.
 // Coordinates are in mask pixels: pixel (x, y) covers [x, x + 1) x [y, y + 1).
 
-@inline(__always) private func clamp01(_ x: Double) -> Double { x <= 0 ? 0 : (x >= 1 ? 1 : x) }
+@inline(__always) private func clamp01(_ x: Double) -> Double { x > 0 ? (x < 1 ? x : 1) : 0 }   // (NaN: 0)
 @inline(__always) private func byte(_ c: Double) -> UInt8 { UInt8(clamp01(c) * 255 + 0.5) }
 
 /// The length of [a0, a1) ∩ [b0, b1) (0 when they do not meet).
