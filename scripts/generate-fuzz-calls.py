@@ -39,6 +39,10 @@ HAND_CALLBACKS = {
     "QZErrorHandlerCallback": "fz_error_handler",
 }
 
+# Handle parameters usually passed NULL (allocators, attribute and option
+# dictionaries): drawn NULL more often, so that the calls get past them.
+OPTIONAL_HANDLE = re.compile(r"^(allocator|\w*[Aa]ttributes|options|arguments|attachments)$")
+
 # Callback results the library takes ownership of (documented +1).
 OWNED_CALLBACK_RESULTS = {("CALayerClassCallbacks", "defaultValueForKey")}
 
@@ -455,7 +459,8 @@ class Generator:
     def param_expr(self, fname, t, n, i):
         tt = t.replace("struct ", "")
         if self.is_handle(tt):
-            return [], "(%s)fz_handle(&%s)" % (t, self.kinds_id(self.accept_names(tt)))
+            generator = "fz_optional_handle" if OPTIONAL_HANDLE.match(n) else "fz_handle"
+            return [], "(%s)%s(&%s)" % (t, generator, self.kinds_id(self.accept_names(tt)))
         if t == "const void *":
             return [], "fz_handle(&%s)" % self.kinds_id(("*",))
         if t == "const char *":

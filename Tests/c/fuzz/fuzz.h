@@ -30,6 +30,9 @@ typedef struct fz_kinds { const char *const *names; uint64_t mask; } fz_kinds;
 /* Handles: a live pool handle of an accepted kind (usually), NULL, a handle of
  * another kind, or memory that is not a handle. Borrowed from the pool. */
 void *fz_handle(fz_kinds *accept);
+/* For a parameter that is usually NULL (an allocator, attributes, options):
+ * NULL more often than not. */
+void *fz_optional_handle(fz_kinds *accept);
 /* For a release function: the handle and its pool slot (-1: none); after the
  * call, fz_released(slot) forgets it unless the call recorded an error. */
 void *fz_handle_for_release(fz_kinds *accept, int *slot);

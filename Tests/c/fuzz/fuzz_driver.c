@@ -44,7 +44,8 @@ typedef struct shared_state {
     char callback[96];
     unsigned long calls;
     unsigned long accepted;   /* calls that recorded no error */
-    unsigned long counts[];
+    long current;             /* the function being called (index), -1 none */
+    unsigned long counts[];   /* calls per function, then calls without error per function */
 } shared_state;
 static shared_state *shared;
 
@@ -81,7 +82,10 @@ void fz_before_call(void) {
 
 void fz_after_call(void) {
     fz_current.in_call = 0;
-    if (shared && QZGetLastError() == QZErrorNone) shared->accepted++;
+    if (shared && QZGetLastError() == QZErrorNone) {
+        shared->accepted++;
+        if (shared->current >= 0) shared->counts[fz_function_count + (size_t)shared->current]++;
+    }
     if (fz_printing) {
         QZError e = QZGetLastError();
         if (e != QZErrorNone) printf(" error %d: %s", (int)e, QZGetLastErrorMessage());
@@ -116,6 +120,7 @@ static void run_function(const fz_function *f) {
     if (shared) {
         snprintf(shared->function, sizeof shared->function, "%s", f->name);
         shared->counts[f - fz_functions]++;
+        shared->current = f - fz_functions;
         shared->calls++;
     }
     f->call();
@@ -215,7 +220,7 @@ static void start_watchdog(void) {
 }
 
 static shared_state *make_shared(void) {
-    size_t bytes = sizeof(shared_state) + fz_function_count * sizeof(unsigned long);
+    size_t bytes = sizeof(shared_state) + 2 * fz_function_count * sizeof(unsigned long);
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) { perror("mmap"); exit(2); }
     memset(p, 0, bytes);
@@ -450,7 +455,7 @@ static int campaign(const char *seeds, long steps, unsigned long min_calls, cons
     char work[300];
     snprintf(work, sizeof work, "%s/work", fz_temp_dir);
     mkdir(work, 0700);
-    unsigned long *totals = calloc(fz_function_count, sizeof *totals);
+    unsigned long *totals = calloc(2 * fz_function_count, sizeof *totals);
     unsigned long calls = 0, accepted = 0;
     int seeds_run = 0, failures = 0;
     char *list = strdup(seeds);
@@ -461,7 +466,7 @@ static int campaign(const char *seeds, long steps, unsigned long min_calls, cons
         char tape_path[400];
         snprintf(tape_path, sizeof tape_path, "%s/seed-%llu.tape", work, (unsigned long long)seed);
         reset_shared();
-        memset(shared->counts, 0, fz_function_count * sizeof(unsigned long));
+        memset(shared->counts, 0, 2 * fz_function_count * sizeof(unsigned long));
         shared->calls = 0;
         shared->accepted = 0;
         fflush(NULL);
@@ -477,7 +482,7 @@ static int campaign(const char *seeds, long steps, unsigned long min_calls, cons
         seeds_run++;
         calls += shared->calls;
         accepted += shared->accepted;
-        for (size_t i = 0; i < fz_function_count; i++) totals[i] += shared->counts[i];
+        for (size_t i = 0; i < 2 * fz_function_count; i++) totals[i] += shared->counts[i];
         if (!o.failed) {
             printf("fuzz: seed %llu: %lu calls (%lu recorded no error) in %ld steps, no failure (%lds)\n",
                    (unsigned long long)seed, shared->calls, shared->accepted, steps, (long)(time(NULL) - t0));
@@ -510,6 +515,12 @@ static int campaign(const char *seeds, long steps, unsigned long min_calls, cons
     }
     printf("fuzz: %zu exports, each called at least %lu times%s\n", fz_function_count, least,
            short_of ? "" : (min_calls ? " (coverage ok)" : ""));
+    if (getenv("QZ_FUZZ_STATS")) {
+        /* Per export: calls, and calls that recorded no error. */
+        for (size_t i = 0; i < fz_function_count; i++)
+            printf("fuzz-stats: %-56s %8lu calls %8lu without error\n", fz_functions[i].name, totals[i],
+                   totals[fz_function_count + i]);
+    }
     nftw(work, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     free(totals);
     if (short_of) printf("fuzz: %zu exports were called fewer than %lu times\n", short_of, min_calls);

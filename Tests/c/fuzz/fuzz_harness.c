@@ -142,6 +142,12 @@ void *fz_handle(fz_kinds *accept) {
     return (void *)slot_handle(w);
 }
 
+void *fz_optional_handle(fz_kinds *accept) {
+    uint64_t w = FZ_W(fz_pick(5) < 3 ? 0 : choose_handle(accept));
+    note_handle(w);
+    return (void *)slot_handle(w);
+}
+
 void *fz_handle_for_release(fz_kinds *accept, int *slot) {
     uint64_t w = FZ_W(choose_handle(accept));
     note_handle(w);
@@ -355,7 +361,10 @@ size_t fz_size(const char *name) {
 }
 
 uint32_t fz_pixel_format(void) {
-    uint32_t f = (uint32_t)FZ_W(fz_pick(8) ? fz_pixel_formats[fz_pick((unsigned)fz_pixel_format_count)]
+    /* The native format often (renderers and contexts need a renderable one). */
+    unsigned r = fz_pick(10);
+    uint32_t f = (uint32_t)FZ_W(r < 4 ? kCVPixelFormatType_32BGRA
+                                : r < 9 ? fz_pixel_formats[fz_pick((unsigned)fz_pixel_format_count)]
                                         : (fz_pick(2) ? 0 : (uint32_t)fz_rand()));
     if (fz_printing) { note_sep(); fz_note("0x%08x", f); }
     return f;
