@@ -11,7 +11,15 @@
 #include <float.h>
 #include <stdint.h>
 #include <stdlib.h>
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
 #include "qz_test.h"
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 static double now_seconds = 500;
 static double fake_clock(void *info) { (void)info; return now_seconds; }
@@ -226,6 +234,80 @@ static void huge_counts_and_sizes(void) {
     CARelease(g);
 }
 
+/* A path grown past its limit (CGPathAddPath of itself, over and over)
+ * records QZErrorOutOfMemory and stays as it was; the library goes on. */
+static void path_growth_fails_cleanly(void) {
+    CGMutablePathRef p = CGPathCreateMutable();
+    CGPathMoveToPoint(p, NULL, 0, 0);
+    for (int i = 1; i < 8; i++) CGPathAddLineToPoint(p, NULL, i, i * i);
+    CHECK_NO_ERROR();
+    if (RUNNING_ON_VALGRIND) {        /* (hundreds of megabytes: not under valgrind) */
+        CGPathRelease(p);
+        return;
+    }
+    int doublings = 0;
+    QZError e = QZErrorNone;
+    size_t count = QZPathGetElementCount(p);
+    for (; doublings < 40; doublings++) {
+        CGPathAddPath(p, NULL, p);
+        e = QZGetLastError();
+        if (e != QZErrorNone) break;
+        count = QZPathGetElementCount(p);
+    }
+    CHECK(e == QZErrorOutOfMemory);
+    QZClearLastError();
+    CHECK(doublings == 21);                       /* 8 points x 2^21 = 2^24, the limit */
+    CHECK(QZPathGetElementCount(p) == count);     /* unchanged by the refused call */
+    CGPathAddLineToPoint(p, NULL, 1, 1);          /* one point more is over the limit too */
+    CHECK_ERROR(QZErrorOutOfMemory);
+    CGPathRelease(p);
+    CGMutablePathRef q = CGPathCreateMutable();   /* freed paths give their points back */
+    CGPathMoveToPoint(q, NULL, 1, 1);
+    for (int i = 0; i < 20; i++) CGPathAddPath(q, NULL, q);
+    CHECK_NO_ERROR();
+    CHECK(QZPathGetElementCount(q) == (size_t)1 << 20);
+    CGPathRelease(q);
+}
+
+/* The shadow of a polygon of 20,000 vertices (a circle): every row crosses
+ * hundreds of edges, so the rasterizer takes its sorted path. */
+static void many_edged_shadow_path(void) {
+    CVPixelBufferRef pb = NULL;
+    CVPixelBufferCreate(NULL, 128, 128, kCVPixelFormatType_32BGRA, NULL, &pb);
+    CGContextRef ctx = QZBitmapContextCreateWithPixelBuffer(pb);
+    enum { N = 20000 };
+    CGPoint *points = malloc(sizeof(CGPoint) * N);
+    for (int i = 0; i < N; i++) {
+        double a = 2 * M_PI * i / N, r = i % 2 ? 40 : 40.001;   /* a ragged circle */
+        points[i] = CGPointMake(64 + r * cos(a), 64 + r * sin(a));
+    }
+    CGMutablePathRef path = CGPathCreateMutable();
+    CGPathAddLines(path, NULL, points, N);
+    CGPathCloseSubpath(path);
+    free(points);
+    CALayerRef layer = CALayerCreate();
+    CALayerSetFrame(layer, CGRectMake(0, 0, 128, 128));
+    CALayerSetShadowPath(layer, path);
+    CALayerSetShadowOpacity(layer, 1);
+    CALayerSetShadowRadius(layer, 0);
+    CALayerSetShadowOffset(layer, CGSizeMake(0, 0));
+    CALayerRenderInContext(layer, ctx);
+    CHECK_NO_ERROR();
+    const uint8_t *px = CVPixelBufferGetBaseAddress(pb);
+    size_t bpr = CVPixelBufferGetBytesPerRow(pb);
+    CHECK(px[64 * bpr + 64 * 4 + 3] == 255);          /* the centre: inside */
+    CHECK(px[64 * bpr + 30 * 4 + 3] == 255);          /* 34 px left of it: inside */
+    CHECK(px[64 * bpr + 110 * 4 + 3] == 0);           /* 46 px right: outside */
+    CHECK(px[10 * bpr + 10 * 4 + 3] == 0);            /* a corner: outside */
+    unsigned covered = 0;                             /* the area: pi r^2 = 5026.5 px */
+    for (int y = 0; y < 128; y++) for (int x = 0; x < 128; x++) covered += px[y * bpr + x * 4 + 3];
+    CHECK_NEAR(covered / 255.0, 5026.5, 5);
+    CARelease(layer);
+    CGPathRelease(path);
+    CGContextRelease(ctx);
+    CVPixelBufferRelease(pb);
+}
+
 static void multi_megabyte_strings(void) {
     size_t n = (size_t)8 << 20;
     char *s = malloc(n + 1);
@@ -256,6 +338,8 @@ int main(void) {
     RUN(extreme_contents_rect);
     RUN(shadow_path_under_an_enormous_scale);
     RUN(huge_counts_and_sizes);
+    RUN(path_growth_fails_cleanly);
+    RUN(many_edged_shadow_path);
     RUN(multi_megabyte_strings);
     return qz_summary();
 }

@@ -3263,7 +3263,8 @@ void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
  * Creates a bitmap context over `data` (`height` rows of `bytesPerRow`
  * bytes, which must stay valid while the context lives), or over memory it
  * allocates itself (zeroed) when `data` is NULL (`bytesPerRow` 0 then picks
- * the row size). Accepted formats: 8 bits per component, 32 bits per pixel,
+ * the row size; with `data`, 0 records QZErrorInvalidArgument). Accepted
+ * formats: 8 bits per component, 32 bits per pixel,
  * kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
  * memory, the native format), kCGImageAlphaPremultipliedLast with the
  * default or big-endian order (RGBA), kCGImageAlphaPremultipliedFirst with
