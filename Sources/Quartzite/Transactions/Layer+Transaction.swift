@@ -355,7 +355,13 @@ extension Layer {
     /// onOrderOut / onOrderIn when it flips.
     @inline(__always)
     func transactionChange(_ key: LayerKey, _ body: () -> Void) {
+        if key != .hidden && key != .frame && !hasActionSources {
+            implicitChange(key, body)
+            return
+        }
         // A presentation copy changes at once: no transaction, no action.
+        // (implicitChange tests it after its fast path, which a copy never
+        // takes: it is in no transaction.)
         if isPresentationCopy {
             body()
             return
@@ -366,10 +372,6 @@ extension Layer {
             body()
             if let p { runPendingAction("position", p) }
             if let b { runPendingAction("bounds", b) }
-            return
-        }
-        if key != .hidden && !hasActionSources {
-            implicitChange(key, body)
             return
         }
         let wasHidden = flags.contains(.hidden)
@@ -390,6 +392,10 @@ extension Layer {
             return
         }
         if implicitChangeInOpenTransaction(key, body) { return }
+        if isPresentationCopy {
+            body()
+            return
+        }
         let t = ThreadTransactions.current
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil {
