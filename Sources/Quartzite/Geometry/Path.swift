@@ -192,14 +192,13 @@ public struct PathData {
     /// Appends a move to `points[0]` and lines through the others, each
     /// transformed (CGPathAddLines), without building element values.
     public mutating func append(lines input: UnsafeBufferPointer<CGPoint>, transform: CGAffineTransform? = nil) throws(PathError) {
-        guard let first = input.first else { return }
+        if input.isEmpty { return }
         guard points.count <= pointLimit - input.count else { throw .tooLarge }
         var moved = Array(input)
         if let t = transform {
             for i in moved.indices { moved[i] = moved[i].applying(t) }
         }
         for p in moved where !p.isFinite { throw .notFinite }
-        _ = first
         let base = points.count
         kinds.reserveCapacity(kinds.count + moved.count)
         firstPoints.reserveCapacity(firstPoints.count + moved.count)
@@ -238,7 +237,6 @@ public struct PathData {
         firstPoints.append(UInt32(truncatingIfNeeded: points.count))
         points.append(contentsOf: p)
     }
-
 
     /// Same elements with exactly equal points (CGPathEqualToPath).
     public func isEqual(to other: PathData) -> Bool {
