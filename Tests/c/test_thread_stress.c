@@ -54,7 +54,9 @@ static void *mutator(void *arg) {
         case 7: { CAAnimationRef a = move(&s); CALayerAddAnimation(l, a, next(&s) % 2 ? "a" : NULL); CARelease(a); break; }
         case 8: CALayerRemoveAllAnimations(l); break;
         case 9: {
-            /* A layer of this thread's own, given to the tree and let go. */
+            /* A layer of this thread's own, given to the tree and let go
+             * (a few per layer: the tree must not grow all run long). */
+            if (CALayerGetSublayerCount(l) >= 6) break;
             CALayerRef mine = CALayerCreate();
             CALayerSetFrame(mine, CGRectMake(unit(&s) * 32, 0, 8, 8));
             CALayerAddSublayer(l, mine);
