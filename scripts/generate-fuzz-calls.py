@@ -418,7 +418,7 @@ class Generator:
                 lines.append("    for (long k = 0; k < n%d; k++) %s" % (j, self.element_assign(fname, elem, n, "%s[k]" % v)))
                 args.append(v)
                 continue
-            if release and self.is_handle(t) or (release and t == "const void *"):
+            if release and (self.is_handle(t) or t == "const void *"):
                 kid = self.kinds_id(("*",) if t == "const void *" else self.accept_names(t))
                 lines.append("    int slot%d;" % i)
                 lines.append("    %s %s = (%s)fz_handle_for_release(&%s, &slot%d);" % (t, v, t, kid, i))
@@ -462,7 +462,11 @@ class Generator:
             generator = "fz_optional_handle" if OPTIONAL_HANDLE.match(n) else "fz_handle"
             return [], "(%s)%s(&%s)" % (t, generator, self.kinds_id(self.accept_names(tt)))
         if t == "const void *":
-            return [], "fz_handle(&%s)" % self.kinds_id(("*",))
+            # Any handle (CARelease, CAValueCreateWithObject); raw bytes
+            # (`data`, `bytes`) need a special that sizes them.
+            if re.match(r"^(handle|object|obj|ref|cf)$", n):
+                return [], "fz_handle(&%s)" % self.kinds_id(("*",))
+            return None
         if t == "const char *":
             return [], 'fz_string("%s", "%s")' % (fname, n)
         if t == "void *":
