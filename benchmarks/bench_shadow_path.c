@@ -5,12 +5,17 @@
  * cost per element at n to that at 16k stays near 1 when rendering is
  * linear in the path's size (it grew as n before issue 21: 64k elements took
  * 2.9 s, 16x the 16k time). Best of --reps runs (default 3). */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <quartzite/quartzite.h>
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 static double now_s(void) {
     struct timespec t;
