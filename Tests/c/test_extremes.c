@@ -308,6 +308,23 @@ static void many_edged_shadow_path(void) {
     CVPixelBufferRelease(pb);
 }
 
+/* Caller memory with a row size of 0: the library used to assume rows of
+ * width * 4 bytes it was never given and read past the caller's memory
+ * (found by the stateful fuzzer under ASan). */
+static void bitmap_context_over_caller_memory_needs_its_row_size(void) {
+    uint32_t pixels[4 * 4];
+    CHECK(CGBitmapContextCreate(pixels, 4, 4, 8, 0, NULL, 0x2002) == NULL);
+    CHECK_ERROR(QZErrorInvalidArgument);
+    CGContextRef c = CGBitmapContextCreate(pixels, 4, 4, 8, 16, NULL, 0x2002);   /* BGRA premultiplied first */
+    CHECK(c != NULL);
+    CHECK_NO_ERROR();
+    CGContextRelease(c);
+    c = CGBitmapContextCreate(NULL, 4, 4, 8, 0, NULL, 0x2002);   /* its own memory: 0 picks the row size */
+    CHECK(c != NULL && CGBitmapContextGetBytesPerRow(c) >= 16);
+    CGContextRelease(c);
+    CHECK_NO_ERROR();
+}
+
 static void multi_megabyte_strings(void) {
     size_t n = (size_t)8 << 20;
     char *s = malloc(n + 1);
@@ -340,6 +357,7 @@ int main(void) {
     RUN(huge_counts_and_sizes);
     RUN(path_growth_fails_cleanly);
     RUN(many_edged_shadow_path);
+    RUN(bitmap_context_over_caller_memory_needs_its_row_size);
     RUN(multi_megabyte_strings);
     return qz_summary();
 }
