@@ -126,6 +126,14 @@ qz_build_animation_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
 
+qz_build_shadow_path_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_shadow_path.c" \
+        -o "$BENCH_OUT/bench_shadow_path" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}
+
 qz_build_transaction_bench() {
     mkdir -p "$BENCH_OUT"
     # shellcheck disable=SC2086

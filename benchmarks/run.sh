@@ -13,6 +13,7 @@
 #   --no-transaction skip the transaction benchmark (bench_transaction)
 #   --no-render     skip the renderer benchmark against pixman (bench_render; it
 #                   installs Debian's libpixman-1-dev with apt-get when missing)
+#                   and the shadow-path linearity benchmark (bench_shadow_path)
 #   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
 #                   (bench_graphics)
 #   --no-text       skip the text benchmark against Pango and cairo in C (bench_text)
@@ -77,6 +78,10 @@ fi
 if [ "$transaction" = 1 ]; then
     qz_build_transaction_bench
 fi
+shadow_path=$render
+if [ "$shadow_path" = 1 ]; then
+    qz_build_shadow_path_bench
+fi
 if [ "$render" = 1 ] && ! qz_build_render_bench; then
     echo "run.sh: bench_render skipped (pixman is not available; see the message above)" >&2
     render=0
@@ -102,6 +107,7 @@ tx_args=()
 render_args=()
 graphics_args=()
 text_args=()
+shadow_args=()
 kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
@@ -111,6 +117,7 @@ if [ "$quick" = 1 ]; then
     video_args=(--reps 3)
     tx_args=(--reps 3)
     render_args=(--reps 2 --frames 2)
+    shadow_args=(--reps 1)
     kernel_args=(--reps 3 --frames 2)
     graphics_args=(--reps 2 --paths 300 --frames 20)
     text_args=(--reps 2 --labels 300 --frames 50)
@@ -160,6 +167,16 @@ if [ "$transaction" = 1 ]; then
     echo "== C: bench_transaction (one transaction of 1k/10k/100k implicit animations)"
     "$BENCH_OUT/bench_transaction" ${tx_args[@]+"${tx_args[@]}"} | tee "$BENCH_OUT/bench_transaction.txt" || {
         echo "run.sh: bench_transaction FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
+: >"$BENCH_OUT/bench_shadow_path.txt"
+if [ "$shadow_path" = 1 ]; then
+    echo "== C: bench_shadow_path (a shadow path of 16k ... 1M elements: cost per element vs 16k)"
+    "$BENCH_OUT/bench_shadow_path" ${shadow_args[@]+"${shadow_args[@]}"} | tee "$BENCH_OUT/bench_shadow_path.txt" || {
+        echo "run.sh: bench_shadow_path FAILED (see the messages above)" >&2
         exit 1
     }
     echo

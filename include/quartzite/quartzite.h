@@ -56,6 +56,8 @@ void QZSetErrorHandler(QZErrorHandlerCallback handler, void *info);
 /**
  * Drops a reference to any Quartzite handle; the object is freed with its
  * last reference. Releasing NULL does nothing.
+ * Thread safety: any thread; a release that may free layers (that of a
+ * layer, a value, an animation or a renderer) takes the model lock.
  */
 void CARelease(const void *handle);
 
@@ -1897,6 +1899,20 @@ CAValueRef CALayerCopyAnimationKeys(CALayerRef layer);
  * its sublayers, mask and superlayer are presentation copies too, so hitTest
  * and conversions work on it. It is a snapshot: changing it changes only the
  * copy (as with Apple's presentation layer). Returns +1.
+ * What a presentation copy (any layer in one, or a transition snapshot)
+ * is. Setting its properties changes it at once: no transaction, no action,
+ * no implicit animation. It runs no animations: CALayerAddAnimation, or
+ * CAActionRunForKey with an animation, on a copy records
+ * QZErrorInvalidState. Its tree is fixed: adding, inserting, replacing or
+ * removing sublayers and setting a mask, with a copy as the layer, the
+ * sublayer, the sibling or the mask, records QZErrorInvalidState (a copy
+ * never joins a model tree, and a model layer never joins a copy's). The
+ * copy of a copy (this function given a copy) is a copy of it as it is,
+ * with copies of its sublayers, mask and superlayers; its model layer is the
+ * copy's model layer. The copy made for a sublayer or a mask holds its
+ * superlayers' copies, which do not list it among their sublayers (or as
+ * their mask), so nothing holds a cycle. A renderer or
+ * CALayerRenderInContext given a copy draws it as it is.
  */
 CALayerRef CALayerCopyPresentationLayer(CALayerRef layer);
 
@@ -1907,8 +1923,10 @@ CALayerRef CALayerCopyPresentationLayer(CALayerRef layer);
 CAAnimationRef CALayerGetAnimation(CALayerRef layer, const char *key);
 
 /**
- * For a presentation copy, the model layer it shows; for a model layer,
- * the layer itself. Borrowed.
+ * For a presentation copy, the model layer it shows (the copy holds it, so
+ * it is valid while the copy lives); for a model layer, the layer itself;
+ * for a transition snapshot (QZLayerCopyTransitionSnapshot), which is
+ * detached from the model, the snapshot's layer itself. Borrowed.
  */
 CALayerRef CALayerGetModelLayer(CALayerRef layer);
 
@@ -1939,7 +1957,10 @@ void QZAnimationProcessEvents(void);
 /**
  * A presentation copy of the layer's subtree as it was when its running
  * transition was added (what the transition starts from), or NULL when no
- * transition is in effect. Returns +1.
+ * transition is in effect. The snapshot is a detached picture: it holds no
+ * model layer (CALayerGetModelLayer of any layer in it returns that layer
+ * itself), so it never keeps the layer it shows alive: a layer the host
+ * releases is freed at once, and its transition ends with it. Returns +1.
  */
 CALayerRef QZLayerCopyTransitionSnapshot(CALayerRef layer);
 
@@ -3443,7 +3464,8 @@ void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
  * Creates a bitmap context over `data` (`height` rows of `bytesPerRow`
  * bytes, which must stay valid while the context lives), or over memory it
  * allocates itself (zeroed) when `data` is NULL (`bytesPerRow` 0 then picks
- * the row size). Accepted formats: 8 bits per component, 32 bits per pixel,
+ * the row size; with `data`, 0 records QZErrorInvalidArgument). Accepted
+ * formats: 8 bits per component, 32 bits per pixel,
  * kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
  * memory, the native format, drawn in place), kCGImageAlphaPremultipliedLast with the
  * default or big-endian order (RGBA), kCGImageAlphaPremultipliedFirst with
@@ -3526,7 +3548,8 @@ CGImageRef CGImageCreate(size_t width, size_t height, size_t bitsPerComponent, s
 /**
  * The part of `image` in `rect` (pixels, row 0 at the top), made integral
  * and cut to the image. Returns +1, or NULL (without an error) when the
- * rectangle misses the image.
+ * rectangle misses the image; a NaN or infinite component records
+ * QZErrorNotFinite.
  */
 CGImageRef CGImageCreateWithImageInRect(CGImageRef image, CGRect rect);
 

@@ -72,5 +72,5 @@ import CQuartzite
         guard let v = object(arguments, as: Value.self) else { return }
         args = v
     }
-    readLayer(layer, ()) { l in Actions.run(a, key: k, layer: l, arguments: args) }
+    readLayer(layer, ()) { l in Actions.run(a, key: k, layer: l, arguments: args, function: #function) }
 }

@@ -260,6 +260,9 @@ public final class Layer: QZObject, Handle {
         return h
     }
 
+    /// A presentation copy or a snapshot (see LayerFlags.copy).
+    @inline(__always) var isPresentationCopy: Bool { flags.contains(.copy) }
+
     @inline(__always) func markSet(_ key: LayerKey) {
         if key.word == 0 { setBits.0 |= key.bit } else { setBits.1 |= key.bit }
         // Setting the frame sets the position and bounds (as Apple's setFrame: does).
@@ -340,7 +343,9 @@ struct LayerFlags: OptionSet {
     /// for layout joins the transaction, whose commit lays the layer out.
     static let laysOutAtCommit = LayerFlags(rawValue: 1 << 13)
     /// A copy (presentation, committed snapshot, transition snapshot): never
-    /// part of a transaction, even before its model link is set.
+    /// part of a transaction, even before its model link is set; it runs no
+    /// animations, its property changes take effect at once (no action) and
+    /// its tree is fixed.
     static let copy = LayerFlags(rawValue: 1 << 14)
 
     static let defaults: LayerFlags = [.doubleSided]

@@ -355,16 +355,23 @@ extension Layer {
     /// onOrderOut / onOrderIn when it flips.
     @inline(__always)
     func transactionChange(_ key: LayerKey, _ body: () -> Void) {
+        if key != .hidden && key != .frame && !hasActionSources {
+            implicitChange(key, body)
+            return
+        }
+        // A presentation copy changes at once: no transaction, no action.
+        // (implicitChange tests it after its fast path, which a copy never
+        // takes: it is in no transaction.)
+        if isPresentationCopy {
+            body()
+            return
+        }
         if key == .frame {
             let p = willChange(.position)
             let b = willChange(.bounds)
             body()
             if let p { runPendingAction("position", p) }
             if let b { runPendingAction("bounds", b) }
-            return
-        }
-        if key != .hidden && !hasActionSources {
-            implicitChange(key, body)
             return
         }
         let wasHidden = flags.contains(.hidden)
@@ -385,6 +392,10 @@ extension Layer {
             return
         }
         if implicitChangeInOpenTransaction(key, body) { return }
+        if isPresentationCopy {
+            body()
+            return
+        }
         let t = ThreadTransactions.current
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil {
@@ -457,6 +468,10 @@ extension Layer {
     /// The same for key-value coding: `keyPath`'s first component names a
     /// declared property or a custom key (whose action is searched too).
     func transactionChange(keyPath: String, _ body: () -> Void) {
+        if isPresentationCopy {
+            body()
+            return
+        }
         let name = keyPath.split(separator: ".", maxSplits: 1).first.map(String.init) ?? keyPath
         if let key = declaredKey(name) {
             transactionChange(key, body)
