@@ -91,6 +91,20 @@ qz_build_render_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs pixman-1) -lm
 }
 
+# bench_render_gl: bench_render.c's scenes through the GL renderer (EGL and
+# GLES from Debian's libegl-dev / libgles-dev, Mesa's llvmpipe without a GPU).
+qz_build_render_gl_bench() {
+    mkdir -p "$BENCH_OUT"
+    if ! pkg-config --exists egl glesv2 pixman-1 2>/dev/null; then
+        echo "bench_render_gl: EGL/GLES or pixman development files are missing (scripts/install-deps.sh)" >&2
+        return 1
+    fi
+    # shellcheck disable=SC2086,SC2046
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" $(pkg-config --cflags pixman-1 egl glesv2) "$BENCH_DIR/bench_render_gl.c" \
+        -o "$BENCH_OUT/bench_render_gl" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs pixman-1 egl glesv2) -lm
+}
+
 # Prints the path of swift-demangle (PATH, next to swift, /opt/swift), or nothing.
 qz_swift_demangle() {
     local d
@@ -109,6 +123,14 @@ qz_build_animation_bench() {
     # shellcheck disable=SC2086
     "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_animation.c" \
         -o "$BENCH_OUT/bench_animation" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}
+
+qz_build_shadow_path_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_shadow_path.c" \
+        -o "$BENCH_OUT/bench_shadow_path" \
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
 

@@ -2,7 +2,7 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction] [--no-render] [--no-graphics] [--no-text]
+#                     [--no-transaction] [--no-render] [--no-graphics] [--no-text] [--no-gl]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -13,9 +13,12 @@
 #   --no-transaction skip the transaction benchmark (bench_transaction)
 #   --no-render     skip the renderer benchmark against pixman (bench_render; it
 #                   installs Debian's libpixman-1-dev with apt-get when missing)
+#                   and the shadow-path linearity benchmark (bench_shadow_path)
 #   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
 #                   (bench_graphics)
 #   --no-text       skip the text benchmark against Pango and cairo in C (bench_text)
+#   --no-gl         skip the GL renderer against the CPU renderer (bench_render_gl,
+#                   on Mesa's llvmpipe without a GPU: for context only)
 #
 # Environment: QUARTZITE_BUILD (default <repo>/build), CC (default gcc),
 # BENCH_OUT (default benchmarks/results, git-ignored), BENCH_STRICT=1 to exit
@@ -27,7 +30,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 text=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 text=1 gl=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -40,8 +43,9 @@ for arg in "$@"; do
     --no-render) render=0 ;;
     --no-graphics) graphics=0 ;;
     --no-text) text=0 ;;
+    --no-gl) gl=0 ;;
     -h | --help)
-        sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -74,6 +78,10 @@ fi
 if [ "$transaction" = 1 ]; then
     qz_build_transaction_bench
 fi
+shadow_path=$render
+if [ "$shadow_path" = 1 ]; then
+    qz_build_shadow_path_bench
+fi
 if [ "$render" = 1 ] && ! qz_build_render_bench; then
     echo "run.sh: bench_render skipped (pixman is not available; see the message above)" >&2
     render=0
@@ -83,6 +91,10 @@ if [ "$graphics" = 1 ]; then
 fi
 if [ "$text" = 1 ]; then
     qz_build_text_bench
+fi
+if [ "$gl" = 1 ] && { [ "$render" = 0 ] || ! qz_build_render_gl_bench; }; then
+    echo "run.sh: bench_render_gl skipped (it needs bench_render's pixman and EGL/GLES)" >&2
+    gl=0
 fi
 "$CC" -O2 -shared -fPIC "$BENCH_DIR/ref_getter.c" -o "$BENCH_OUT/libqzbenchref.so"
 
@@ -95,6 +107,7 @@ tx_args=()
 render_args=()
 graphics_args=()
 text_args=()
+shadow_args=()
 kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
@@ -104,6 +117,7 @@ if [ "$quick" = 1 ]; then
     video_args=(--reps 3)
     tx_args=(--reps 3)
     render_args=(--reps 2 --frames 2)
+    shadow_args=(--reps 1)
     kernel_args=(--reps 3 --frames 2)
     graphics_args=(--reps 2 --paths 300 --frames 20)
     text_args=(--reps 2 --labels 300 --frames 50)
@@ -158,6 +172,16 @@ if [ "$transaction" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_shadow_path.txt"
+if [ "$shadow_path" = 1 ]; then
+    echo "== C: bench_shadow_path (a shadow path of 16k ... 1M elements: cost per element vs 16k)"
+    "$BENCH_OUT/bench_shadow_path" ${shadow_args[@]+"${shadow_args[@]}"} | tee "$BENCH_OUT/bench_shadow_path.txt" || {
+        echo "run.sh: bench_shadow_path FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
 : >"$BENCH_OUT/bench_render.txt"
 if [ "$render" = 1 ]; then
     echo "== C: bench_render (CARenderer vs pixman: the renderer issue's four scenes at 1920x1080)"
@@ -206,6 +230,16 @@ if [ "$text" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_render_gl.txt"
+if [ "$gl" = 1 ]; then
+    echo "== C: bench_render_gl (the GL renderer vs the CPU renderer on bench_render's scenes; context only)"
+    "$BENCH_OUT/bench_render_gl" ${render_args[@]+"${render_args[@]}"} | tee "$BENCH_OUT/bench_render_gl.txt" || {
+        echo "run.sh: bench_render_gl FAILED (see the messages above)" >&2
+        status=1
+    }
+    echo
+fi
+
 : >"$BENCH_OUT/bench_ctypes.txt"
 if [ "$python" = 1 ] && command -v python3 >/dev/null; then
     echo "== Python: bench_ctypes.py"
@@ -242,7 +276,7 @@ fi
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
     "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" \
-    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_ctypes.txt" \
+    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"

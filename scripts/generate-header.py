@@ -52,6 +52,7 @@ SECTIONS = [
     ("Exports+Image.swift", "CGImage and CGDataProvider"),
     ("Exports+AttributedString.swift", "CFAttributedString: strings with attributes"),
     ("Exports+CoreText.swift", "Core Text: CTFont, CTLine, CTFramesetter and CTFrame"),
+    ("Exports+GL.swift", "CAEAGLLayer, the EAGLContext methods and CARenderer over OpenGL ES (EGL)"),
 ]
 
 EXPORTS_DIR = os.path.join(ROOT, "Sources", "Quartzite", "Exports")

@@ -124,6 +124,12 @@ def tiled(field, default):
     return s
 
 
+def eagl(field, default):
+    s = side("eagl", field, default, "eagl")
+    s["write"] = f"l.eagl?.{field} = $V"
+    return s
+
+
 def custom(read, write):
     return {"read": read, "write": write}
 
@@ -170,7 +176,8 @@ class P:
 
     @property
     def kind(self):
-        return {"CALayer": "layer", "CAScrollLayer": "scroll", "CATextLayer": "text", "CATiledLayer": "tiled"}[self.cls]
+        return {"CALayer": "layer", "CAScrollLayer": "scroll", "CATextLayer": "text", "CATiledLayer": "tiled",
+                "CAEAGLLayer": "eagl"}[self.cls]
 
 
 ORIGIN = "CGPoint(x: 0, y: 0)"
@@ -495,6 +502,23 @@ PROPERTIES = [
                 "    recordError(QZErrorInvalidArgument, r.function, \"tileSize must be positive, got \\(s.width) x \\(s.height)\")\n"
                 "    return .failed\n}\nl.tiled?.tileSize = s",
       doc="Tile size in pixels (default 256 x 256).", param="size"),
+    # MARK: CAEAGLLayer (EAGLDrawable)
+    P("drawableProperties", "CAEAGLLayer", "value", eagl("properties", "nil"), default="EAGLLayerState.defaultProperties",
+      setter="kvc", accepts=["dictionary"], param="properties",
+      doc="The drawable properties (a dictionary value; NULL when set to NULL). Borrowed: valid until the "
+          "property next changes.",
+      setdoc="Sets the drawable properties: a dictionary with kEAGLDrawablePropertyRetainedBacking (a bool) and "
+             "kEAGLDrawablePropertyColorFormat (kEAGLColorFormatRGBA8 or kEAGLColorFormatRGB565); missing keys take "
+             "those defaults, NULL means all defaults. The dictionary is retained and read when storage is next made "
+             "(QZEAGLContextRenderbufferStorageFromDrawable), which reports bad values. QZErrorWrongType for a value "
+             "that is not a dictionary or a layer that is not a CAEAGLLayer.",
+      c_get="readSubclassLayer(layer, .eagl, nil) { l in l.eagl?.properties.map(borrowedHandle) }",
+      c_set="var v: Value?\nif let properties { guard let o = object(properties, as: Value.self) else { return }; v = o }\n"
+            "setLayerValue(layer, .drawableProperties, v)",
+      kvc_store="// Stored as given (Apple's copy property); read when storage is made.\n"
+                "if let v = r.v, v.type != CAValueTypeDictionary { return r.fail(\"a dictionary\") }\n"
+                "l.eagl?.properties = r.v",
+      pydoc="The drawable properties (a dict; default: not retained, RGBA8), or None."),
 ]
 
 # Functions exported beside the table's (not keys of their own), after the
@@ -600,7 +624,7 @@ def gen_layer_key():
             "    /// on layers of other classes).",
             "    package var declaringKind: BuiltinLayerKind {",
             "        switch self {"]
-    for kind in ("scroll", "text", "tiled"):
+    for kind in ("scroll", "text", "tiled", "eagl"):
         ks = [p.key for p in PROPERTIES if p.kind == kind]
         out += textwrap.wrap("case " + ", ".join("." + k for k in ks) + f": return .{kind}", 112,
                              initial_indent="        ", subsequent_indent="             ")
@@ -891,14 +915,14 @@ def c_setter(p):
 
 
 SECTION_TITLES = {"CALayer": "CALayer", "CAScrollLayer": "CAScrollLayer", "CATextLayer": "CATextLayer",
-                  "CATiledLayer": "CATiledLayer"}
+                  "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer"}
 
 
 def gen_exports():
     out = ["import CQuartzite", "import QuartziteCore", "import QuartziteGeometry", "import QuartziteVideo",
            "import QuartziteGraphics", "import QuartziteModel", "import QuartziteRender", "",
            "// Typed getters and setters of CALayer's declared properties (and those of",
-           "// CAScrollLayer, CATextLayer and CATiledLayer), with the spec's defaults, in",
+           "// CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in",
            "// the order of the property table (scripts/generate-layer-properties.py).",
            "// Setters check their input (NaN records QZErrorNotFinite, an unknown",
            "// constant QZErrorUnknownConstant) and change nothing on error. A style",

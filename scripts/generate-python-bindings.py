@@ -301,6 +301,8 @@ def parse_types(text):
         elif m := re.fullmatch(r"typedef (?:const )?struct (\w+) ?\* ?(\w+)", d):
             table.handles.add(m.group(2))
             table.handle_structs.add(m.group(1))
+        elif m := re.fullmatch(r"typedef void ?\* ?(\w+)", d):
+            table.handles.add(m.group(1))  # EGLDisplay, EGLContext: opaque pointers
         elif m := re.fullmatch(r"typedef struct (\w+) (\w+)", d):
             table.opaque.add(m.group(2))
         elif m := re.fullmatch(r"typedef (.+?)\( ?\* ?(\w+) ?\) ?\((.*)\)", d):

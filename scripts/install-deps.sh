@@ -40,6 +40,14 @@ pkg-config --exists pangocairo pangoft2 fontconfig 2>/dev/null || need_apt="$nee
 [ -f /usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf ] || need_apt="$need_apt fonts-liberation2"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need_apt="$need_apt fonts-dejavu-core"
 [ -f /usr/share/fonts/truetype/lohit-devanagari/Lohit-Devanagari.ttf ] || need_apt="$need_apt fonts-lohit-deva"
+# OpenGL ES through EGL (the GL tests and the GL example; libquartzite.so
+# loads them at run time): the headers and the GL vendor-neutral dispatch,
+# Mesa's EGL and its DRI drivers, whose llvmpipe renders without a GPU.
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "ok installed"; }
+pkg-config --exists egl 2>/dev/null || need_apt="$need_apt libegl-dev"
+pkg-config --exists glesv2 2>/dev/null || need_apt="$need_apt libgles-dev"
+installed libegl-mesa0 || need_apt="$need_apt libegl-mesa0"
+installed libgl1-mesa-dri || need_apt="$need_apt libgl1-mesa-dri"
 
 if [ -n "$need_apt" ]; then
     SUDO=""

@@ -78,6 +78,9 @@ func renderScene(_ root: TL, _ w: Int, _ h: Int, at t: Double = 1000) -> QZCVPix
     CARendererRender(r)
     CARendererEndFrame(r)
     CARelease(UnsafeRawPointer(r))
+    // Every scene drawn here is also drawn by the GPU renderer and compared
+    // (GLTestSupport.swift states the tolerance and the reasons for it).
+    GPUParity.check(root.ref, w, h, at: t, cpu: pb)
     return pb
 }
 

@@ -2,7 +2,8 @@
 """Checks that libquartzite.so exports exactly the public API: every function
 and constant declared in the headers is a dynamic symbol, every dynamic symbol
 the library defines is declared, all carry the public prefixes, and ldd shows
-no Swift runtime library.  Usage: check_exports.py LIBRARY INCLUDE_DIR"""
+no Swift runtime library and no EGL or GL library (those are loaded at run
+time by the GL functions).  Usage: check_exports.py LIBRARY INCLUDE_DIR"""
 import os
 import re
 import subprocess
@@ -33,6 +34,9 @@ ldd = subprocess.run(["ldd", lib], check=True, capture_output=True, text=True).s
 for line in ldd.splitlines():
     if "swift" in line.lower():
         failures.append(f"depends on a Swift runtime library: {line.strip()}")
+    # EGL and GLES are loaded at run time, only by the GL functions.
+    if re.search(r"lib(EGL|GLESv[12]|GL|GLX|OpenGL)[._]", line):
+        failures.append(f"links a GL library (it must be loaded at run time): {line.strip()}")
 
 for f in failures:
     print("FAIL", f)

@@ -29,4 +29,24 @@ for cc in gcc clang; do
 done
 try g++ -std=c++11 "$tmp/main.cpp"
 if command -v clang++ >/dev/null; then try clang++ -std=c++11 "$tmp/main.cpp"; fi
+
+# EGLDisplay and EGLContext: the header's own typedefs, or <EGL/egl.h>'s when
+# that is included first (C99), in either order (C11, C++11).
+if [ -f /usr/include/EGL/egl.h ]; then
+    cat > "$tmp/egl_first.c" <<'SRC'
+#include <EGL/egl.h>
+#include <quartzite/quartzite.h>
+int main(void) { EGLDisplay d = EGL_NO_DISPLAY; return QZEAGLContextPresentRenderbuffer(d, EGL_NO_CONTEXT, 0x8D41) ? 1 : 0; }
+SRC
+    cat > "$tmp/egl_after.c" <<'SRC'
+#include <quartzite/quartzite.h>
+#include <EGL/egl.h>
+int main(void) { EGLDisplay d = EGL_NO_DISPLAY; return QZEAGLContextPresentRenderbuffer(d, EGL_NO_CONTEXT, 0x8D41) ? 1 : 0; }
+SRC
+    cp "$tmp/egl_after.c" "$tmp/egl_after.cpp"
+    try gcc -std=c99 "$tmp/egl_first.c"
+    try gcc -std=c11 "$tmp/egl_after.c"
+    try g++ -std=c++11 "$tmp/egl_after.cpp"
+    if command -v clang >/dev/null; then try clang -std=c11 "$tmp/egl_after.c"; fi
+fi
 exit $status

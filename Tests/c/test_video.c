@@ -944,8 +944,11 @@ static void create_with_planar_bytes_calls_its_release_once(void) {
     free(big_chroma);
 
     /* Errors: no callback. */
+    /* (Arrays of 3: the library reads numberOfPlanes entries of each.) */
+    void *planes3[3] = { luma, chroma, chroma };
+    size_t widths3[3] = { 6, 3, 3 }, heights3[3] = { 4, 2, 2 }, rows3[3] = { 8, 8, 8 };
     CHECK(CVPixelBufferCreateWithPlanarBytes(NULL, 6, 4, kCVPixelFormatType_420YpCbCr8BiPlanarVideoRange, NULL, 0, 3,
-                                             planes, widths, heights, rows, release, &log, NULL, &pb)
+                                             planes3, widths3, heights3, rows3, release, &log, NULL, &pb)
           == kCVReturnInvalidArgument);   /* 3 planes for a 2-plane format */
     CHECK_ERROR(QZErrorInvalidArgument);
     CHECK(CVPixelBufferCreateWithPlanarBytes(NULL, 6, 4, kCVPixelFormatType_32BGRA, NULL, 0, 2, planes, widths, heights,

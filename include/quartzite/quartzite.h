@@ -78,6 +78,8 @@ void *CARetain(const void *handle);
 /**
  * Drops a reference to any Quartzite handle; the object is freed with its
  * last reference. Releasing NULL does nothing.
+ * Thread safety: any thread; a release that may free layers (that of a
+ * layer, a value, an animation or a renderer) takes the model lock.
  */
 void CARelease(const void *handle);
 
@@ -1376,7 +1378,7 @@ double CALayerGetNumberForKeyPath(CALayerRef layer, const char *keyPath);
  * MARK: - CALayer and its subclasses: properties
  *
  * Typed getters and setters of CALayer's declared properties (and those of
- * CAScrollLayer, CATextLayer and CATiledLayer), with the spec's defaults, in
+ * CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in
  * the order of the property table (scripts/generate-layer-properties.py).
  * Setters check their input (NaN records QZErrorNotFinite, an unknown
  * constant QZErrorUnknownConstant) and change nothing on error. A style
@@ -2090,6 +2092,23 @@ void CATiledLayerSetTileSize(CALayerRef layer, CGSize size);
  */
 CFTimeInterval CATiledLayerGetFadeDuration(void);
 
+/* MARK: CAEAGLLayer */
+
+/**
+ * The drawable properties (a dictionary value; NULL when set to NULL). Borrowed: valid until the
+ * property next changes.
+ */
+CAValueRef CAEAGLLayerGetDrawableProperties(CALayerRef layer);
+
+/**
+ * Sets the drawable properties: a dictionary with kEAGLDrawablePropertyRetainedBacking (a bool)
+ * and kEAGLDrawablePropertyColorFormat (kEAGLColorFormatRGBA8 or kEAGLColorFormatRGB565); missing
+ * keys take those defaults, NULL means all defaults. The dictionary is retained and read when
+ * storage is next made (QZEAGLContextRenderbufferStorageFromDrawable), which reports bad values.
+ * QZErrorWrongType for a value that is not a dictionary or a layer that is not a CAEAGLLayer.
+ */
+void CAEAGLLayerSetDrawableProperties(CALayerRef layer, CAValueRef properties);
+
 /* ========================================================================
  * MARK: - CAMediaTimingFunction
  *
@@ -2608,12 +2627,28 @@ void CALayerRemoveAllAnimations(CALayerRef layer);
  * its sublayers, mask and superlayer are presentation copies too, so hitTest
  * and conversions work on it. It is a snapshot: changing it changes only the
  * copy (as with Apple's presentation layer). Returns +1.
+ * What a presentation copy (any layer in one, or a transition snapshot)
+ * is. Setting its properties changes it at once: no transaction, no action,
+ * no implicit animation. It runs no animations: CALayerAddAnimation, or
+ * CAActionRunForKey with an animation, on a copy records
+ * QZErrorInvalidState. Its tree is fixed: adding, inserting, replacing or
+ * removing sublayers and setting a mask, with a copy as the layer, the
+ * sublayer, the sibling or the mask, records QZErrorInvalidState (a copy
+ * never joins a model tree, and a model layer never joins a copy's). The
+ * copy of a copy (this function given a copy) is a copy of it as it is,
+ * with copies of its sublayers, mask and superlayers; its model layer is the
+ * copy's model layer. The copy made for a sublayer or a mask holds its
+ * superlayers' copies, which do not list it among their sublayers (or as
+ * their mask), so nothing holds a cycle. A renderer or
+ * CALayerRenderInContext given a copy draws it as it is.
  */
 CALayerRef CALayerCopyPresentationLayer(CALayerRef layer);
 
 /**
- * For a presentation copy, the model layer it shows; for a model layer,
- * the layer itself. Borrowed.
+ * For a presentation copy, the model layer it shows (the copy holds it, so
+ * it is valid while the copy lives); for a model layer, the layer itself;
+ * for a transition snapshot (QZLayerCopyTransitionSnapshot), which is
+ * detached from the model, the snapshot's layer itself. Borrowed.
  */
 CALayerRef CALayerGetModelLayer(CALayerRef layer);
 
@@ -2628,7 +2663,10 @@ double QZLayerGetTransitionProgress(CALayerRef layer);
 /**
  * A presentation copy of the layer's subtree as it was when its running
  * transition was added (what the transition starts from), or NULL when no
- * transition is in effect. Returns +1.
+ * transition is in effect. The snapshot is a detached picture: it holds no
+ * model layer (CALayerGetModelLayer of any layer in it returns that layer
+ * itself), so it never keeps the layer it shows alive: a layer the host
+ * releases is freed at once, and its transition ends with it. Returns +1.
  */
 CALayerRef QZLayerCopyTransitionSnapshot(CALayerRef layer);
 
@@ -3950,7 +3988,8 @@ void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
  * Creates a bitmap context over `data` (`height` rows of `bytesPerRow`
  * bytes, which must stay valid while the context lives), or over memory it
  * allocates itself (zeroed) when `data` is NULL (`bytesPerRow` 0 then picks
- * the row size). Accepted formats: 8 bits per component, 32 bits per pixel,
+ * the row size; with `data`, 0 records QZErrorInvalidArgument). Accepted
+ * formats: 8 bits per component, 32 bits per pixel,
  * kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
  * memory, the native format, drawn in place), kCGImageAlphaPremultipliedLast with the
  * default or big-endian order (RGBA), kCGImageAlphaPremultipliedFirst with
@@ -4648,7 +4687,8 @@ CGImageRef CGImageCreateWithJPEGDataProvider(CGDataProviderRef source, const dou
 /**
  * The part of `image` in `rect` (pixels, row 0 at the top), made integral
  * and cut to the image. Returns +1, or NULL (without an error) when the
- * rectangle misses the image.
+ * rectangle misses the image; a NaN or infinite component records
+ * QZErrorNotFinite.
  */
 CGImageRef CGImageCreateWithImageInRect(CGImageRef image, CGRect rect);
 
@@ -5080,6 +5120,95 @@ void QZTextResetStatistics(void);
  * QZErrorInvalidArgument when the file cannot be read.
  */
 bool QZTextSetFontConfigurationFile(const char *path);
+
+/* ========================================================================
+ * MARK: - CAEAGLLayer, the EAGLContext methods and CARenderer over OpenGL ES (EGL)
+ *
+ * OpenGL ES through EGL: CAEAGLLayer, the EAGLContext methods that work with
+ * it (for an EGL display and context), and CARenderer drawing into a GL
+ * framebuffer. EGL and GLES are loaded when one of these first needs them;
+ * without them the GL calls record QZErrorInvalidState. Threads: the layer
+ * functions may be called from any thread (the model lock); the EAGLContext
+ * and GL renderer calls run on the thread where their EGL context is
+ * current, as GL requires.
+ */
+
+/* MARK: CAEAGLLayer */
+
+/**
+ * Creates a CAEAGLLayer: a layer whose contents an OpenGL ES context draws
+ * (Apple's CAEAGLLayer). Its drawableProperties start as
+ * { kEAGLDrawablePropertyRetainedBacking: false, kEAGLDrawablePropertyColorFormat:
+ * kEAGLColorFormatRGBA8 }. Returns +1: release with CARelease.
+ */
+CALayerRef CAEAGLLayerCreate(void);
+
+/* MARK: EAGLContext methods */
+
+/**
+ * Apple's -[EAGLContext renderbufferStorage:fromDrawable:] for the EGL
+ * context `context` of `display`, which must be current on the calling
+ * thread and do OpenGL ES 3.0 or later: allocates storage for the
+ * renderbuffer bound to GL_RENDERBUFFER (`target`, 0x8D41) sized to the
+ * layer's bounds x contentsScale in pixels, in the colour format its
+ * drawableProperties ask for (GL_RGBA8 or GL_RGB565). Until the first
+ * present the layer's contents are unchanged. The storage is the layer's:
+ * calling again (after the layer is resized, say) replaces it. GL state:
+ * the renderbuffer binding is kept; nothing else is changed.
+ * Returns false and records an error when it cannot: QZErrorNullArgument
+ * (NULL display, context or layer), QZErrorInvalidArgument (another
+ * target; a context that is not a live OpenGL ES context of that display,
+ * e.g. destroyed or of another display), QZErrorInvalidState (EGL/GLES not
+ * available; the context not current or older than ES 3.0; no renderbuffer
+ * bound; an empty layer), QZErrorWrongType (not a CAEAGLLayer),
+ * QZErrorOutOfRange (larger than GL_MAX_RENDERBUFFER_SIZE),
+ * QZErrorUnknownConstant (an unknown colour format).
+ */
+bool QZEAGLContextRenderbufferStorageFromDrawable(EGLDisplay display, EGLContext context, size_t target, CALayerRef drawable);
+
+/**
+ * Apple's -[EAGLContext presentRenderbuffer:] for the EGL context `context`
+ * of `display` (current on the calling thread): the image the host drew into
+ * the renderbuffer bound to GL_RENDERBUFFER (`target`) becomes its layer's
+ * contents, shown from the next committed frame (the calling thread's
+ * transaction, without an implicit animation). GL renderers texture from it
+ * without a copy; CPU renderers read it back at present. Afterwards the
+ * renderbuffer's contents are undefined unless the layer's
+ * kEAGLDrawablePropertyRetainedBacking is true (then they are kept, at the
+ * cost of a GPU copy per present). The host's GL state is restored
+ * (GLHostState's list in the README); commands before the present are
+ * flushed. Returns false and records an error when it cannot: the errors
+ * of QZEAGLContextRenderbufferStorageFromDrawable, and QZErrorInvalidState
+ * when the bound renderbuffer has no storage from a drawable.
+ */
+bool QZEAGLContextPresentRenderbuffer(EGLDisplay display, EGLContext context, size_t target);
+
+/* MARK: CARenderer into a GL framebuffer */
+
+/**
+ * Creates a renderer that draws frames with OpenGL ES 3 into the
+ * framebuffer bound to GL_DRAW_FRAMEBUFFER of `context` at each
+ * CARendererRender (Apple's +rendererWithCGLContext:options: for EGL).
+ * `context` must be a live OpenGL ES 3.0 (or later) context of `display`,
+ * current on the calling thread now and whenever the renderer draws. The
+ * renderer's bounds start as {0, 0, w, h} with w x h the current viewport's
+ * size; the frame is bounds.size pixels drawn into the framebuffer's
+ * rectangle (0, 0, w, h), upright in GL's convention (the layer tree's top
+ * edge at the framebuffer's highest row), premultiplied RGBA, over what
+ * the update rectangle held (cleared to transparent first). Frames use the
+ * same calls as CARendererCreate's (BeginFrameAtTime, UpdateBounds,
+ * AddUpdateRect, Render, EndFrame, GetNextFrameTime) and redraw only the
+ * update rectangle, so the framebuffer must keep its pixels between frames
+ * (a framebuffer object does). The host's GL state is saved and restored
+ * around each Render. Releasing the renderer deletes its GL objects (making
+ * the context current for that moment when it is not). `options` may be
+ * NULL or a dictionary (kCARendererColorSpace is accepted and ignored).
+ * Returns +1 (release with CARelease), or NULL with the errors of
+ * QZEAGLContextRenderbufferStorageFromDrawable for the context (an ES 1 or
+ * ES 2 context: QZErrorInvalidState), or QZErrorInvalidArgument for options
+ * that are not a dictionary.
+ */
+CARendererRef CARendererCreateWithEGLContext(EGLDisplay display, EGLContext context, CAValueRef options);
 
 #ifdef __cplusplus
 }

@@ -62,7 +62,7 @@ typedef struct CAValue *CAValueRef;
 typedef struct QZOpaqueCGColor *CGColorRef;
 /** A layer (Apple's CALayer and its subclasses). */
 typedef struct CALayer *CALayerRef;
-/** A layer class: CALayer, CAScrollLayer, CATextLayer, CATiledLayer, or one
+/** A layer class: CALayer, CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, or one
  *  made with CALayerClassCreate. */
 typedef struct CALayerClass *CALayerClassRef;
 /** A timing function: a cubic Bezier from (0, 0) to (1, 1) (Apple's
@@ -998,6 +998,28 @@ typedef struct QZTextStatistics {
 /** Keys of CARendererCreate's options dictionary (all optional). */
 #define kCARendererColorSpace "kCARendererColorSpace"
 #define kCARendererMetalCommandQueue "kCARendererMetalCommandQueue"
+
+/* MARK: - OpenGL ES through EGL (CAEAGLLayer, CARendererCreateWithEGLContext) */
+
+/* EGL's opaque handles, as <EGL/egl.h> declares them: quartzite.h needs no
+ * EGL header, and a host that includes <EGL/egl.h> first keeps its own
+ * definitions (C99 code including both should include <EGL/egl.h> first;
+ * C11 and C++ accept either order). Quartzite loads libEGL.so.1 and
+ * libGLESv2.so.2 when a GL function is first called; without them those
+ * functions record QZErrorInvalidState and the rest of the library works. */
+#ifndef EGL_VERSION_1_0
+typedef void *EGLDisplay;
+typedef void *EGLContext;
+#endif
+
+/** The keys of a CAEAGLLayer's drawableProperties (Apple's EAGLDrawable
+ *  protocol, with Apple's string values). */
+#define kEAGLDrawablePropertyRetainedBacking "EAGLDrawablePropertyRetainedBacking"
+#define kEAGLDrawablePropertyColorFormat "EAGLDrawablePropertyColorFormat"
+/** Values of kEAGLDrawablePropertyColorFormat: 32-bit RGBA (the default) and
+ *  16-bit RGB 5-6-5. */
+#define kEAGLColorFormatRGBA8 "EAGLColorFormatRGBA8"
+#define kEAGLColorFormatRGB565 "EAGLColorFormat565"
 
 #ifdef __cplusplus
 }

@@ -81,5 +81,5 @@ import QuartziteRender
         guard let v = object(arguments, as: Value.self) else { return }
         args = v
     }
-    readLayer(layer, ()) { l in Actions.run(a, key: k, layer: l, arguments: args) }
+    readLayer(layer, ()) { l in Actions.run(a, key: k, layer: l, arguments: args, function: #function) }
 }

@@ -323,8 +323,13 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
 /// The animation's own timingFunction is not used by keyframe animations.
 @c public func CAKeyframeAnimationSetTimingFunctions(_ a: CAAnimationRef?, _ functions: UnsafePointer<CAMediaTimingFunctionRef?>?, _ count: size_t) {
     var list: [TimingFunction]?
+    // (size_t arrives as Int: SIZE_MAX is -1.)
+    guard count >= 0, count < 1 << 32 else {
+        recordError(QZErrorOutOfRange, #function, "count \(count) is out of range")
+        return
+    }
     if count > 0 {
-        guard count < 1 << 32, let functions else {
+        guard let functions else {
             recordError(QZErrorNullArgument, #function, "functions is NULL but count is \(count)")
             return
         }
@@ -452,8 +457,13 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// changes nothing.
 @c public func CAAnimationGroupSetAnimations(_ g: CAAnimationRef?, _ animations: UnsafePointer<CAAnimationRef?>?, _ count: size_t) {
     var list: [Animation] = []
+    // (size_t arrives as Int: SIZE_MAX is -1.)
+    guard count >= 0, count < 1 << 32 else {
+        recordError(QZErrorOutOfRange, #function, "count \(count) is out of range")
+        return
+    }
     if count > 0 {
-        guard count < 1 << 32, let animations else {
+        guard let animations else {
             recordError(QZErrorNullArgument, #function, "animations is NULL but count is \(count)")
             return
         }
@@ -561,7 +571,10 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 @c public func CALayerAddAnimation(_ layer: CALayerRef?, _ anim: CAAnimationRef?, _ key: UnsafePointer<CChar>?) {
     guard let l = object(layer, as: Layer.self), let a = object(anim, as: Animation.self) else { return }
     let k = key.map { String(cString: $0) }
-    withModelLock { l.addAnimationInTransaction(a, forKey: k) }
+    withModelLock {
+        guard l.acceptsAnimations(#function) else { return }
+        l.addAnimationInTransaction(a, forKey: k)
+    }
 }
 
 /// The animation running under `key`, or NULL. Borrowed: the copy the layer
@@ -596,13 +609,30 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// its sublayers, mask and superlayer are presentation copies too, so hitTest
 /// and conversions work on it. It is a snapshot: changing it changes only the
 /// copy (as with Apple's presentation layer). Returns +1.
+///
+/// What a presentation copy (any layer in one, or a transition snapshot)
+/// is. Setting its properties changes it at once: no transaction, no action,
+/// no implicit animation. It runs no animations: CALayerAddAnimation, or
+/// CAActionRunForKey with an animation, on a copy records
+/// QZErrorInvalidState. Its tree is fixed: adding, inserting, replacing or
+/// removing sublayers and setting a mask, with a copy as the layer, the
+/// sublayer, the sibling or the mask, records QZErrorInvalidState (a copy
+/// never joins a model tree, and a model layer never joins a copy's). The
+/// copy of a copy (this function given a copy) is a copy of it as it is,
+/// with copies of its sublayers, mask and superlayers; its model layer is the
+/// copy's model layer. The copy made for a sublayer or a mask holds its
+/// superlayers' copies, which do not list it among their sublayers (or as
+/// their mask), so nothing holds a cycle. A renderer or
+/// CALayerRenderInContext given a copy draws it as it is.
 @c public func CALayerCopyPresentationLayer(_ layer: CALayerRef?) -> CALayerRef? {
     let now = MediaClock.now()
     return readLayer(layer, nil) { retainedHandle($0.presentationCopy(now: now)) }
 }
 
-/// For a presentation copy, the model layer it shows; for a model layer,
-/// the layer itself. Borrowed.
+/// For a presentation copy, the model layer it shows (the copy holds it, so
+/// it is valid while the copy lives); for a model layer, the layer itself;
+/// for a transition snapshot (QZLayerCopyTransitionSnapshot), which is
+/// detached from the model, the snapshot's layer itself. Borrowed.
 @c public func CALayerGetModelLayer(_ layer: CALayerRef?) -> CALayerRef? {
     readLayer(layer, nil) { borrowedHandle($0.modelLayer ?? $0) }
 }
@@ -618,7 +648,10 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 
 /// A presentation copy of the layer's subtree as it was when its running
 /// transition was added (what the transition starts from), or NULL when no
-/// transition is in effect. Returns +1.
+/// transition is in effect. The snapshot is a detached picture: it holds no
+/// model layer (CALayerGetModelLayer of any layer in it returns that layer
+/// itself), so it never keeps the layer it shows alive: a layer the host
+/// releases is freed at once, and its transition ends with it. Returns +1.
 @c public func QZLayerCopyTransitionSnapshot(_ layer: CALayerRef?) -> CALayerRef? {
     let now = MediaClock.now()
     return readLayer(layer, nil) { l in l.transitionState(now: now)?.snapshot.map(retainedHandle) }

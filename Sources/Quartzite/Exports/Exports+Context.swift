@@ -61,7 +61,8 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
 /// Creates a bitmap context over `data` (`height` rows of `bytesPerRow`
 /// bytes, which must stay valid while the context lives), or over memory it
 /// allocates itself (zeroed) when `data` is NULL (`bytesPerRow` 0 then picks
-/// the row size). Accepted formats: 8 bits per component, 32 bits per pixel,
+/// the row size; with `data`, 0 records QZErrorInvalidArgument). Accepted
+/// formats: 8 bits per component, 32 bits per pixel,
 /// kCGImageAlphaPremultipliedFirst | kCGBitmapByteOrder32Little (BGRA in
 /// memory, the native format, drawn in place), kCGImageAlphaPremultipliedLast with the
 /// default or big-endian order (RGBA), kCGImageAlphaPremultipliedFirst with
@@ -96,9 +97,14 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
     do {
         let pb: PixelBuffer
         if let data {
-            let bpr = bytesPerRow == 0 ? width * 4 : bytesPerRow
+            // The caller's memory: its row size must be given (0 would make
+            // the library assume rows it was never handed).
+            guard bytesPerRow != 0 else {
+                recordError(QZErrorInvalidArgument, #function, "bytesPerRow is 0 with caller data: give the row size of data")
+                return nil
+            }
             pb = try PixelBuffer.create(width: width, height: height, pixelFormat: format, baseAddress: data,
-                                        bytesPerRow: bpr, release: nil, refCon: nil, attributes: nil)
+                                        bytesPerRow: bytesPerRow, release: nil, refCon: nil, attributes: nil)
         } else {
             pb = try PixelBuffer.create(width: width, height: height, pixelFormat: format, attributes: nil)
         }

@@ -58,10 +58,33 @@ import QuartziteRender
 
 /// Drops a reference to any Quartzite handle; the object is freed with its
 /// last reference. Releasing NULL does nothing.
+/// Thread safety: any thread; a release that may free layers (that of a
+/// layer, a value, an animation or a renderer) takes the model lock.
 @c public func CARelease(_ handle: UnsafeRawPointer?) {
     guard let handle else { return }
-    guard anyObject(handle) != nil else { return }
-    Unmanaged<QZObject>.fromOpaque(handle).release()
+    let tag = readTag(OpaquePointer(handle))
+    guard isLiveObjectTag(tag) else {
+        wrongType(OpaquePointer(handle), expected: nil, #function)
+        return
+    }
+    releaseHandle(handle, tag: tag)
+}
+
+/// Drops the reference behind `handle` (a live object with tag `tag`). A
+/// layer is freed under the model lock: its deinit unlinks the layers that
+/// point up to it (superlayer links are unretained), and another thread
+/// holding the lock must never reach a layer while it is being freed. So a
+/// release that may free a layer (that of a layer, or of an object that may
+/// hold the last reference to one) takes the lock first.
+@inline(__always)
+func releaseHandle(_ handle: UnsafeRawPointer, tag: UInt32) {
+    let object = Unmanaged<QZObject>.fromOpaque(handle)
+    switch ObjectKind(rawValue: UInt16(truncatingIfNeeded: tag)) {
+    case .layer, .value, .basicAnimation, .keyframeAnimation, .animationGroup, .transition, .renderer:
+        withModelLock { object.release() }
+    default:
+        object.release()
+    }
 }
 
 /// Returns the type of a Quartzite handle without "Ref" ("CALayer",

@@ -174,8 +174,7 @@ func fontMetric(_ font: QZCTFontRef?, _ function: StaticString, _ body: (Font) -
 /// A string range of the framesetter's text, or nil after recording
 /// QZErrorOutOfRange (length 0 means "to the end", as Apple's).
 func framesetterRange(_ f: Framesetter, _ range: CFRange, _ function: StaticString) -> CFRange? {
-    let r = CFRange(location: range.location, length: range.length == 0 ? f.text.length - range.location : range.length)
-    guard range.location >= 0, range.length >= 0, f.text.contains(r) else {
+    guard let r = range.resolved(count: f.text.length) else {
         recordError(QZErrorOutOfRange, function, "the range {\(range.location), \(range.length)} is outside the string of length \(f.text.length)")
         return nil
     }
@@ -249,12 +248,11 @@ func framesetterRange(_ f: Framesetter, _ range: CFRange, _ function: StaticStri
     guard let out = requireNonNull(origins, "origins", #function) else { return }
     withObject(frame, as: TextFrame.self, fallback: ()) { f in
         let n = f.visibleLineCount
-        let length = range.length == 0 ? n - range.location : range.length
-        guard range.location >= 0, range.length >= 0, length >= 0, range.location + length <= n else {
+        guard let r = range.resolved(count: n) else {
             recordError(QZErrorOutOfRange, #function, "the range {\(range.location), \(range.length)} is outside the \(n) lines")
             return
         }
-        for i in 0..<length { out[i] = f.lineOrigin(range.location + i) }
+        for i in 0..<r.length { out[i] = f.lineOrigin(r.location + i) }
     }
 }
 

@@ -124,9 +124,11 @@ func makeImage(_ function: StaticString, _ body: () throws(GraphicsError) -> Ima
 
 /// The part of `image` in `rect` (pixels, row 0 at the top), made integral
 /// and cut to the image. Returns +1, or NULL (without an error) when the
-/// rectangle misses the image.
+/// rectangle misses the image; a NaN or infinite component records
+/// QZErrorNotFinite.
 @c public func CGImageCreateWithImageInRect(_ image: QZCGImageRef?, _ rect: CGRect) -> QZCGImageRef? {
-    guard checkRect(rect, #function), let i = object(image, as: Image.self) else { return nil }
+    guard checkFinite(rect.origin.x, rect.origin.y, rect.size.width, rect.size.height, function: #function),
+          let i = object(image, as: Image.self) else { return nil }
     return makeImage(#function) { () throws(GraphicsError) in try i.cropped(to: rect) }
 }
 

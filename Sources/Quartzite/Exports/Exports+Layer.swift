@@ -225,9 +225,11 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Replaces the sublayer `oldLayer` with `newLayer` at the same index.
 @c public func CALayerReplaceSublayer(_ layer: CALayerRef?, _ oldLayer: CALayerRef?, _ newLayer: CALayerRef?) {
-    guard let parent = object(layer, as: Layer.self), let old = object(oldLayer, as: Layer.self),
-          let new = object(newLayer, as: Layer.self) else { return }
+    // (The layers are held inside the lock: `old` may go with this reference,
+    // and a layer is only ever freed under the lock; see releaseHandle.)
     withModelLock {
+        guard let parent = object(layer, as: Layer.self), let old = object(oldLayer, as: Layer.self),
+              let new = object(newLayer, as: Layer.self) else { return }
         withExtendedLifetime(old) {
             if parent.replaceSublayer(old, with: new, function: #function) {
                 parent.triggerAction("transition")
@@ -241,10 +243,12 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// Detaches the layer from its superlayer (or from the layer it masks).
 /// Without a superlayer it does nothing.
 @c public func CALayerRemoveFromSuperlayer(_ layer: CALayerRef?) {
-    guard let l = object(layer, as: Layer.self) else { return }
     withModelLock {
-        // Keep the layer alive while its superlayer lets go of it.
+        // Keep the layer alive while its superlayer lets go of it (and
+        // free it, if this was its last reference, inside the lock).
+        guard let l = object(layer, as: Layer.self) else { return }
         withExtendedLifetime(l) {
+            guard l.fixedTreeAllows(#function) else { return }
             let hadSuperlayer = l.superlayer != nil
             l.detach()
             if hadSuperlayer { l.triggerAction("onOrderOut") }

@@ -7,7 +7,7 @@ import QuartziteModel
 import QuartziteRender
 
 // Typed getters and setters of CALayer's declared properties (and those of
-// CAScrollLayer, CATextLayer and CATiledLayer), with the spec's defaults, in
+// CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in
 // the order of the property table (scripts/generate-layer-properties.py).
 // Setters check their input (NaN records QZErrorNotFinite, an unknown
 // constant QZErrorUnknownConstant) and change nothing on error. A style
@@ -801,3 +801,22 @@ import QuartziteRender
 
 /// Apple's +[CATiledLayer fadeDuration]: 0.25 s.
 @c public func CATiledLayerGetFadeDuration() -> CFTimeInterval { 0.25 }
+
+// MARK: - CAEAGLLayer
+
+/// The drawable properties (a dictionary value; NULL when set to NULL). Borrowed: valid until the
+/// property next changes.
+@c public func CAEAGLLayerGetDrawableProperties(_ layer: CALayerRef?) -> CAValueRef? {
+    readSubclassLayer(layer, .eagl, nil) { l in l.eagl?.properties.map(borrowedHandle) }
+}
+
+/// Sets the drawable properties: a dictionary with kEAGLDrawablePropertyRetainedBacking (a bool)
+/// and kEAGLDrawablePropertyColorFormat (kEAGLColorFormatRGBA8 or kEAGLColorFormatRGB565); missing
+/// keys take those defaults, NULL means all defaults. The dictionary is retained and read when
+/// storage is next made (QZEAGLContextRenderbufferStorageFromDrawable), which reports bad values.
+/// QZErrorWrongType for a value that is not a dictionary or a layer that is not a CAEAGLLayer.
+@c public func CAEAGLLayerSetDrawableProperties(_ layer: CALayerRef?, _ properties: CAValueRef?) {
+    var v: Value?
+    if let properties { guard let o = object(properties, as: Value.self) else { return }; v = o }
+    setLayerValue(layer, .drawableProperties, v)
+}

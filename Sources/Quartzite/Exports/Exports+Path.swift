@@ -54,7 +54,8 @@ func recordPathError(_ error: PathError, _ function: StaticString) {
     case .invalidArgument(let message):
         recordError(QZErrorInvalidArgument, function, message)
     case .tooLarge:
-        recordError(QZErrorOutOfMemory, function, "the path would hold more than 2^32 points")
+        recordError(QZErrorOutOfMemory, function,
+                    "the path would hold more than \(PathData.maximumPoints) points, or all paths more than \(PathMemory.maximumPoints)")
     }
 }
 
@@ -143,7 +144,7 @@ func pathInputs<T>(_ items: UnsafePointer<T>?, _ count: Int, _ what: String, _ f
 /// error recorded (also when a point would become infinite).
 @c public func CGPathCreateCopyByTransformingPath(_ path: QZCGPathRef?, _ transform: UnsafePointer<CGAffineTransform>?) -> QZCGPathRef? {
     guard let p = object(path, as: Path.self) else { return nil }
-    return makePath(p.data.elements, transform: transform, mutable: false, #function)
+    return transformedCopy(p, transform, mutable: false, #function)
 }
 
 /// Creates a mutable copy of `path` with every point transformed by
@@ -151,7 +152,24 @@ func pathInputs<T>(_ items: UnsafePointer<T>?, _ count: Int, _ what: String, _ f
 /// error recorded.
 @c public func CGPathCreateMutableCopyByTransformingPath(_ path: QZCGPathRef?, _ transform: UnsafePointer<CGAffineTransform>?) -> QZCGMutablePathRef? {
     guard let p = object(path, as: Path.self) else { return nil }
-    return makePath(p.data.elements, transform: transform, mutable: true, #function)
+    return transformedCopy(p, transform, mutable: true, #function)
+}
+
+/// A new path (+1) holding `p`'s elements transformed, copied from its
+/// storage (no element values), within PathMemory; or NULL with the error.
+func transformedCopy(_ p: Path, _ m: UnsafePointer<CGAffineTransform>?, mutable: Bool, _ function: StaticString) -> OpaquePointer? {
+    guard let t = pathTransform(m, function) else { return nil }
+    let source = p.data
+    var d = PathData()
+    d.pointLimit = Swift.min(PathData.maximumPoints, Swift.max(0, PathMemory.maximumPoints - PathMemory.inUse))
+    do {
+        try d.append(contentsOf: source, transform: t)
+    } catch {
+        recordPathError(error, function)
+        return nil
+    }
+    d.pointLimit = PathData.maximumPoints
+    return retainedHandle(Path(d, mutable: mutable))
 }
 
 /// Creates an immutable path holding `rect` as one closed subpath: a move to
@@ -272,6 +290,7 @@ func pathInputs<T>(_ items: UnsafePointer<T>?, _ count: Int, _ what: String, _ f
 @c public func CGPathAddRects(_ path: QZCGMutablePathRef?, _ m: UnsafePointer<CGAffineTransform>?,
                               _ rects: UnsafePointer<CGRect>?, _ count: size_t) {
     guard let t = pathTransform(m, #function), let items = pathInputs(rects, count, "rects", #function) else { return }
+    guard items.count <= PathData.maximumPoints / 4 else { return recordPathError(.tooLarge, #function) }
     for r in items where !checkRect(r, #function) { return }
     changePath(path, #function) { (d: inout PathData) throws(PathError) in
         try d.append(items.flatMap { PathData.rectElements($0) }, transform: t)
@@ -286,10 +305,7 @@ func pathInputs<T>(_ items: UnsafePointer<T>?, _ count: Int, _ what: String, _ f
                               _ points: UnsafePointer<CGPoint>?, _ count: size_t) {
     guard let t = pathTransform(m, #function), let items = pathInputs(points, count, "points", #function) else { return }
     if items.isEmpty { return }
-    var elements: [PathElement] = [.moveTo(items[0])]
-    elements.reserveCapacity(items.count)
-    for p in items.dropFirst() { elements.append(.lineTo(p)) }
-    changePath(path, #function) { (d: inout PathData) throws(PathError) in try d.append(elements, transform: t) }
+    changePath(path, #function) { (d: inout PathData) throws(PathError) in try d.append(lines: items, transform: t) }
 }
 
 /// Appends the ellipse inscribed in `rect` as a closed subpath: four cubic
@@ -376,8 +392,9 @@ func pathInputs<T>(_ items: UnsafePointer<T>?, _ count: Int, _ what: String, _ f
 @c public func CGPathAddPath(_ path1: QZCGMutablePathRef?, _ m: UnsafePointer<CGAffineTransform>?, _ path2: QZCGPathRef?) {
     guard let t = pathTransform(m, #function), let source = object(path2, as: Path.self) else { return }
     // A snapshot taken before path1's lock is held: path2 may be path1.
-    let elements = source.data.elements
-    changePath(path1, #function) { (d: inout PathData) throws(PathError) in try d.append(elements, transform: t) }
+    // (It shares path2's storage: nothing is copied until path1 grows.)
+    let other = source.data
+    changePath(path1, #function) { (d: inout PathData) throws(PathError) in try d.append(contentsOf: other, transform: t) }
 }
 
 // MARK: - Examining paths

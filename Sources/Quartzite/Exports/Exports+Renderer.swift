@@ -143,9 +143,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
             recordError(QZErrorInvalidState, #function, "the renderer has no layer (call CARendererSetLayer)")
             return
         }
-        if !r.render() {
-            recordError(QZErrorInvalidState, #function, "the target's pixels could not be written")
-        }
+        _ = r.render(#function)
     }
 }
 
@@ -177,7 +175,8 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 @c public func QZRendererCopyDrawList(_ renderer: CARendererRef?) -> QZDrawListRef? {
     withRenderer(renderer, nil) { r in
         let ops = r.frameTime != nil ? r.frameOps : (r.lastOps ?? [])
-        return retainedHandle(DrawList(ops: ops, width: r.target.width, height: r.target.height))
+        let size = r.targetRect
+        return retainedHandle(DrawList(ops: ops, width: size.width, height: size.height))
     }
 }
 

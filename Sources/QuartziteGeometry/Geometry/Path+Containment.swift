@@ -15,12 +15,25 @@ extension PathData {
     /// The path as polylines whose vertices lie on the path and whose chords
     /// stay within `tolerance` of each curve. A tolerance that is not
     /// positive and finite is taken as 1e-6 of the path's size.
+    /// At most about `maximumFlattenedPoints` points come out: when the
+    /// curves would need more (huge curves, or millions of them), each curve
+    /// gets an equal share of the budget, coarser than `tolerance`.
     public func flattened(tolerance: Double) -> [Polyline] {
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : defaultTolerance
+        // The steps each curve would take, and a per-curve cap that keeps
+        // the total within the budget.
+        var wanted = 0, curves = 0
+        walk(begin: { _ in }, segment: { s, _ in
+            if case .line = s { wanted &+= 1; return }
+            curves += 1
+            wanted &+= s.flatteningSteps(tolerance: tol)
+        }, end: { _ in })
+        let cap = wanted <= PathData.maximumFlattenedPoints || curves == 0 ? Int.max
+            : Swift.max(1, (PathData.maximumFlattenedPoints - (count - curves)) / curves)
         var out: [Polyline] = []
         var current: [CGPoint] = []
         walk(begin: { p in current = [p] }, segment: { s, _ in
-            let n = s.flatteningSteps(tolerance: tol)
+            let n = Swift.min(s.flatteningSteps(tolerance: tol), cap)
             for i in 1..<n { current.append(s.point(at: Double(i) / Double(n))) }
             current.append(s.end)
         }, end: { closed in

@@ -78,7 +78,8 @@ public enum PathError: Error, Equatable {
     case notFinite
     /// An argument outside what the operation accepts.
     case invalidArgument(String)
-    /// The path would exceed 2^32 points.
+    /// The path would exceed `PathData.maximumPoints`, or all paths
+    /// together `PathMemory.maximumPoints` (QZErrorOutOfMemory).
     case tooLarge
 }
 
@@ -105,6 +106,9 @@ public struct PathData {
     public private(set) var subpathStart: CGPoint?
     /// The current point (nil while the path is empty).
     public private(set) var currentPoint: CGPoint?
+    /// How many points the path may hold (`maximumPoints`, or less while a
+    /// Path changes it: see PathMemory).
+    package var pointLimit = PathData.maximumPoints
 
     public init() {}
 
@@ -149,8 +153,62 @@ public struct PathData {
             }
             added += e.pointCount
         }
-        guard points.count + added <= Int(UInt32.max) else { throw .tooLarge }
+        guard points.count + added <= pointLimit else { throw .tooLarge }
         for e in transformed { appendChecked(e) }
+    }
+
+    /// A path holds at most 2^24 points (about 350 MB with their elements);
+    /// more records QZErrorOutOfMemory and leaves the path unchanged.
+    public static let maximumPoints = 1 << 24
+    /// Flattening for rendering gives at most about this many points (see
+    /// `flattened(tolerance:)`).
+    static let maximumFlattenedPoints = 1 << 22
+
+    /// Appends `other` with each point transformed by `transform`, copying
+    /// its storage directly (no element values: AddPath of a path of
+    /// millions of elements costs only what the new points take). All or
+    /// nothing: a point the transform makes non-finite leaves the path
+    /// unchanged. `other` starts with a move and never repeats a close, so
+    /// its elements join as they are.
+    public mutating func append(contentsOf other: PathData, transform: CGAffineTransform? = nil) throws(PathError) {
+        if other.isEmpty { return }
+        guard points.count <= pointLimit - other.points.count else { throw .tooLarge }
+        var moved = other.points
+        if let t = transform {
+            for i in moved.indices {
+                let p = moved[i].applying(t)
+                guard p.isFinite else { throw .notFinite }
+                moved[i] = p
+            }
+        }
+        let base = UInt32(truncatingIfNeeded: points.count)
+        kinds.append(contentsOf: other.kinds)
+        firstPoints.reserveCapacity(firstPoints.count + other.firstPoints.count)
+        for f in other.firstPoints { firstPoints.append(base &+ f) }
+        points.append(contentsOf: moved)
+        subpathStart = other.subpathStart.map { transform.map($0.applying) ?? $0 }
+        currentPoint = other.currentPoint.map { transform.map($0.applying) ?? $0 }
+    }
+
+    /// Appends a move to `points[0]` and lines through the others, each
+    /// transformed (CGPathAddLines), without building element values.
+    public mutating func append(lines input: UnsafeBufferPointer<CGPoint>, transform: CGAffineTransform? = nil) throws(PathError) {
+        if input.isEmpty { return }
+        guard points.count <= pointLimit - input.count else { throw .tooLarge }
+        var moved = Array(input)
+        if let t = transform {
+            for i in moved.indices { moved[i] = moved[i].applying(t) }
+        }
+        for p in moved where !p.isFinite { throw .notFinite }
+        let base = points.count
+        kinds.reserveCapacity(kinds.count + moved.count)
+        firstPoints.reserveCapacity(firstPoints.count + moved.count)
+        kinds.append(0)
+        kinds.append(contentsOf: repeatElement(1, count: moved.count - 1))
+        for i in 0..<moved.count { firstPoints.append(UInt32(truncatingIfNeeded: base + i)) }
+        points.append(contentsOf: moved)
+        subpathStart = moved[0]
+        currentPoint = moved[moved.count - 1]
     }
 
     private mutating func appendChecked(_ e: PathElement) {
@@ -181,11 +239,6 @@ public struct PathData {
         points.append(contentsOf: p)
     }
 
-    /// Appends every element of `other`, transformed (CGPathAddPath).
-    public mutating func append(contentsOf other: PathData, transform: CGAffineTransform? = nil) throws(PathError) {
-        try append(other.elements, transform: transform)
-    }
-
     /// Same elements with exactly equal points (CGPathEqualToPath).
     public func isEqual(to other: PathData) -> Bool {
         guard kinds == other.kinds, points.count == other.points.count else { return false }
@@ -208,14 +261,21 @@ public final class Path: QZObject, Handle {
         /// Bumped by every change; guards the measure cache.
         package var version: UInt64 = 0
         package var measure: PathMeasure?
+        /// The points this path counts in PathMemory.
+        package var counted: Int
     }
 
     private let state: Mutex<State>
 
     public init(_ data: PathData = PathData(), mutable: Bool) {
         isMutable = mutable
-        state = Mutex(State(data: data))
+        PathMemory.add(data.points.count)
+        state = Mutex(State(data: data, counted: data.points.count))
         super.init(kind: mutable ? .mutablePath : .path)
+    }
+
+    deinit {
+        PathMemory.remove(state.withLock { $0.counted })
     }
 
     @inlinable package static var handleTypeName: String { "CGPath" }
@@ -242,16 +302,24 @@ public final class Path: QZObject, Handle {
         let result: PathError? = state.withLock { s in
             var copy = s.data
             s.data = PathData()           // keep `copy` uniquely referenced while it changes
+            // The path may grow by what all paths together have left.
+            copy.pointLimit = Swift.min(PathData.maximumPoints,
+                                        s.counted + Swift.max(0, PathMemory.maximumPoints - PathMemory.inUse))
+            var failure: PathError?
             do throws(PathError) {
                 try body(&copy)
             } catch {
-                s.data = copy
-                return error
+                failure = error
+            }
+            copy.pointLimit = PathData.maximumPoints
+            if failure == nil {
+                PathMemory.add(copy.points.count - s.counted)
+                s.counted = copy.points.count
+                s.version &+= 1
+                s.measure = nil
             }
             s.data = copy
-            s.version &+= 1
-            s.measure = nil
-            return nil
+            return failure
         }
         if let result { throw result }
     }
@@ -267,4 +335,20 @@ public final class Path: QZObject, Handle {
         }
         return made
     }
+}
+
+/// The points held by all live paths together (each path counts its own,
+/// copies sharing storage included): growing paths beyond
+/// `maximumPoints` (2^26, about 1.1 GB with their elements) fails with
+/// QZErrorOutOfMemory, so that no sequence of calls can exhaust memory
+/// through paths.
+package enum PathMemory {
+    package static let maximumPoints = 1 << 26
+    private static let used = Atomic<Int>(0)
+
+    package static var inUse: Int { used.load(ordering: .relaxed) }
+
+    /// Counts points added (or, negative, dropped).
+    package static func add(_ n: Int) { used.add(n, ordering: .relaxed) }
+    package static func remove(_ n: Int) { used.subtract(n, ordering: .relaxed) }
 }

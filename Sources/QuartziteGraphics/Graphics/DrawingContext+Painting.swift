@@ -297,7 +297,7 @@ extension DrawingContext {
         cairo_save(cr)
         cairo_set_antialias(cr, antialias)
         cairo_new_path(cr)
-        cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
+        safeRectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
         cairo_set_operator(cr, CAIRO_OPERATOR_CLEAR)
         if let m = state.clipMask {
             cairo_clip(cr)
@@ -358,7 +358,7 @@ extension DrawingContext {
         if path.isEmpty {
             // An empty path clips everything away.
             cairo_new_path(cr)
-            cairo_rectangle(cr, 0, 0, 0, 0)
+            safeRectangle(cr, 0, 0, 0, 0)
             cairo_clip(cr)
             return
         }
@@ -384,7 +384,7 @@ extension DrawingContext {
             var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
             withStrokeStyle { cairo_stroke_extents(cr, &x1, &y1, &x2, &y2) }
             cairo_new_path(cr)
-            cairo_rectangle(cr, x1, y1, x2 - x1, y2 - y1)
+            safeRectangle(cr, x1, y1, x2 - x1, y2 - y1)
             cairo_clip(cr)
             return
         }
@@ -398,7 +398,7 @@ extension DrawingContext {
         guard ctmIsInvertible else { return }
         cairo_new_path(cr)
         cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
-        for r in rects { cairo_rectangle(cr, r.minX, r.minY, r.width, r.height) }
+        for r in rects { safeRectangle(cr, r.minX, r.minY, r.width, r.height) }
         cairo_clip(cr)
     }
 
@@ -409,16 +409,16 @@ extension DrawingContext {
         for i in 0..<kinds.count {
             let o = Int(first[i])
             switch kinds[i] {
-            case 0: let p = pts[o]; cairo_move_to(other, p.x, p.y); current = p; start = p
-            case 1: let p = pts[o]; cairo_line_to(other, p.x, p.y); current = p
+            case 0: let p = pts[o]; safeMoveTo(other, p.x, p.y); current = p; start = p
+            case 1: let p = pts[o]; safeLineTo(other, p.x, p.y); current = p
             case 2:
                 let c = pts[o], p = pts[o + 1]
-                cairo_curve_to(other, current.x + 2 / 3 * (c.x - current.x), current.y + 2 / 3 * (c.y - current.y),
+                safeCurveTo(other, current.x + 2 / 3 * (c.x - current.x), current.y + 2 / 3 * (c.y - current.y),
                                p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y), p.x, p.y)
                 current = p
             case 3:
                 let c1 = pts[o], c2 = pts[o + 1], p = pts[o + 2]
-                cairo_curve_to(other, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                safeCurveTo(other, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                 current = p
             default: cairo_close_path(other); current = start
             }
@@ -462,7 +462,7 @@ extension DrawingContext {
         cairo_save(cr)
         if let rect, ctmIsInvertible {
             cairo_new_path(cr)
-            cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
+            safeRectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
             cairo_clip(cr)
         }
         cairo_push_group(cr)

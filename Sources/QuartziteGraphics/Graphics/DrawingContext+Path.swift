@@ -184,21 +184,21 @@ extension DrawingContext {
             switch kinds[i] {
             case 0:
                 let p = pts[o]
-                cairo_move_to(cr, p.x, p.y)
+                safeMoveTo(cr, p.x, p.y)
                 current = p; start = p
             case 1:
                 let p = pts[o]
-                cairo_line_to(cr, p.x, p.y)
+                safeLineTo(cr, p.x, p.y)
                 current = p
             case 2:
                 // A quadratic is the cubic with controls 2/3 of the way to its control point.
                 let c = pts[o], p = pts[o + 1]
-                cairo_curve_to(cr, current.x + 2 / 3 * (c.x - current.x), current.y + 2 / 3 * (c.y - current.y),
+                safeCurveTo(cr, current.x + 2 / 3 * (c.x - current.x), current.y + 2 / 3 * (c.y - current.y),
                                p.x + 2 / 3 * (c.x - p.x), p.y + 2 / 3 * (c.y - p.y), p.x, p.y)
                 current = p
             case 3:
                 let c1 = pts[o], c2 = pts[o + 1], p = pts[o + 2]
-                cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+                safeCurveTo(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                 current = p
             default:
                 cairo_close_path(cr)

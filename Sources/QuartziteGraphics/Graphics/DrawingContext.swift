@@ -236,7 +236,7 @@ public final class DrawingContext: QZObject, Handle {
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_new_path(cr)
-        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+        safeRectangle(cr, r.minX, r.minY, r.width, r.height)
         cairo_restore(cr)
         // (The path survives the restore: clip with the context's own matrix.)
         cairo_clip(cr)

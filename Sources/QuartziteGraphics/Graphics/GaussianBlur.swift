@@ -71,6 +71,11 @@ package func shadowSigma(radius: Double, scale: Double = 1) -> Double {
 
 /// Below this sigma the Gaussian kernel is applied directly.
 package let directBlurSigmaLimit = 2.0
+
+/// Blurs are computed with at most this sigma (pixels): beyond it a shadow
+/// is spread over thousands of pixels, and a larger one would cost memory
+/// and time out of proportion (and overflow the extent's arithmetic).
+package let maximumBlurSigma = 1024.0
 /// Box passes per axis.
 package let blurBoxPasses = 4
 
@@ -78,6 +83,7 @@ package let blurBoxPasses = 4
 /// needs this much padding on each side to lose nothing).
 package func blurExtent(sigma: Double) -> Int {
     guard sigma.isFinite, sigma > 0 else { return 0 }
+    let sigma = Swift.min(sigma, maximumBlurSigma)
     if sigma < directBlurSigmaLimit { return Int((4 * sigma).rounded(.up)) }
     return blurBoxPasses * (extendedBox(sigma: sigma).radius + 1)
 }
@@ -112,7 +118,7 @@ package func gaussianKernel(sigma: Double) -> [Float] {
 /// left unblurred.
 package func gaussianBlur(mask: AlphaMask, sigma: Double) {
     guard sigma.isFinite, sigma > 0, mask.width > 0, mask.height > 0 else { return }
-    let sigma = Swift.min(sigma, 1024)
+    let sigma = Swift.min(sigma, maximumBlurSigma)
     let w = mask.width, h = mask.height
     let direct = sigma < directBlurSigmaLimit
     let kernel = direct ? gaussianKernel(sigma: sigma) : []

@@ -75,10 +75,10 @@ extension DrawingContext {
         let a1 = options.contains(.drawsAfterEndLocation) ? length + far : length
         let band = { [cr] in
             cairo_new_path(cr)
-            cairo_move_to(cr, start.x + ux * a0 + nx * far, start.y + uy * a0 + ny * far)
-            cairo_line_to(cr, start.x + ux * a1 + nx * far, start.y + uy * a1 + ny * far)
-            cairo_line_to(cr, start.x + ux * a1 - nx * far, start.y + uy * a1 - ny * far)
-            cairo_line_to(cr, start.x + ux * a0 - nx * far, start.y + uy * a0 - ny * far)
+            safeMoveTo(cr, start.x + ux * a0 + nx * far, start.y + uy * a0 + ny * far)
+            safeLineTo(cr, start.x + ux * a1 + nx * far, start.y + uy * a1 + ny * far)
+            safeLineTo(cr, start.x + ux * a1 - nx * far, start.y + uy * a1 - ny * far)
+            safeLineTo(cr, start.x + ux * a0 - nx * far, start.y + uy * a0 - ny * far)
             cairo_close_path(cr)
         }
         paint { a in
@@ -110,13 +110,13 @@ extension DrawingContext {
                 cairo_new_path(cr)
                 if before {
                     // Everything up to the end circle.
-                    cairo_arc(cr, endCenter.x, endCenter.y, endRadius, 0, 2 * Double.pi)
+                    safeArc(cr, endCenter.x, endCenter.y, endRadius, 0, 2 * Double.pi)
                     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_WINDING)
                 } else {
                     // Everything outside the start circle.
-                    cairo_rectangle(cr, startCenter.x - far, startCenter.y - far, 2 * far, 2 * far)
+                    safeRectangle(cr, startCenter.x - far, startCenter.y - far, 2 * far, 2 * far)
                     cairo_new_sub_path(cr)
-                    cairo_arc(cr, startCenter.x, startCenter.y, startRadius, 0, 2 * Double.pi)
+                    safeArc(cr, startCenter.x, startCenter.y, startRadius, 0, 2 * Double.pi)
                     cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
                 }
                 cairo_clip(cr)
@@ -150,7 +150,7 @@ extension DrawingContext {
         cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
         let r = rect.standardized
         cairo_new_path(cr)
-        cairo_rectangle(cr, r.minX, r.minY, r.width, r.height)
+        safeRectangle(cr, r.minX, r.minY, r.width, r.height)
         paint(clipShape: { cairo_clip_preserve(self.cr) }) { a in
             cairo_set_source(cr, pattern)
             cairo_clip(cr)
@@ -218,7 +218,7 @@ extension DrawingContext {
             cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
             cairo_pattern_set_filter(pattern, filter)
             cairo_new_path(mcr)
-            cairo_rectangle(mcr, r.minX, r.minY, r.width, r.height)
+            safeRectangle(mcr, r.minX, r.minY, r.width, r.height)
             cairo_clip(mcr)
             cairo_mask(mcr, pattern)
             cairo_pattern_destroy(pattern)

@@ -254,7 +254,9 @@ public final class Image: QZObject, Handle {
     /// nothing is left.
     public func cropped(to rect: CGRect) throws(GraphicsError) -> Image? {
         let r = rect.standardized.integral.intersection(CGRect(x: 0, y: 0, width: Double(width), height: Double(height)))
-        guard !r.isNull, !r.isEmpty else { return nil }
+        // (Huge rectangles can overflow to infinities and NaN on the way:
+        // only a finite piece of the image is a crop.)
+        guard !r.isNull, !r.isEmpty, r.minX.isFinite, r.minY.isFinite, r.width.isFinite, r.height.isFinite else { return nil }
         let x0 = Int(r.minX), y0 = Int(r.minY), w = Int(r.width), h = Int(r.height)
         let pb = try Image.makeBuffer(width: w, height: h)
         for y in 0..<h {

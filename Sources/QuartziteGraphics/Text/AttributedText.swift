@@ -298,3 +298,13 @@ package struct UTF8Text {
         }
     }
 }
+
+extension CFRange {
+    /// Core Text's range of `count` items: a length of 0 means "to the end".
+    /// Nil when it does not lie inside 0..<count (checked without arithmetic
+    /// that could overflow: outside ranges come from the host).
+    package func resolved(count: Int) -> CFRange? {
+        guard location >= 0, length >= 0, location <= count, length <= count - location else { return nil }
+        return CFRange(location: location, length: length == 0 ? count - location : length)
+    }
+}

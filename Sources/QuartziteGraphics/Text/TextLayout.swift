@@ -277,7 +277,7 @@ package final class TextLayout {
                 guard index < lines.count, index < lineLimit, let line = pango_layout_iter_get_line_readonly(iter) else { continue }
                 let m = lines[index]
                 if let visible, m.top > visible.maxY || m.top + m.height < visible.minY { continue }
-                cairo_move_to(cr, lineX(index, alignment: alignment, width: width), m.baseline)
+                safeMoveTo(cr, lineX(index, alignment: alignment, width: width), m.baseline)
                 pango_cairo_show_layout_line(cr, line)
             } while pango_layout_iter_next_line(iter) != 0
             pango_layout_iter_free(iter)

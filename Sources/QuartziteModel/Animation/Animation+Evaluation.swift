@@ -168,7 +168,7 @@ extension Animation {
             for i in 0..<n where k[i] <= p { index = i }
             return index
         }
-        return Swift.min(Int(p * Double(n)), n - 1)
+        return Swift.max(0, Swift.min(saturatingInt(p * Double(n)), n - 1))
     }
 
     /// The segment containing p and the position within it.

@@ -46,6 +46,14 @@ package enum AnimationRegistry {
 extension Layer {
     // MARK: - Adding and removing
 
+    /// A presentation copy (or a transition snapshot) runs no animations:
+    /// false, with QZErrorInvalidState recorded.
+    package func acceptsAnimations(_ function: StaticString) -> Bool {
+        guard isPresentationCopy else { return true }
+        recordError(QZErrorInvalidState, function, "a presentation copy runs no animations; animate its model layer")
+        return false
+    }
+
     /// Apple's addAnimation:forKey:: stores a copy. A beginTime of 0 means
     /// "now" in the layer's time; a duration of 0 or less becomes 0.25 s.
     /// An animation under the same key is replaced (its delegate hears
@@ -69,7 +77,7 @@ extension Layer {
         // A transition always runs under kCATransition, from a snapshot of now.
         let isTransition = copy.animationKind == .transition
         let key = isTransition ? "transition" : key
-        let snapshot = isTransition ? (transitionSnapshot ?? presentationCopy(now: now)) : nil
+        let snapshot = isTransition ? (transitionSnapshot ?? self.transitionSnapshot(now: now)) : nil
         if let key { removeCommittedAnimation(forKey: key, finished: false) }
         // Running implicit records are older: they become objects first.
         materializeImplicitList()
@@ -249,12 +257,15 @@ extension Layer {
     /// superlayer links and conversions work) showing animated values at
     /// media time `now`, and the copy that corresponds to this layer.
     package func presentationCopy(now: Double) -> Layer {
+        if isPresentationCopy { return copyOfPresentationCopy(now: now) }
         var root = self
         while let p = root.superlayer { root = p }
         var found: Layer?
         let rootCopy = root.presentationSubtree(parentTime: now, target: self, found: &found)
         rootCopy.flags.insert(.presentationRoot)
-        let copy = found!
+        // (The walk from the root reaches every model layer; should it not,
+        // the layer is copied from itself rather than trapping.)
+        guard let copy = found else { return copyOfPresentationCopy(now: now) }
         if copy !== rootCopy {
             // The caller holds only this copy: make it hold its ancestors
             // (superlayer is a weak link), and let the ancestors drop their
@@ -267,6 +278,53 @@ extension Layer {
             }
         }
         return withExtendedLifetime(rootCopy) { copy }
+    }
+
+    /// The presentation copy of a presentation copy (or of a transition
+    /// snapshot, or of a layer inside one): a copy of it as it is (a copy
+    /// runs no animations) with copies of its sublayers and mask, and copies
+    /// of its superlayers that hold only the link up to it, as a copy of a
+    /// model sublayer has. Its model layer is the copy's model layer (for a
+    /// snapshot, the snapshot's layer). Made from the layer itself, not from
+    /// its root: the copies above a copied sublayer or mask no longer list it.
+    private func copyOfPresentationCopy(now: Double) -> Layer {
+        var found: Layer?
+        let parentTime = superlayer.map { $0.localTime(fromMedia: now) } ?? now
+        let copy = presentationSubtree(parentTime: parentTime, target: self, found: &found)
+        var node = copy, original = self
+        while let parent = original.superlayer {
+            let parentCopy = parent.shallowCopy()
+            parentCopy.modelLayer = parent.modelLayer ?? parent
+            node.superlayer = parentCopy
+            node.presentationParent = parentCopy
+            node = parentCopy
+            original = parent
+        }
+        node.flags.insert(.presentationRoot)
+        return copy
+    }
+
+    /// What a transition added to this layer starts from: a presentation copy
+    /// of the layer now, detached from the model (no layer in it has a model
+    /// layer), so that the layer's own animation list never holds the layer,
+    /// its tree or its root (a copy holds its model): a layer the host
+    /// releases is freed at once, and its transition with it.
+    package func transitionSnapshot(now: Double) -> Layer {
+        let snapshot = presentationCopy(now: now)
+        // Its subtree, and the copies of its ancestors (which hold only the
+        // link down to it).
+        var pending = [snapshot]
+        while let l = pending.popLast() {
+            l.modelLayer = nil
+            pending += l.sublayers
+            if let m = l.visuals?.mask { pending.append(m) }
+        }
+        var ancestor = snapshot.presentationParent
+        while let a = ancestor {
+            a.modelLayer = nil
+            ancestor = a.presentationParent
+        }
+        return snapshot
     }
 
     /// Copies the subtree; `parentTime` is the superlayer's local time (media
@@ -366,7 +424,10 @@ extension Layer {
         }
         if let mask = visuals?.mask {
             let m = mask.presentationSubtree(parentTime: t, target: target, found: &found)
-            copy.visuals?.mask = m
+            // (The copy's visuals come from the committed state, which may
+            // have none while the model's mask is new: the mask copy, which
+            // may hold the target's copy, must not be dropped.)
+            copy.ensureVisuals.mask = m
             m.superlayer = copy
         }
         var transformWritten = false

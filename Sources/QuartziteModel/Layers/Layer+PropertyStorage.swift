@@ -79,6 +79,7 @@ extension Layer {
         case .levelsOfDetail: return Value(.number(Double(1)))
         case .levelsOfDetailBias: return Value(.number(Double(0)))
         case .tileSize: return Value(.size(CGSize(width: 256, height: 256)))
+        case .drawableProperties: return EAGLLayerState.defaultProperties
         }
     }
 
@@ -164,6 +165,7 @@ extension Layer {
         case .levelsOfDetail: return Value(.number(Double((l.tiled.map { $0.levelsOfDetail } ?? 1))))
         case .levelsOfDetailBias: return Value(.number(Double((l.tiled.map { $0.levelsOfDetailBias } ?? 0))))
         case .tileSize: return Value(.size((l.tiled.map { $0.tileSize } ?? CGSize(width: 256, height: 256))))
+        case .drawableProperties: return l.eagl?.properties
         }
     }
 
@@ -442,6 +444,11 @@ extension Layer {
                 return .failed
             }
             l.tiled?.tileSize = s
+            return .stored
+        case .drawableProperties:
+            // Stored as given (Apple's copy property); read when storage is made.
+            if let v = r.v, v.type != CAValueTypeDictionary { return r.fail("a dictionary") }
+            l.eagl?.properties = r.v
             return .stored
         }
     }

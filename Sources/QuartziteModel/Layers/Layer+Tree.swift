@@ -21,12 +21,24 @@ extension Layer {
 
     /// Checks that `child` may become a sublayer (or mask) of self.
     package func canAdopt(_ child: Layer, _ function: StaticString) -> Bool {
+        guard fixedTreeAllows(function, with: child) else { return false }
         if child.isAncestor(of: self) {
             recordError(QZErrorInvalidArgument, function, child === self
                         ? "a layer cannot be its own sublayer" : "the layer is an ancestor of the new superlayer (a cycle)")
             return false
         }
         return true
+    }
+
+    /// Presentation copies have a fixed tree: no tree operation may take a
+    /// copy as the parent, the child or the sibling. (A model layer under a
+    /// copy, or a copy in a model tree, would mix what presentation shows
+    /// with what the host edits.) Records QZErrorInvalidState when refused.
+    package func fixedTreeAllows(_ function: StaticString, with other: Layer? = nil) -> Bool {
+        guard isPresentationCopy || (other?.isPresentationCopy ?? false) else { return true }
+        recordError(QZErrorInvalidState, function,
+                    "presentation copies have a fixed tree: their sublayers, mask and superlayer cannot change, and they cannot join a model tree")
+        return false
     }
 
     /// Detaches from the superlayer (as a sublayer or as its mask).
@@ -71,6 +83,7 @@ extension Layer {
     }
 
     package func insertSublayer(_ child: Layer, relativeTo sibling: Layer, above: Bool, function: StaticString) -> Bool {
+        guard fixedTreeAllows(function, with: child) else { return false }
         guard let i = sublayers.firstIndex(where: { $0 === sibling }) else {
             recordError(QZErrorInvalidArgument, function, "the sibling is not a sublayer of this layer")
             return false
@@ -82,6 +95,7 @@ extension Layer {
     }
 
     package func replaceSublayer(_ old: Layer, with new: Layer, function: StaticString) -> Bool {
+        guard fixedTreeAllows(function, with: new) else { return false }
         guard let i = sublayers.firstIndex(where: { $0 === old }) else {
             recordError(QZErrorInvalidArgument, function, "the layer to replace is not a sublayer of this layer")
             return false
@@ -100,6 +114,7 @@ extension Layer {
     }
 
     package func setSublayers(_ layers: [Layer], function: StaticString) -> Bool {
+        guard fixedTreeAllows(function) else { return false }
         for (i, l) in layers.enumerated() {
             guard canAdopt(l, function) else { return false }
             for j in 0..<i where layers[j] === l {
@@ -128,6 +143,7 @@ extension Layer {
     /// layer, as observed on Apple's QuartzCore. An ancestor (a cycle) is
     /// refused.
     package func setMask(_ mask: Layer?, function: StaticString) -> Bool {
+        guard fixedTreeAllows(function, with: mask) else { return false }
         if let mask {
             if let current = visuals?.mask, current === mask { return true }
             guard canAdopt(mask, function) else { return false }

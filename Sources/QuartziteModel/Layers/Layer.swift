@@ -83,6 +83,11 @@ public final class Layer: QZObject, Handle {
         get { rare?.tiled }
         set { if newValue != nil || rare != nil { ensureRare.tiled = newValue } }
     }
+    /// CAEAGLLayer's drawable properties and GL storage (GL/EAGLDrawable.swift).
+    package var eagl: EAGLLayerState? {
+        get { rare?.eagl }
+        set { if newValue != nil || rare != nil { ensureRare.eagl = newValue } }
+    }
     package var custom: CustomValues? {
         get { rare?.custom }
         set { if newValue != nil || rare != nil { ensureRare.custom = newValue } }
@@ -122,6 +127,7 @@ public final class Layer: QZObject, Handle {
         switch layerClass.builtin {
         case .text: text = TextLayerState()
         case .tiled: tiled = TiledLayerState()
+        case .eagl: eagl = EAGLLayerState()
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
@@ -178,10 +184,11 @@ public final class Layer: QZObject, Handle {
     private func assignRare(copyOf other: Layer) {
         let old = rare
         rare = nil
-        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil {
+        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil {
             let r = LayerRare()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
+            r.eagl = m.eagl?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
             rare = r
         }
@@ -261,6 +268,9 @@ public final class Layer: QZObject, Handle {
         hooks = h
         return h
     }
+
+    /// A presentation copy or a snapshot (see LayerFlags.copy).
+    @inlinable @inline(__always) package var isPresentationCopy: Bool { flags.contains(.copy) }
 
     @inlinable @inline(__always) package func markSet(_ key: LayerKey) {
         if key.word == 0 { setBits.0 |= key.bit } else { setBits.1 |= key.bit }
@@ -343,7 +353,9 @@ public final class Layer: QZObject, Handle {
     /// for layout joins the transaction, whose commit lays the layer out.
     @inlinable package static var laysOutAtCommit: LayerFlags { LayerFlags(rawValue: 1 << 13) }
     /// A copy (presentation, committed snapshot, transition snapshot): never
-    /// part of a transaction, even before its model link is set.
+    /// part of a transaction, even before its model link is set; it runs no
+    /// animations, its property changes take effect at once (no action) and
+    /// its tree is fixed.
     @inlinable package static var copy: LayerFlags { LayerFlags(rawValue: 1 << 14) }
 
     package static let defaults: LayerFlags = [.doubleSided]
@@ -358,6 +370,7 @@ package final class LayerRare {
     package var backingStore: PixelBuffer?
     package var text: TextLayerState?
     package var tiled: TiledLayerState?
+    package var eagl: EAGLLayerState?
     package var custom: CustomValues?
     @usableFromInline package var hooks: LayerHooks?
     package var presentationParent: Layer?

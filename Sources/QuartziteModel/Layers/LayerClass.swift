@@ -49,6 +49,7 @@ public final class LayerClass: QZObject, Handle {
     public static let scroll = LayerClass(name: "CAScrollLayer", superclass: base, builtin: .scroll, callbacks: nil, info: nil)
     public static let text = LayerClass(name: "CATextLayer", superclass: base, builtin: .text, callbacks: nil, info: nil)
     public static let tiled = LayerClass(name: "CATiledLayer", superclass: base, builtin: .tiled, callbacks: nil, info: nil)
+    public static let eagl = LayerClass(name: "CAEAGLLayer", superclass: base, builtin: .eagl, callbacks: nil, info: nil)
 
     package static func builtin(named name: String) -> LayerClass? {
         switch name {
@@ -56,6 +57,7 @@ public final class LayerClass: QZObject, Handle {
         case "CAScrollLayer": return scroll
         case "CATextLayer": return text
         case "CATiledLayer": return tiled
+        case "CAEAGLLayer": return eagl
         default: return nil
         }
     }

@@ -17,7 +17,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         shouldRasterize, rasterizationScale, filters, backgroundFilters, compositingFilter, style, name,
         actions, sublayers, beginTime, duration, speed, timeOffset, repeatCount, repeatDuration, autoreverses,
         fillMode, scrollMode, string, font, fontSize, foregroundColor, wrapped, alignmentMode, truncationMode,
-        levelsOfDetail, levelsOfDetailBias, tileSize
+        levelsOfDetail, levelsOfDetailBias, tileSize, drawableProperties
 
     public var name: String {
         switch self {
@@ -83,6 +83,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .levelsOfDetail: return "levelsOfDetail"
         case .levelsOfDetailBias: return "levelsOfDetailBias"
         case .tileSize: return "tileSize"
+        case .drawableProperties: return "drawableProperties"
         }
     }
 
@@ -100,6 +101,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .string, .font, .fontSize, .foregroundColor, .wrapped, .alignmentMode, .truncationMode: return
              .text
         case .levelsOfDetail, .levelsOfDetailBias, .tileSize: return .tiled
+        case .drawableProperties: return .eagl
         default: return .layer
         }
     }
@@ -183,7 +185,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             }
         case .dictionary:
             switch self {
-            case .actions: return true
+            case .actions, .drawableProperties: return true
             default: return false
             }
         case .string(let s):

@@ -142,7 +142,7 @@ public struct MediaTiming: Sendable {
             progress = Swift.min(within / d, 1)
         }
         if progress < 0 { progress = 0 }
-        let count = iteration < Double(Int.max) ? Int(iteration) : Int.max
+        let count = saturatingInt(iteration)
         return Sample(phase: phase, progress: progress, iteration: count)
     }
 }

@@ -59,9 +59,11 @@ package enum Actions {
 
     /// Runs `action` for `key` on `layer` (model lock held): an animation is
     /// added to the layer under the key (a copy, in the open transaction); a
-    /// custom action's callback runs on the calling thread.
-    package static func run(_ action: QZObject, key: String, layer: Layer, arguments: Value?) {
+    /// custom action's callback runs on the calling thread. An animation on
+    /// a presentation copy records QZErrorInvalidState (copies run none).
+    package static func run(_ action: QZObject, key: String, layer: Layer, arguments: Value?, function: StaticString = #function) {
         if let a = action as? Animation {
+            guard layer.acceptsAnimations(function) else { return }
             layer.addAnimationInTransaction(a, forKey: key)
         } else if let a = action as? Action, let fn = a.run {
             let layerHandle = borrowedHandle(layer)

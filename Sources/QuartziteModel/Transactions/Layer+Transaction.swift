@@ -360,6 +360,10 @@ extension Layer {
     @inlinable @inline(__always)
     package func transactionChange(_ key: LayerKey, _ body: () -> Void) {
         if key == .frame {
+            if isPresentationCopy {
+                body()
+                return
+            }
             let p = willChange(.position)
             let b = willChange(.bounds)
             body()
@@ -375,6 +379,13 @@ extension Layer {
                 return
             }
             implicitChange(key, body)
+            return
+        }
+        // A presentation copy changes at once: no transaction, no action.
+        // (implicitChange tests it after its fast path, which a copy never
+        // takes: it is in no transaction.)
+        if isPresentationCopy {
+            body()
             return
         }
         let wasHidden = flags.contains(.hidden)
@@ -404,6 +415,10 @@ extension Layer {
     /// small enough to be inlined into every typed setter.
     @inline(never)
     private func implicitChangeEnlisting(_ key: LayerKey, _ body: () -> Void) {
+        if isPresentationCopy {
+            body()
+            return
+        }
         let t = ThreadTransactions.current
         let state: LayerTransactionState
         if let s = transactionState, s.record != nil {
@@ -476,6 +491,10 @@ extension Layer {
     /// The same for key-value coding: `keyPath`'s first component names a
     /// declared property or a custom key (whose action is searched too).
     package func transactionChange(keyPath: String, _ body: () -> Void) {
+        if isPresentationCopy {
+            body()
+            return
+        }
         let name = keyPath.split(separator: ".", maxSplits: 1).first.map(String.init) ?? keyPath
         if let key = declaredKey(name) {
             transactionChange(key, body)

@@ -325,7 +325,7 @@ package enum Transactions {
         var transitionSnapshots: [ObjectIdentifier: Layer] = [:]
         for slot in record.transitionSlots {
             guard let layer = record.layers[slot]?.takeUnretainedValue() else { continue }
-            transitionSnapshots[ObjectIdentifier(layer)] = layer.presentationCopy(now: now)
+            transitionSnapshots[ObjectIdentifier(layer)] = layer.transitionSnapshot(now: now)
         }
         // (The layers are read through a copy of the list, prefetching a few
         // ahead: at scale the commit waits on memory, one layer after another.)
@@ -474,10 +474,15 @@ package enum Transactions {
         let now = MediaClock.now()
         let events: [AnimationEvent] = withModelLock {
             // A registered layer is alive: its deinit unregisters it under the
-            // lock. (Looked up afresh: a host callback may free one meanwhile.)
+            // lock. (Looked up afresh: freeing one layer may free others.)
             for id in Array(AnimationRegistry.layers.keys) {
                 guard let entry = AnimationRegistry.layers[id] else { continue }
-                entry._withUnsafeGuaranteedRef { l in
+                // Held for its update: the entries it drops may hold the last
+                // references to it (an animation whose values or delegate
+                // object hold the layer), and a layer must not be freed while
+                // its own method runs. It may be freed when `l` goes.
+                let l = entry.takeUnretainedValue()
+                withExtendedLifetime(l) {
                     if l.animationList == nil && l.implicitList == nil {
                         AnimationRegistry.unregister(l)
                     } else {
@@ -497,6 +502,9 @@ package enum Transactions {
                 hostCall { fn(handle, event.delegate.info) }
             }
         }
+        // The events may hold the last references to animations, whose
+        // values may hold layers: freed under the lock (see releaseHandle).
+        withModelLock { withExtendedLifetime(consume events) {} }
     }
 }
 

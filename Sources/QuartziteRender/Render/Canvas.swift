@@ -21,9 +21,12 @@ package struct PixelBox: Equatable {
     /// The pixels a rectangle touches (rounded outwards).
     package init(covering r: CGRect) {
         if r.isNull || r.hasNaN { self = .empty; return }
+        // (An infinite size makes an edge NaN: -inf + inf.)
+        let minX = r.minX, maxX = r.maxX, minY = r.minY, maxY = r.maxY
+        if minX.isNaN || maxX.isNaN || minY.isNaN || maxY.isNaN { self = .empty; return }
         let lim = 1e7
-        let a = max(min(r.minX, lim), -lim), b = max(min(r.maxX, lim), -lim)
-        let c = max(min(r.minY, lim), -lim), d = max(min(r.maxY, lim), -lim)
+        let a = max(min(minX, lim), -lim), b = max(min(maxX, lim), -lim)
+        let c = max(min(minY, lim), -lim), d = max(min(maxY, lim), -lim)
         x0 = Int(a.rounded(.down)); x1 = Int(b.rounded(.up))
         y0 = Int(c.rounded(.down)); y1 = Int(d.rounded(.up))
         if x1 == x0 && b > a { x1 += 1 }
@@ -126,9 +129,11 @@ extension PixelBuffer {
 
 /// A premultiplied Float colour (0...1) as a BGRA8 pixel.
 @inline(__always) package func packBGRA(_ v: SIMD4<Float>) -> UInt32 {
-    let a = min(max(v.w, 0), 1)
+    // (Comparisons that send NaN to 0: the conversions below would trap on it.)
+    let a: Float = v.w >= 1 ? 1 : (v.w > 0 ? v.w : 0)
     // Premultiplied: a channel never exceeds alpha.
-    let r = min(max(v.x, 0), a), g = min(max(v.y, 0), a), b = min(max(v.z, 0), a)
+    @inline(__always) func channel(_ c: Float) -> Float { c >= a ? a : (c > 0 ? c : 0) }
+    let r = channel(v.x), g = channel(v.y), b = channel(v.z)
     let ri = UInt32(r * 255 + 0.5), gi = UInt32(g * 255 + 0.5), bi = UInt32(b * 255 + 0.5), ai = UInt32(a * 255 + 0.5)
     return bi | gi << 8 | ri << 16 | ai << 24
 }

@@ -48,6 +48,8 @@ package final class TextureCache {
     }
 
     private static func decode(_ pb: PixelBuffer) -> Texture? {
+        // (A CAEAGLLayer's image: presents keep its pixels for CPU renderers.)
+        EAGLRegistry.noteCPURead(pb)
         guard pb.width > 0, pb.height > 0, let decode = pb.decoder(),
               let bitmap = Bitmap(width: pb.width, height: pb.height) else { return nil }
         pb.lock(readOnly: true)

@@ -162,7 +162,7 @@ package struct Compositor {
             compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
         case .beginShadow:
             let margin = blurExtent(sigma: op.shadowRadius) + 1
-            let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
+            let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
             let whole = PixelBox(covering: op.rect.offsetBy(dx: Double(dx), dy: Double(dy)))
             let region = PixelBox(covering: op.bounds).intersection(top.rect)
             // The silhouette pixels whose blur reaches the region: the region
@@ -381,8 +381,11 @@ package struct Compositor {
                             for i in 0..<n {
                                 let cx = Double(ia + i) + 0.5
                                 let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
-                                let x = Int(min(max((u0 + (qx - r.minX) * texScaleX).rounded(.down), 0), Double(s.width - 1)))
-                                let y = Int(min(max((v0 + (qy - r.minY) * texScaleY).rounded(.down), 0), Double(s.height - 1)))
+                                // (Clamped into the texture with NaN at 0: Int(NaN) would trap.)
+                                let fx = (u0 + (qx - r.minX) * texScaleX).rounded(.down)
+                                let fy = (v0 + (qy - r.minY) * texScaleY).rounded(.down)
+                                let x = fx > 0 ? (fx < Double(s.width - 1) ? Int(fx) : s.width - 1) : 0
+                                let y = fy > 0 ? (fy < Double(s.height - 1) ? Int(fy) : s.height - 1) : 0
                                 scratch[i] = s[x, y]
                             }
                         case .trilinear: t.sampleRowTrilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv, lod: fastLod + bias)
@@ -436,7 +439,7 @@ package struct Compositor {
                 let cy = Double(py) + 0.5
                 for x in xs..<xe where line[x] != 0 {
                     let k = clipCoverage(Double(region.x0 + x) + 0.5, cy)
-                    line[x] = UInt8((Double(line[x]) * k + 0.5).rounded(.down))
+                    line[x] = scaledByte(line[x], k)
                 }
             }
             fillSpanOverMasked(dst: canvas.row(py) + region.x0 + xs, color: color, coverage: line + xs, count: xe - xs)
@@ -472,7 +475,7 @@ package struct Compositor {
             for x in 0..<c.rect.width { m[x] = UInt8(src[x] >> 24) }
         }
         gaussianBlur(mask: mask.mask, sigma: op.shadowRadius)
-        let dx = Int(op.shadowOffset.width.rounded()), dy = Int(op.shadowOffset.height.rounded())
+        let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
         let dst = top
         let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
         guard !r.isEmpty else { return }
@@ -486,10 +489,18 @@ package struct Compositor {
             } else {
                 for i in 0..<r.width {
                     let k = clipCoverage(Double(r.x0 + i) + 0.5, Double(y) + 0.5)
-                    coverage[i] = UInt8((Double(m[i]) * k + 0.5).rounded(.down))
+                    coverage[i] = scaledByte(m[i], k)
                 }
                 fillSpanOverMasked(dst: dst.row(y) + r.x0, color: color, coverage: coverage, count: r.width)
             }
         }
     }
+}
+
+/// A coverage byte scaled by a clip's coverage `k` (0...1), rounded; NaN
+/// (a degenerate clip) gives 0 instead of trapping in the conversion.
+@inline(__always)
+private func scaledByte(_ b: UInt8, _ k: Double) -> UInt8 {
+    let c = Double(b) * k + 0.5
+    return c >= 1 ? (c < 255 ? UInt8(c) : 255) : 0
 }

@@ -39,7 +39,11 @@ extension PixelBuffer {
 }
 
 public final class Renderer: QZObject, Handle {
-    package let target: PixelBuffer
+    /// The pixel buffer frames are drawn into (nil for a GL renderer).
+    package let target: PixelBuffer?
+    /// The GL renderer drawing frames into the framebuffer bound in a GL
+    /// context instead (CARendererCreateWithEGLContext, GL/GLRenderer.swift).
+    package let gpu: GLRenderer?
     package var layer: Layer?
     package var bounds: CGRect
     /// The frame in progress (between BeginFrame and EndFrame).
@@ -62,14 +66,29 @@ public final class Renderer: QZObject, Handle {
 
     package init(target: PixelBuffer) {
         self.target = target
+        gpu = nil
         bounds = CGRect(x: 0, y: 0, width: Double(target.width), height: Double(target.height))
+        super.init(kind: .renderer)
+    }
+
+    /// A renderer drawing with `gpu`; its target is `bounds`'s size in pixels.
+    package init(gpu: GLRenderer, bounds: CGRect) {
+        target = nil
+        self.gpu = gpu
+        self.bounds = bounds
         super.init(kind: .renderer)
     }
 
     @inlinable package static var handleTypeName: String { "CARenderer" }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.renderer.rawValue) }
 
-    package var targetRect: PixelBox { PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height) }
+    /// The target's pixels: the pixel buffer's, or for a GL renderer the
+    /// bounds' size (up to GLRenderer.maxTargetSide a side).
+    package var targetRect: PixelBox {
+        if let target { return PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height) }
+        func side(_ x: Double) -> Int { x.isFinite ? Int(min(max(x, 0), Double(GLRenderer.maxTargetSide)).rounded()) : 0 }
+        return PixelBox(x0: 0, y0: 0, x1: side(bounds.width), y1: side(bounds.height))
+    }
 
     /// The operations of the tree at time `t` (presentation values).
     /// `modelIsPresentation`: nothing in the tree animates or has uncommitted
@@ -101,12 +120,20 @@ public final class Renderer: QZObject, Handle {
         updateRect = damage(old: lastOps, new: frameOps).intersection(targetRect)
     }
 
-    package func render() -> Bool {
+    /// Draws the update rectangle; false (an error recorded naming
+    /// `function`) when the target cannot be drawn into.
+    package func render(_ function: StaticString) -> Bool {
         rendered = true
-        guard !updateRect.isEmpty else { lastPixelsDrawn = 0; return true }
+        if let gpu {
+            // (A GL frame checks its context even when nothing changed.)
+            lastPixelsDrawn = updateRect.width * updateRect.height
+            return gpu.draw(frameOps, region: updateRect, size: targetRect, function: function)
+        }
+        guard !updateRect.isEmpty, let target else { lastPixelsDrawn = 0; return true }
         lastPixelsDrawn = updateRect.width * updateRect.height
         let ok = composite(frameOps, into: target, region: updateRect, clear: true, textures: textures)
         textures.sweep()
+        if !ok { recordError(QZErrorInvalidState, function, "the target's pixels could not be written") }
         return ok
     }
 

@@ -9,8 +9,10 @@ Two layers:
   :class:`Rect`, :class:`AffineTransform`, :class:`Transform3D`),
   :class:`Color`, paths (:class:`Path`), boxed values (:class:`Value`,
   :func:`to_value`, :func:`from_value`), layers (:class:`Layer`,
-  :class:`ScrollLayer`, :class:`TextLayer`, :class:`TiledLayer`; subclass them
-  to make layer classes), animations (:class:`BasicAnimation`,
+  :class:`ScrollLayer`, :class:`TextLayer`, :class:`TiledLayer`,
+  :class:`EAGLLayer`; subclass them to make layer classes), OpenGL ES through
+  EGL (:class:`EAGLContext`, :meth:`Renderer.with_egl_context`,
+  :mod:`quartzite.gl`), animations (:class:`BasicAnimation`,
   :class:`KeyframeAnimation`, :class:`AnimationGroup`, :class:`Transition`,
   :class:`TimingFunction`, :func:`process_animation_events`), Core Video
   (:class:`PixelBuffer` with zero-copy NumPy views, :class:`PixelBufferPool`,
@@ -49,7 +51,8 @@ from .graphics import (
     BlendMode, Context, Gradient, GradientDrawingOptions, Image, InterpolationQuality, LineCap, LineJoin,
     PathDrawingMode,
 )
-from .layer import Edge, Layer, ScrollLayer, TextLayer, TiledLayer
+from .layer import EAGLLayer, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
+from .gl import EAGLContext
 from .path import Path, PathElement, PathElementType
 from .renderer import DrawList, Frame, Renderer, render_in_context
 from .text import AttributedString, Font, Framesetter, Line, UnderlineStyle
@@ -74,7 +77,7 @@ __all__ = [
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement",
     "PathElementType", "PixelBuffer", "PixelBufferPool", "Plane", "Point",
     "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "TextLayer",
-    "TiledLayer", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
+    "TiledLayer", "EAGLLayer", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
     "Value", "ValueType", "WrongTypeError", "all_pixel_format_descriptions", "call",
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
     "last_error", "pixel_format_description", "process_animation_events",

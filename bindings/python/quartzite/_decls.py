@@ -615,6 +615,10 @@ MACROS = {
     "kCTFontSizeAttribute": 'NSFontSizeAttribute',
     "kCARendererColorSpace": 'kCARendererColorSpace',
     "kCARendererMetalCommandQueue": 'kCARendererMetalCommandQueue',
+    "kEAGLDrawablePropertyRetainedBacking": 'EAGLDrawablePropertyRetainedBacking',
+    "kEAGLDrawablePropertyColorFormat": 'EAGLDrawablePropertyColorFormat',
+    "kEAGLColorFormatRGBA8": 'EAGLColorFormatRGBA8',
+    "kEAGLColorFormatRGB565": 'EAGLColorFormat565',
 }
 
 # function -> (restype, (argtypes...)), sorted by name
@@ -671,6 +675,9 @@ FUNCTIONS = {
     "CADisplayLinkRemoveFromRunLoop": ("None", ("c_void_p", "c_void_p", "c_char_p")),
     "CADisplayLinkSetFrameInterval": ("None", ("c_void_p", "c_ssize_t")),
     "CADisplayLinkSetPaused": ("None", ("c_void_p", "c_bool")),
+    "CAEAGLLayerCreate": ("c_void_p", ()),
+    "CAEAGLLayerGetDrawableProperties": ("c_void_p", ("c_void_p",)),
+    "CAEAGLLayerSetDrawableProperties": ("None", ("c_void_p", "c_void_p")),
     "CAKeyframeAnimationCopyBiasValues": ("c_void_p", ("c_void_p",)),
     "CAKeyframeAnimationCopyContinuityValues": ("c_void_p", ("c_void_p",)),
     "CAKeyframeAnimationCopyKeyTimes": ("c_void_p", ("c_void_p",)),
@@ -868,6 +875,7 @@ FUNCTIONS = {
     "CARendererAddUpdateRect": ("None", ("c_void_p", "CGRect")),
     "CARendererBeginFrameAtTime": ("None", ("c_void_p", "c_double", "POINTER(CVTimeStamp)")),
     "CARendererCreate": ("c_void_p", ("c_void_p", "c_void_p")),
+    "CARendererCreateWithEGLContext": ("c_void_p", ("c_void_p", "c_void_p", "c_void_p")),
     "CARendererEndFrame": ("None", ("c_void_p",)),
     "CARendererGetBounds": ("CGRect", ("c_void_p",)),
     "CARendererGetLayer": ("c_void_p", ("c_void_p",)),
@@ -1298,6 +1306,8 @@ FUNCTIONS = {
     "QZDrawListGetCount": ("c_size_t", ("c_void_p",)),
     "QZDrawListGetOperation": ("c_bool", ("c_void_p", "c_size_t", "POINTER(QZDrawOperation)")),
     "QZDrawListGetTargetSize": ("CGSize", ("c_void_p",)),
+    "QZEAGLContextPresentRenderbuffer": ("c_bool", ("c_void_p", "c_void_p", "c_size_t")),
+    "QZEAGLContextRenderbufferStorageFromDrawable": ("c_bool", ("c_void_p", "c_void_p", "c_size_t", "c_void_p")),
     "QZFrameGetLineCount": ("c_long", ("c_void_p",)),
     "QZGetLastError": ("c_int", ()),
     "QZGetLastErrorMessage": ("c_char_p", ()),

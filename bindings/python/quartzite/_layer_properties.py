@@ -176,4 +176,7 @@ PROPERTIES = (
     ('CATiledLayer', 'tile_size', 'struct', 'TileSize', 'tileSize',
      'Tile size in pixels (default 256 x 256).',
      ('Size', '_as_size')),
+    ('CAEAGLLayer', 'drawable_properties', 'value', 'DrawableProperties', 'drawableProperties',
+     'The drawable properties (a dict; default: not retained, RGBA8), or None.',
+     None),
 )

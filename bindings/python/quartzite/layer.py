@@ -21,7 +21,7 @@ The tree::
 
 Wrapping the same CALayerRef twice gives back the same Python object while
 one is alive (a weak registry from handle to object), and layers always come
-back as the right class: ScrollLayer, TextLayer, TiledLayer, or the Python
+back as the right class: ScrollLayer, TextLayer, TiledLayer, EAGLLayer, or the Python
 subclass they were created as.
 
 Apple's query methods that take no argument are read-only properties here:
@@ -128,7 +128,7 @@ from .graphics import Context
 from .handle import Handle
 from .values import Value, from_value, to_value
 
-__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "Context", "Edge"]
+__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "EAGLLayer", "Context", "Edge"]
 
 # MARK: - Helpers
 
@@ -1649,7 +1649,24 @@ class TiledLayer(Layer):
         return call(_lib.CATiledLayerGetFadeDuration)
 
 
-for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer):
+class EAGLLayer(Layer):
+    """A CAEAGLLayer: a layer whose contents an OpenGL ES context draws.
+
+    ``drawable_properties`` is a dict with the keys
+    ``kEAGLDrawablePropertyRetainedBacking`` (a bool) and
+    ``kEAGLDrawablePropertyColorFormat`` (``kEAGLColorFormatRGBA8`` or
+    ``kEAGLColorFormatRGB565``), Apple's strings (see
+    :data:`quartzite.gl.RETAINED_BACKING` and friends). The GL side (storage
+    for a renderbuffer, presenting it) is :class:`quartzite.gl.EAGLContext`."""
+
+    __slots__ = ()
+    _qz_builtin = "CAEAGLLayer"
+    _qz_create = "CAEAGLLayerCreate"
+
+    # (drawable_properties comes from the property table, _install_properties.)
+
+
+for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer):
     _python_classes[_builtin.class_ref()] = _builtin
 del _builtin
 
@@ -1661,7 +1678,8 @@ def _install_properties():
     """Adds the properties of the property table (_layer_properties, generated
     with the C functions from scripts/generate-layer-properties.py) to the
     classes that declare them."""
-    classes = {"CALayer": Layer, "CAScrollLayer": ScrollLayer, "CATextLayer": TextLayer, "CATiledLayer": TiledLayer}
+    classes = {"CALayer": Layer, "CAScrollLayer": ScrollLayer, "CATextLayer": TextLayer, "CATiledLayer": TiledLayer,
+               "CAEAGLLayer": EAGLLayer}
     for cls_name, attr, kind, suffix, key, doc, extra in _layer_properties.PROPERTIES:
         if kind == "struct":
             prop = _struct_prop(attr, suffix, globals()[extra[0]], globals()[extra[1]], doc, cls=cls_name)

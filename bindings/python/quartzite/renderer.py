@@ -87,7 +87,7 @@ class Renderer(Handle):
 
     __slots__ = ("_target", "_layer")
     _type_name = "CARendererRef"
-    _target: PixelBuffer
+    _target: Optional[PixelBuffer]     # None for a GL renderer
     _layer: Optional[Layer]
 
     def __init__(self, layer: Optional[Layer] = None, width: Optional[int] = None, height: Optional[int] = None, target: Optional[PixelBuffer] = None, pixel_format: PixelFormat = "BGRA") -> None:
@@ -102,8 +102,32 @@ class Renderer(Handle):
         if layer is not None:
             self.layer = layer
 
+    @classmethod
+    def with_egl_context(cls, display: EGLHandle, context: EGLHandle, layer: Optional[Layer] = None,
+                         options: Optional[Dict[str, Any]] = None) -> "Renderer":
+        """A renderer drawing with OpenGL ES 3 into the framebuffer bound in
+        the EGL ``context`` of ``display`` (CARendererCreateWithEGLContext):
+        both as integers or ctypes pointers; the context must be current on
+        the calling thread now and at each render. Its bounds start as the
+        current viewport; ``target`` is None and ``frame()`` is not
+        available (read the framebuffer with GL)."""
+        obj = cls.__new__(cls)
+        obj._ref = None
+        obj._target = None
+        obj._layer = None
+        opts = _options(options)
+        try:
+            obj._ref = call(_lib.CARendererCreateWithEGLContext, _pointer(display), _pointer(context), opts)
+        finally:
+            if opts:
+                _lib.CARelease(opts)
+        if layer is not None:
+            obj.layer = layer
+        return obj
+
     @property
-    def target(self) -> PixelBuffer:
+    def target(self) -> Optional[PixelBuffer]:
+        """The PixelBuffer frames are drawn into (None for a GL renderer)."""
         return self._target
 
     @property
@@ -158,6 +182,8 @@ class Renderer(Handle):
         """Renders the frame at media time ``time``; returns a NumPy copy,
         or with ``copy=False`` the target PixelBuffer, locked read-only (the
         caller unlocks it: ``with renderer.frame(t, copy=False) as pb:``)."""
+        if self._target is None:
+            raise TypeError("a GL renderer draws into a GL framebuffer: call begin_frame, render and end_frame")
         self.begin_frame(time)
         self.render()
         self.end_frame()
@@ -230,6 +256,25 @@ class Frame(PixelExport):
         except Exception:  # interpreter exit: the library may be gone
             pass
 
+
+#: An EGL handle (EGLDisplay, EGLContext) from Python: an int, a ctypes pointer or None.
+EGLHandle = Union[int, ctypes.c_void_p, "ctypes._Pointer[Any]", None]
+
+
+def _pointer(p: EGLHandle) -> ctypes.c_void_p:
+    """An EGL handle given as an int, a ctypes pointer or None, as c_void_p."""
+    if p is None or isinstance(p, int):
+        return ctypes.c_void_p(p)
+    if isinstance(p, ctypes.c_void_p):
+        return p
+    return ctypes.cast(p, ctypes.c_void_p)
+
+
+def _options(options: Optional[Dict[str, Any]]) -> Optional[int]:
+    if options is None:
+        return None
+    from .values import to_value
+    return to_value(options)
 
 
 def render_in_context(layer: Layer, width: int, height: int, scale: float = 1.0) -> numpy.ndarray:

@@ -155,7 +155,7 @@ package func fillRoundedRectShadow(dst: Surface, clip: PixelRect? = nil, rect: C
         return fillRoundedRect(dst: dst, clip: clip, rect: rect, cornerRadius: cornerRadius, color: color)
     }
     let radius = Swift.min(cornerRadius.isNaN ? 0 : Swift.max(0, cornerRadius), Swift.min(r.size.width, r.size.height) / 2)
-    let e = blurExtent(sigma: Swift.min(sigma, 1024)) + 1
+    let e = blurExtent(sigma: sigma) + 1
     // The whole shadow's pixels: the rectangle's pixels grown by the blur's reach.
     let fx0 = r.origin.x.rounded(.down), fy0 = r.origin.y.rounded(.down)
     guard abs(fx0) < 1e9, abs(fy0) < 1e9, r.size.width < 1e9, r.size.height < 1e9 else { return .empty }

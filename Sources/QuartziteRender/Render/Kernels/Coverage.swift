@@ -9,7 +9,7 @@ import QuartziteGraphics
 // the shape) and returns the pixel rectangle that may hold non-zero coverage.
 // Coordinates are in mask pixels: pixel (x, y) covers [x, x + 1) x [y, y + 1).
 
-@inline(__always) private func clamp01(_ x: Double) -> Double { x <= 0 ? 0 : (x >= 1 ? 1 : x) }
+@inline(__always) private func clamp01(_ x: Double) -> Double { x > 0 ? (x < 1 ? x : 1) : 0 }   // (NaN: 0)
 @inline(__always) private func byte(_ c: Double) -> UInt8 { UInt8(clamp01(c) * 255 + 0.5) }
 
 /// The length of [a0, a1) ∩ [b0, b1) (0 when they do not meet).
@@ -168,11 +168,15 @@ package struct QuadEdges {
                 }
             }
         }
-        let ax0 = Double(x0), ax1 = Double(x1)
-        let xs = Int(Swift.min(Swift.max(lo, ax0), ax1)), xe = Int(Swift.max(Swift.min(hi, ax1), ax0))
+        // Clamped into [lower, upper] with NaN at `lower` (degenerate edges
+        // give NaN bounds; Int(NaN) would trap).
+        @inline(__always) func clamp(_ v: Double, _ lower: Int, _ upper: Int) -> Int {
+            v > Double(lower) ? (v < Double(upper) ? Int(v) : upper) : lower
+        }
+        let xs = clamp(lo, x0, x1), xe = clamp(hi, x0, x1)
         if xe <= xs { return (xs, xs) }
-        let fs = Int(Swift.min(Swift.max(fullLo, Double(xs)), Double(xe)))
-        let fe = Int(Swift.max(Swift.min(fullHi, Double(xe)), Double(fs)))
+        let fs = clamp(fullLo, xs, xe)
+        let fe = clamp(fullHi, fs, xe)
         withUnsafeBytes(of: rowC) { raw in
             let rc = raw.bindMemory(to: Double.self)
             @inline(__always) func evaluate(_ x: Int) {
@@ -274,6 +278,10 @@ package struct CoverageEdges {
     /// An edge from its top (x0, y0) to its bottom (x1, y1); dir +1 when the
     /// polygon runs downwards along it, -1 upwards.
     private struct Edge { var x0, y0, x1, y1: Double; var dir: Int; var dxdy: Double }
+    /// Where an edge crosses a sample row.
+    private struct Crossing { var x: Double; var dir: Int; var edge: Int }
+    /// Up to this many active edges, crossings are kept sorted by insertion.
+    private static let insertionLimit = 32
     private var edges: [Edge] = []
     /// The height of the target: edges entirely above row 0 or below it are dropped.
     private let limitY: Double
@@ -322,10 +330,14 @@ package struct CoverageEdges {
         let active = UnsafeMutablePointer<Int>.allocate(capacity: count)
         let crossX = UnsafeMutablePointer<Double>.allocate(capacity: count)
         let crossDir = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        // Many crossings on one sample row (a polygon of thousands of edges)
+        // are sorted, not inserted one by one: the cost stays n log n.
+        let crossings = UnsafeMutablePointer<Crossing>.allocate(capacity: count)
         acc.initialize(repeating: 0, count: w + 2)
         run.initialize(repeating: 0, count: w + 2)
         defer {
             acc.deallocate(); run.deallocate(); active.deallocate(); crossX.deallocate(); crossDir.deallocate()
+            crossings.deallocate()
         }
         return edges.withUnsafeBufferPointer { e -> PixelRect in
             var activeCount = 0
@@ -354,14 +366,57 @@ package struct CoverageEdges {
                 for s in 0..<samples {
                     let sy = rowTop + (Double(s) + 0.5) * weight
                     var n = 0
-                    for i in 0..<activeCount {
-                        let ed = e[active[i]]
-                        if sy >= ed.y0 && sy < ed.y1 {
-                            let x = ed.x0 + (sy - ed.y0) * ed.dxdy
-                            var j = n
-                            while j > 0 && crossX[j - 1] > x { crossX[j] = crossX[j - 1]; crossDir[j] = crossDir[j - 1]; j -= 1 }
-                            crossX[j] = x; crossDir[j] = ed.dir
-                            n += 1
+                    if activeCount <= Self.insertionLimit {
+                        for i in 0..<activeCount {
+                            let ed = e[active[i]]
+                            if sy >= ed.y0 && sy < ed.y1 {
+                                let x = ed.x0 + (sy - ed.y0) * ed.dxdy
+                                var j = n
+                                while j > 0 && crossX[j - 1] > x { crossX[j] = crossX[j - 1]; crossDir[j] = crossDir[j - 1]; j -= 1 }
+                                crossX[j] = x; crossDir[j] = ed.dir
+                                n += 1
+                            }
+                        }
+                    } else {
+                        // Many edges: the crossings in the active list's order,
+                        // which is the last sample row's sorted order (edges move
+                        // little in 1/16 pixel), so nearly sorted: an insertion
+                        // sort with a budget of moves, else a full sort. Then the
+                        // list takes the new order. Linear for most rows.
+                        var rest = 0
+                        for i in 0..<activeCount {
+                            let index = active[i]
+                            let ed = e[index]
+                            if sy >= ed.y0 && sy < ed.y1 {
+                                let x = ed.x0 + (sy - ed.y0) * ed.dxdy
+                                crossings[n] = Crossing(x: x.isNaN ? -.infinity : x, dir: ed.dir, edge: index)   // (a total order)
+                                n += 1
+                            } else {
+                                // (Not on this sample row: kept after the crossings, in order.)
+                                active[rest] = index
+                                rest += 1
+                            }
+                        }
+                        var budget = 4 * n + 64
+                        var k = 1
+                        while k < n && budget > 0 {
+                            let c = crossings[k]
+                            var j = k
+                            while j > 0 && crossings[j - 1].x > c.x { crossings[j] = crossings[j - 1]; j -= 1 }
+                            budget -= k - j
+                            crossings[j] = c
+                            k += 1
+                        }
+                        if k < n {
+                            var all = UnsafeMutableBufferPointer(start: crossings, count: n)
+                            all.sort { $0.x < $1.x }
+                        }
+                        // active = sorted crossings' edges, then the others.
+                        var r = rest
+                        while r > 0 { r -= 1; active[n + r] = active[r] }   // (backwards: the ranges may overlap)
+                        for k in 0..<n {
+                            crossX[k] = crossings[k].x; crossDir[k] = crossings[k].dir
+                            active[k] = crossings[k].edge
                         }
                     }
                     if n < 2 { continue }
@@ -376,7 +431,7 @@ package struct CoverageEdges {
                             xa = (xa - 0.5).rounded(.up) ; xb = (xb - 0.5).rounded(.up)
                         }
                         xa = Swift.max(xa, 0); xb = Swift.min(xb, Double(w))
-                        if xb <= xa { continue }
+                        if !(xb > xa) { continue }   // (also NaN crossings)
                         let ia = Int(xa), ib = Int(xb)
                         rowAny = true
                         minXi = Swift.min(minXi, ia); maxXi = Swift.max(maxXi, Swift.min(ib + 1, w))

@@ -249,7 +249,7 @@ package final class Texture {
 
     package static func trilinear(_ lv: [Surface], _ width: Int, _ height: Int, _ u: Double, _ v: Double, _ lod: Double) -> UInt32 {
         let top = Double(lv.count - 1)
-        let l = Swift.min(lod, top)
+        let l = lod > 0 ? Swift.min(lod, top) : 0   // (NaN: the base level)
         let l0 = Int(l), f = UInt32(((l - Double(l0)) * 255).rounded())
         let s0 = lv[l0]
         let p0 = bilinear(s0, u * Double(s0.width) / Double(width), v * Double(s0.height) / Double(height))
