@@ -32,6 +32,7 @@ SPECIAL = {
     "CGBitmapContextCreate": "fz_special_CGBitmapContextCreate",
     "CFRunLoopRun": "fz_special_CFRunLoopRun",
     "CGDataProviderCreateWithData": "fz_special_CGDataProviderCreateWithData",
+    "CGGradientCreateWithColorComponents": "fz_special_CGGradientCreateWithColorComponents",
 }
 
 # Callback typedefs the harness implements itself.

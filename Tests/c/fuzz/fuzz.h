@@ -102,6 +102,7 @@ void fz_special_CVPixelBufferCreateWithPlanarBytes(void);
 void fz_special_CGBitmapContextCreate(void);
 void fz_special_CFRunLoopRun(void);
 void fz_special_CGDataProviderCreateWithData(void);
+void fz_special_CGGradientCreateWithColorComponents(void);
 
 /* The generated table. */
 typedef struct fz_function {

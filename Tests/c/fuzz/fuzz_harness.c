@@ -679,6 +679,29 @@ void fz_special_CGDataProviderCreateWithData(void) {
     fz_result(p, true);
 }
 
+void fz_special_CGGradientCreateWithColorComponents(void) {
+    /* `count` colours of the space's components plus alpha each (at most 5:
+     * CMYK), and `count` locations or NULL (evenly spaced). A NULL
+     * components array comes with an absurd count. */
+    if (!any_kind.mask) { fz_intern_kinds(&any_kind); fz_intern_kinds(&value_kind); }
+    size_t count = 0;
+    long n = fz_array_count(&count);
+    CGColorSpaceRef space = (CGColorSpaceRef)fz_handle(&any_kind);
+    double *components = NULL, *locations = NULL;
+    if (n >= 0) {
+        components = (double *)fz_scratch(sizeof(double) * (size_t)(5 * n + 1));
+        for (long k = 0; k < 5 * n; k++) components[k] = fz_double("components");
+        if (FZ_W(fz_pick(4))) {
+            locations = (double *)fz_scratch(sizeof(double) * (size_t)(n + 1));
+            for (long k = 0; k < n; k++) locations[k] = fz_double("locations");
+        }
+    }
+    fz_before_call();
+    CGGradientRef g = CGGradientCreateWithColorComponents(space, components, locations, count);
+    fz_after_call();
+    fz_result(g, true);
+}
+
 static void stop_current_loop(void *info) { (void)info; CFRunLoopStop(CFRunLoopGetCurrent()); }
 
 void fz_special_CFRunLoopRun(void) {
