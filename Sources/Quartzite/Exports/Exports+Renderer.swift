@@ -96,10 +96,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         recordError(QZErrorNotFinite, #function, "the frame time must be finite")
         return
     }
-    // The frame shows committed state: commit the calling thread's implicit
-    // transaction first, as a run loop turn would (hosts that drive
-    // CARenderer from their own frame loop have no run loop).
-    Transactions.flush()
+    Renderer.prepareFrame()
     withRenderer(renderer, ()) { r in
         if r.frameTime != nil { recordError(QZErrorInvalidState, #function, "a frame is already open; it is replaced") }
         r.beginFrame(at: timeStamp)

@@ -105,6 +105,15 @@ public final class Renderer: QZObject, Handle {
         return b.ops
     }
 
+    /// What a frame does before it looks at the tree (called without the
+    /// renderer's or the model's lock): a frame shows committed state, so
+    /// the calling thread's implicit transaction commits first, as a run
+    /// loop turn would (hosts that drive CARenderer from their own frame
+    /// loop have no run loop).
+    package static func prepareFrame() {
+        Transactions.flush()
+    }
+
     package func beginFrame(at t: Double) {
         frameTime = t
         rendered = false
