@@ -68,6 +68,7 @@ fuzz: build
 # stress for 30 s), then under ThreadSanitizer (the thread stress for 30 s,
 # the run loop and threaded export tests). Any report fails the target.
 SANITIZE_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:malloc_context_size=60 \
+	LSAN_OPTIONS=suppressions=$(abspath Tests/c/lsan.supp):print_suppressions=0 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 sanitize: deps
 	cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQUARTZITE_SANITIZE=address \
