@@ -6,19 +6,19 @@ import CQuartzite
 // pixels with it, so it lives below both.
 
 /// A 3x3 projective map of the plane, row-vector convention: (x, y, 1) * H.
-package struct Homography {
-    package var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+@usableFromInline package struct Homography {
+    @usableFromInline package var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
 
-    package static let identity = Homography(m: (1, 0, 0, 0, 1, 0, 0, 0, 1))
+    @inlinable package static var identity: Homography { Homography(m: (1, 0, 0, 0, 1, 0, 0, 0, 1)) }
 
     /// The plane-to-plane part of a 4x4 transform acting on points with z = 0.
-    package init(_ t: CATransform3D) {
+    @inlinable package init(_ t: CATransform3D) {
         m = (t.m11, t.m12, t.m14, t.m21, t.m22, t.m24, t.m41, t.m42, t.m44)
     }
 
-    package init(m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)) { self.m = m }
+    @inlinable package init(m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)) { self.m = m }
 
-    package func apply(_ p: CGPoint) -> CGPoint {
+    @inlinable package func apply(_ p: CGPoint) -> CGPoint {
         let x = p.x * m.0 + p.y * m.3 + m.6
         let y = p.x * m.1 + p.y * m.4 + m.7
         let w = p.x * m.2 + p.y * m.5 + m.8
@@ -26,14 +26,14 @@ package struct Homography {
     }
 
     /// self, then other.
-    package func then(_ o: Homography) -> Homography {
+    @inlinable package func then(_ o: Homography) -> Homography {
         let a = m, b = o.m
         return Homography(m: (a.0 * b.0 + a.1 * b.3 + a.2 * b.6, a.0 * b.1 + a.1 * b.4 + a.2 * b.7, a.0 * b.2 + a.1 * b.5 + a.2 * b.8,
                               a.3 * b.0 + a.4 * b.3 + a.5 * b.6, a.3 * b.1 + a.4 * b.4 + a.5 * b.7, a.3 * b.2 + a.4 * b.5 + a.5 * b.8,
                               a.6 * b.0 + a.7 * b.3 + a.8 * b.6, a.6 * b.1 + a.7 * b.4 + a.8 * b.7, a.6 * b.2 + a.7 * b.5 + a.8 * b.8))
     }
 
-    package var inverse: Homography? {
+    @inlinable package var inverse: Homography? {
         let (a, b, c, d, e, f, g, h, i) = m
         let c0 = e * i - f * h, c1 = f * g - d * i, c2 = d * h - e * g
         let det = a * c0 + b * c1 + c * c2

@@ -79,7 +79,7 @@ package struct DrawOp {
 }
 
 extension Homography: Equatable {
-    package static func == (a: Homography, b: Homography) -> Bool {
+    @usableFromInline package static func == (a: Homography, b: Homography) -> Bool {
         a.m.0 == b.m.0 && a.m.1 == b.m.1 && a.m.2 == b.m.2 && a.m.3 == b.m.3 && a.m.4 == b.m.4
             && a.m.5 == b.m.5 && a.m.6 == b.m.6 && a.m.7 == b.m.7 && a.m.8 == b.m.8
     }
