@@ -84,7 +84,7 @@ public enum ObjectKind: UInt16, Sendable {
         }
     }
 
-    package var typeName: String { cTypeName.description }
+    @usableFromInline package var typeName: String { cTypeName.description }
 }
 
 @inlinable package var tagMagic: UInt32 { 0x515A_0000 }
@@ -118,6 +118,14 @@ open class QZObject {
 /// (a class accepts its subclasses' tags, as Apple's C-style API accepts
 /// every subclass of the declaring class).
 @usableFromInline package protocol Handle: QZObject {
-    static var handleTypeName: String { get }
+    /// The kind whose C type name errors use (the declaring class's, for a
+    /// class that accepts its subclasses' tags too).
+    static var handleKind: ObjectKind { get }
     static func accepts(_ tag: UInt32) -> Bool
+}
+
+extension Handle {
+    /// The C type name without "Ref", from ObjectKind (the one source of
+    /// type names).
+    @inlinable package static var handleTypeName: String { handleKind.typeName }
 }

@@ -278,7 +278,7 @@ public final class Path: QZObject, Handle {
         PathMemory.remove(state.withLock { $0.counted })
     }
 
-    @inlinable package static var handleTypeName: String { "CGPath" }
+    @inlinable package static var handleKind: ObjectKind { .path }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool {
         tag == tagMagic | UInt32(ObjectKind.path.rawValue) || tag == tagMagic | UInt32(ObjectKind.mutablePath.rawValue)
     }

@@ -22,7 +22,7 @@ public final class Color: QZObject, Handle {
 
     deinit { storage.deallocate() }
 
-    @inlinable package static var handleTypeName: String { "CGColor" }
+    @inlinable package static var handleKind: ObjectKind { .color }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.color.rawValue) }
 
     public var components: [Double] { (0..<componentCount).map { storage[$0] } }

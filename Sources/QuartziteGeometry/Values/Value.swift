@@ -32,7 +32,7 @@ public final class Value: QZObject, Handle {
     /// The shared null value (NSNull).
     public static let null = Value(.null)
 
-    @inlinable package static var handleTypeName: String { "CAValue" }
+    @inlinable package static var handleKind: ObjectKind { .value }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.value.rawValue) }
 
     @inlinable public var type: CAValueType {

@@ -26,7 +26,7 @@ public final class ColorSpace: QZObject, Handle {
         super.init(kind: .colorSpace)
     }
 
-    @inlinable package static var handleTypeName: String { "CGColorSpace" }
+    @inlinable package static var handleKind: ObjectKind { .colorSpace }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.colorSpace.rawValue) }
 
     public static let deviceRGB = ColorSpace(model: .rgb, name: nil)

@@ -18,7 +18,7 @@ public final class DataProvider: QZObject, Handle {
     private let info: UnsafeMutableRawPointer?
     private let release: DataProviderReleaseCallback?
 
-    @inlinable package static var handleTypeName: String { "CGDataProvider" }
+    @inlinable package static var handleKind: ObjectKind { .dataProvider }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.dataProvider.rawValue) }
 
     /// CGDataProviderCreateWithData: the caller's `count` bytes at `bytes`.

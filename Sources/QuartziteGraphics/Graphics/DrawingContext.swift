@@ -109,7 +109,7 @@ public final class DrawingContext: QZObject, Handle {
     /// state, as in Core Graphics): glyph space to user space, y up.
     package var textMatrix = CGAffineTransform.identity
 
-    @inlinable package static var handleTypeName: String { "CGContext" }
+    @inlinable package static var handleKind: ObjectKind { .context }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.context.rawValue) }
 
     /// A context drawing into `pb`, whose user space maps to pixels through

@@ -10,7 +10,7 @@ public final class Gradient: QZObject, Handle {
     /// Sorted by location; colours straight RGBA.
     public let stops: [(location: Double, color: SIMD4<Double>)]
 
-    @inlinable package static var handleTypeName: String { "CGGradient" }
+    @inlinable package static var handleKind: ObjectKind { .gradient }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.gradient.rawValue) }
 
     /// `locations` nil spaces the colours evenly from 0 to 1. Locations are

@@ -38,7 +38,7 @@ public final class Image: QZObject, Handle {
     /// cairo's view of `pixels`, made on first draw (model lock held).
     private var cairoSurface: OpaquePointer?
 
-    @inlinable package static var handleTypeName: String { "CGImage" }
+    @inlinable package static var handleKind: ObjectKind { .image }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.image.rawValue) }
 
     package init(pixels: PixelBuffer, bitsPerComponent: Int = 8, bitsPerPixel: Int = 32, bytesPerRow: Int? = nil,

@@ -103,7 +103,7 @@ public final class AttributedText: QZObject, Handle {
     private var cachedString: CString?
     private var cachedUTF8: UTF8Text?
 
-    @inlinable package static var handleTypeName: String { "CFAttributedString" }
+    @inlinable package static var handleKind: ObjectKind { .attributedString }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.attributedString.rawValue) }
 
     package init(_ string: String, attributes: TextAttributes = TextAttributes(), mutable: Bool, maxLength: Int = 0) {

@@ -13,7 +13,7 @@ public final class Line: QZObject, Handle {
     package let text: AttributedText
     package let layout: TextLayout
 
-    @inlinable package static var handleTypeName: String { "CTLine" }
+    @inlinable package static var handleKind: ObjectKind { .line }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.line.rawValue) }
 
     /// Callers hold the text lock.
@@ -47,7 +47,7 @@ public final class Line: QZObject, Handle {
 public final class Framesetter: QZObject, Handle {
     package let text: AttributedText
 
-    @inlinable package static var handleTypeName: String { "CTFramesetter" }
+    @inlinable package static var handleKind: ObjectKind { .framesetter }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.framesetter.rawValue) }
 
     package init(_ text: AttributedText) {
@@ -126,7 +126,7 @@ public final class TextFrame: QZObject, Handle {
     public let visibleRange: CFRange
     public let stringRange: CFRange
 
-    @inlinable package static var handleTypeName: String { "CTFrame" }
+    @inlinable package static var handleKind: ObjectKind { .frame }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.frame.rawValue) }
 
     /// Callers hold the text lock; `range` lies inside the text.

@@ -73,7 +73,7 @@ public final class Font: QZObject, Handle {
     /// Owned PangoFontDescription.
     package let description: OpaquePointer
 
-    @inlinable package static var handleTypeName: String { "CTFont" }
+    @inlinable package static var handleKind: ObjectKind { .font }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.font.rawValue) }
 
     /// Apple's default size (CTFontCreateWithName with size 0).

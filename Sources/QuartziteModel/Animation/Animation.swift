@@ -156,7 +156,7 @@ public final class Animation: QZObject, Handle {
     /// The transaction completions waiting for this animation to end.
     package var completionGroups: [CompletionGroup]?
 
-    @inlinable package static var handleTypeName: String { "CAAnimation" }
+    @inlinable package static var handleKind: ObjectKind { .animation }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool {
         tag >= tagMagic | UInt32(Kind.basic.rawValue) && tag <= tagMagic | UInt32(Kind.plain.rawValue)
     }

@@ -13,7 +13,7 @@ public final class TimingFunction: QZObject, Handle {
     /// The predefined name it was made from, if any.
     public let name: String?
 
-    @inlinable package static var handleTypeName: String { "CAMediaTimingFunction" }
+    @inlinable package static var handleKind: ObjectKind { .timingFunction }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.timingFunction.rawValue) }
 
     public init(c1x: Float, c1y: Float, c2x: Float, c2y: Float, name: String? = nil) {

@@ -118,7 +118,7 @@ public final class Layer: QZObject, Handle {
     }
 
 
-    @inlinable package static var handleTypeName: String { "CALayer" }
+    @inlinable package static var handleKind: ObjectKind { .layer }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.layer.rawValue) }
 
     public init(class layerClass: LayerClass = .base) {

@@ -17,7 +17,7 @@ public final class LayerClass: QZObject, Handle {
     /// resolved once per class (Apple's +defaultValueForKey: is a class method).
     private var resolvedDefaults: [(LayerKey, Value)]?
 
-    @inlinable package static var handleTypeName: String { "CALayerClass" }
+    @inlinable package static var handleKind: ObjectKind { .layerClass }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.layerClass.rawValue) }
 
     package init(name: String, superclass: LayerClass?, builtin: BuiltinLayerKind,

@@ -11,7 +11,7 @@ import QuartziteGraphics
 /// frame rather than catching up. The first callback after a link is added
 /// (or unpaused) is for the first frame after that moment.
 public final class DisplayLink: QZObject, Handle {
-    @inlinable package static var handleTypeName: String { "CADisplayLink" }
+    @inlinable package static var handleKind: ObjectKind { .displayLink }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.displayLink.rawValue) }
 
     /// A run loop the link is in. The loop is not retained (it retains the

@@ -31,7 +31,7 @@ package final class RunActivation {
 /// while the source stands still, each wait yields for at most 1 ms of real
 /// time so another thread can move it.
 public final class RunLoop: QZObject, Handle {
-    @inlinable package static var handleTypeName: String { "CFRunLoop" }
+    @inlinable package static var handleKind: ObjectKind { .runLoop }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.runLoop.rawValue) }
 
     /// The kernel id of the thread that owns (runs) this loop.

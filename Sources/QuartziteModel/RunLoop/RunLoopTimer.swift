@@ -11,7 +11,7 @@ import QuartziteGraphics
 /// one-shot timer is invalidated after it fires. A timer is in at most one
 /// run loop (in any number of its modes), which retains it.
 public final class RunLoopTimer: QZObject, Handle {
-    @inlinable package static var handleTypeName: String { "CFRunLoopTimer" }
+    @inlinable package static var handleKind: ObjectKind { .runLoopTimer }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.runLoopTimer.rawValue) }
 
     public let interval: Double

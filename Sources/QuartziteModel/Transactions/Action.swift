@@ -12,7 +12,7 @@ public final class Action: QZObject, Handle {
     package let info: UnsafeMutableRawPointer?
     package let release: CAActionReleaseCallback?
 
-    @inlinable package static var handleTypeName: String { "CAAction" }
+    @inlinable package static var handleKind: ObjectKind { .action }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.action.rawValue) }
 
     package init(run: CAActionCallback?, info: UnsafeMutableRawPointer?, release: CAActionReleaseCallback?) {

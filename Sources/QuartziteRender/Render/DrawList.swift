@@ -185,6 +185,6 @@ public final class DrawList: QZObject, Handle {
         super.init(kind: .drawList)
     }
 
-    @inlinable package static var handleTypeName: String { "QZDrawList" }
+    @inlinable package static var handleKind: ObjectKind { .drawList }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.drawList.rawValue) }
 }

@@ -79,7 +79,7 @@ public final class Renderer: QZObject, Handle {
         super.init(kind: .renderer)
     }
 
-    @inlinable package static var handleTypeName: String { "CARenderer" }
+    @inlinable package static var handleKind: ObjectKind { .renderer }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.renderer.rawValue) }
 
     /// The target's pixels: the pixel buffer's, or for a GL renderer the

@@ -142,7 +142,7 @@ public final class PixelBuffer: QZObject, Handle {
         pool?.recycle(storage)
     }
 
-    @inlinable package static var handleTypeName: String { "CVPixelBuffer" }
+    @inlinable package static var handleKind: ObjectKind { .pixelBuffer }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.pixelBuffer.rawValue) }
 
     // MARK: - Creating

@@ -136,7 +136,7 @@ public final class PixelBufferPool: QZObject, Handle {
 
     deinit { state.close() }
 
-    @inlinable package static var handleTypeName: String { "CVPixelBufferPool" }
+    @inlinable package static var handleKind: ObjectKind { .pixelBufferPool }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.pixelBufferPool.rawValue) }
 
     /// CVPixelBufferPoolCreate. The buffer attributes must give the width,

@@ -135,7 +135,7 @@ public final class FillExtendedPixelsCallback: QZObject, Handle {
         super.init(kind: .fillExtendedPixelsCallback)
     }
 
-    @inlinable package static var handleTypeName: String { "QZFillExtendedPixelsCallback" }
+    @inlinable package static var handleKind: ObjectKind { .fillExtendedPixelsCallback }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.fillExtendedPixelsCallback.rawValue) }
 }
 
