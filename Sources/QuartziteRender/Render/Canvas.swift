@@ -11,13 +11,7 @@ import QuartziteModel
 // into an offscreen canvas and encoded back. Groups, masks, shadows and
 // rasterized subtrees draw into offscreen canvases.
 
-package struct PixelBox: Equatable {
-    package var x0: Int, y0: Int, x1: Int, y1: Int
-    package var width: Int { max(x1 - x0, 0) }
-    package var height: Int { max(y1 - y0, 0) }
-    package var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
-    package static let empty = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
-
+extension PixelBox {
     /// The pixels a rectangle touches (rounded outwards).
     package init(covering r: CGRect) {
         if r.isNull || r.hasNaN { self = .empty; return }
@@ -32,21 +26,6 @@ package struct PixelBox: Equatable {
         if x1 == x0 && b > a { x1 += 1 }
         if y1 == y0 && d > c { y1 += 1 }
     }
-
-    package init(x0: Int, y0: Int, x1: Int, y1: Int) { self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1 }
-
-    package func intersection(_ o: PixelBox) -> PixelBox {
-        let r = PixelBox(x0: max(x0, o.x0), y0: max(y0, o.y0), x1: min(x1, o.x1), y1: min(y1, o.y1))
-        return r.isEmpty ? .empty : r
-    }
-
-    package func union(_ o: PixelBox) -> PixelBox {
-        if isEmpty { return o }
-        if o.isEmpty { return self }
-        return PixelBox(x0: min(x0, o.x0), y0: min(y0, o.y0), x1: max(x1, o.x1), y1: max(y1, o.y1))
-    }
-
-    package func offset(_ dx: Int, _ dy: Int) -> PixelBox { PixelBox(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
 
     package var cgRect: CGRect { CGRect(x: Double(x0), y: Double(y0), width: Double(width), height: Double(height)) }
 }

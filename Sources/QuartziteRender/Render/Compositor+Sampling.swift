@@ -40,7 +40,7 @@ package final class TextureCache {
         } else {
             guard let whole = lookup(pb, seed: seed, box: full),
                   let part = Texture(copying: whole.base.surface.subSurface(
-                    PixelRect(x: box.x0, y: box.y0, width: box.width, height: box.height))) else { return nil }
+                    PixelBox(x: box.x0, y: box.y0, width: box.width, height: box.height))) else { return nil }
             t = part
         }
         entries[key] = Entry(buffer: pb, seed: seed, texture: t, used: true)

@@ -122,7 +122,7 @@ package struct Compositor {
                             y: r.minY * m.4 + m.7 + shadow.shadowOffset.height - Double(canvas.rect.y0),
                             width: r.width * m.0, height: r.height * m.4)
         let surface = Surface(base: canvas.base, width: canvas.rect.width, height: canvas.rect.height, rowPixels: canvas.rowPixels)
-        let clip = PixelRect(x: region.x0 - canvas.rect.x0, y: region.y0 - canvas.rect.y0, width: region.width, height: region.height)
+        let clip = PixelBox(x: region.x0 - canvas.rect.x0, y: region.y0 - canvas.rect.y0, width: region.width, height: region.height)
         let color = scalePixel(packBGRA(shadow.color), unit8(Double(shadow.opacity)))
         _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
                                   sigma: shadow.shadowRadius, color: color)

@@ -152,8 +152,8 @@ package func fillSpanOverMasked(dst: UnsafeMutablePointer<UInt32>, color: UInt32
 /// Blends the whole of `src` over `dst` with src's top-left at (x, y) in dst
 /// (an unscaled, integer-translated blit), scaled by `opacity` / 255, limited
 /// to `clip` (in dst pixels) when given, and always to dst's bounds.
-package func compositeOver(dst: Surface, x: Int, y: Int, src: Surface, opacity: UInt8 = 255, clip: PixelRect? = nil) {
-    var r = PixelRect(x: x, y: y, width: src.width, height: src.height).intersection(dst.bounds)
+package func compositeOver(dst: Surface, x: Int, y: Int, src: Surface, opacity: UInt8 = 255, clip: PixelBox? = nil) {
+    var r = PixelBox(x: x, y: y, width: src.width, height: src.height).intersection(dst.bounds)
     if let clip { r = r.intersection(clip) }
     if r.isEmpty || opacity == 0 { return }
     for j in 0..<r.height {
@@ -166,8 +166,8 @@ package func compositeOver(dst: Surface, x: Int, y: Int, src: Surface, opacity: 
 /// Like compositeOver, with each source pixel also scaled by `mask` (same
 /// size and placement as `src`).
 package func compositeOverMasked(dst: Surface, x: Int, y: Int, src: Surface, mask: AlphaMask, opacity: UInt8 = 255,
-                         clip: PixelRect? = nil) {
-    var r = PixelRect(x: x, y: y, width: Swift.min(src.width, mask.width), height: Swift.min(src.height, mask.height))
+                         clip: PixelBox? = nil) {
+    var r = PixelBox(x: x, y: y, width: Swift.min(src.width, mask.width), height: Swift.min(src.height, mask.height))
         .intersection(dst.bounds)
     if let clip { r = r.intersection(clip) }
     if r.isEmpty || opacity == 0 { return }
@@ -181,8 +181,8 @@ package func compositeOverMasked(dst: Surface, x: Int, y: Int, src: Surface, mas
 
 /// Blends a premultiplied colour through `mask` (placed with its top-left at
 /// (x, y) in dst): a shadow or a rounded background.
-package func fillMaskOver(dst: Surface, x: Int, y: Int, mask: AlphaMask, color: UInt32, clip: PixelRect? = nil) {
-    var r = PixelRect(x: x, y: y, width: mask.width, height: mask.height).intersection(dst.bounds)
+package func fillMaskOver(dst: Surface, x: Int, y: Int, mask: AlphaMask, color: UInt32, clip: PixelBox? = nil) {
+    var r = PixelBox(x: x, y: y, width: mask.width, height: mask.height).intersection(dst.bounds)
     if let clip { r = r.intersection(clip) }
     if r.isEmpty || color == 0 { return }
     for j in 0..<r.height {

@@ -38,9 +38,9 @@ package struct TexelMap {
 ///
 /// **Edge cases:** a non-finite map, a degenerate quad or an empty texture draw nothing.
 @discardableResult
-package func compositeImageQuad(dst: Surface, clip: PixelRect? = nil, texture: Texture, map: TexelMap, corners: [CGPoint],
+package func compositeImageQuad(dst: Surface, clip: PixelBox? = nil, texture: Texture, map: TexelMap, corners: [CGPoint],
                         edgeMask: UInt32 = 0xF, filter: TextureFilter = .linear, lodBias: Double = 0,
-                        opacity: UInt8 = 255) -> PixelRect {
+                        opacity: UInt8 = 255) -> PixelBox {
     guard opacity > 0, map.isFinite, texture.width > 0, texture.height > 0,
           let quad = QuadEdges(corners: corners, edgeMask: edgeMask) else { return .empty }
     var area = quad.bounds.intersection(dst.bounds)
@@ -62,7 +62,7 @@ package func compositeImageQuad(dst: Surface, clip: PixelRect? = nil, texture: T
     let cover = UnsafeMutablePointer<UInt8>.allocate(capacity: width)
     let pixels = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
     defer { cover.deallocate(); pixels.deallocate() }
-    var touched = PixelRect.empty
+    var touched = PixelBox.empty
     for y in area.y..<area.maxY {
         let (xs, xe) = quad.coverRow(y, cover - area.x, area.x, area.maxX)
         if xe <= xs { continue }
@@ -86,7 +86,7 @@ package func compositeImageQuad(dst: Surface, clip: PixelRect? = nil, texture: T
                                         lodBias: lodBias, stepY: SIMD3(map.b, map.e, map.h))
         }
         blendSpanOverMasked(dst: dst.row(y) + xs, src: out, coverage: cover + (xs - area.x), count: n, opacity: opacity)
-        touched = touched.union(PixelRect(x: xs, y: y, width: n, height: 1))
+        touched = touched.union(PixelBox(x: xs, y: y, width: n, height: 1))
     }
     return touched
 }
@@ -95,19 +95,19 @@ package func compositeImageQuad(dst: Surface, clip: PixelRect? = nil, texture: T
 /// (edges antialiased per `edgeMask`), limited to `clip`. Returns the pixels
 /// it may have changed.
 @discardableResult
-package func fillQuad(dst: Surface, clip: PixelRect? = nil, corners: [CGPoint], edgeMask: UInt32 = 0xF, color: UInt32) -> PixelRect {
+package func fillQuad(dst: Surface, clip: PixelBox? = nil, corners: [CGPoint], edgeMask: UInt32 = 0xF, color: UInt32) -> PixelBox {
     guard color != 0, let quad = QuadEdges(corners: corners, edgeMask: edgeMask) else { return .empty }
     var area = quad.bounds.intersection(dst.bounds)
     if let clip { area = area.intersection(clip) }
     if area.isEmpty { return .empty }
     let cover = UnsafeMutablePointer<UInt8>.allocate(capacity: area.width)
     defer { cover.deallocate() }
-    var touched = PixelRect.empty
+    var touched = PixelBox.empty
     for y in area.y..<area.maxY {
         let (xs, xe) = quad.coverRow(y, cover - area.x, area.x, area.maxX)
         if xe <= xs { continue }
         fillSpanOverMasked(dst: dst.row(y) + xs, color: color, coverage: cover + (xs - area.x), count: xe - xs)
-        touched = touched.union(PixelRect(x: xs, y: y, width: xe - xs, height: 1))
+        touched = touched.union(PixelBox(x: xs, y: y, width: xe - xs, height: 1))
     }
     return touched
 }
@@ -117,14 +117,14 @@ package func fillQuad(dst: Surface, clip: PixelRect? = nil, corners: [CGPoint], 
 /// `rasterizeRoundedRectCoverage`), limited to `clip`. Returns the pixels it
 /// may have changed.
 @discardableResult
-package func fillRoundedRect(dst: Surface, clip: PixelRect? = nil, rect: CGRect, cornerRadius: Double, color: UInt32,
-                     antialias: Bool = true) -> PixelRect {
+package func fillRoundedRect(dst: Surface, clip: PixelBox? = nil, rect: CGRect, cornerRadius: Double, color: UInt32,
+                     antialias: Bool = true) -> PixelBox {
     let r = rect.standardized
     guard color != 0, !r.hasNaN, r.origin.isFinite, r.size.width.isFinite, r.size.height.isFinite else { return .empty }
     let x0 = Texture.clampedIndex(r.origin.x), y0 = Texture.clampedIndex(r.origin.y)
     let x1 = Texture.clampedIndex((r.origin.x + r.size.width).rounded(.up))
     let y1 = Texture.clampedIndex((r.origin.y + r.size.height).rounded(.up))
-    var area = PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(dst.bounds)
+    var area = PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0).intersection(dst.bounds)
     if let clip { area = area.intersection(clip) }
     if area.isEmpty { return .empty }
     guard let mask = MaskBitmap(width: area.width, height: area.height) else { return .empty }
@@ -132,7 +132,7 @@ package func fillRoundedRect(dst: Surface, clip: PixelRect? = nil, rect: CGRect,
     let touched = rasterizeRoundedRectCoverage(into: mask, rect: local, cornerRadius: cornerRadius, antialias: antialias)
     if touched.isEmpty { return .empty }
     fillMaskOver(dst: dst, x: area.x, y: area.y, mask: mask.mask, color: color)
-    return PixelRect(x: touched.x + area.x, y: touched.y + area.y, width: touched.width, height: touched.height)
+    return PixelBox(x: touched.x + area.x, y: touched.y + area.y, width: touched.width, height: touched.height)
 }
 
 /// Blends the shadow of a rounded rectangle: `color` through the coverage of
@@ -146,8 +146,8 @@ package func fillRoundedRect(dst: Surface, clip: PixelRect? = nil, rect: CGRect,
 /// large shadow costs little more than a fill. Returns the pixels it may have
 /// changed. sigma <= 0 (or NaN) draws the sharp rectangle.
 @discardableResult
-package func fillRoundedRectShadow(dst: Surface, clip: PixelRect? = nil, rect: CGRect, cornerRadius: Double, sigma: Double,
-                           color: UInt32) -> PixelRect {
+package func fillRoundedRectShadow(dst: Surface, clip: PixelBox? = nil, rect: CGRect, cornerRadius: Double, sigma: Double,
+                           color: UInt32) -> PixelBox {
     let r = rect.standardized
     guard color != 0, !r.hasNaN, r.origin.isFinite, r.size.width.isFinite, r.size.height.isFinite,
           r.size.width > 0, r.size.height > 0 else { return .empty }
@@ -160,7 +160,7 @@ package func fillRoundedRectShadow(dst: Surface, clip: PixelRect? = nil, rect: C
     let fx0 = r.origin.x.rounded(.down), fy0 = r.origin.y.rounded(.down)
     guard abs(fx0) < 1e9, abs(fy0) < 1e9, r.size.width < 1e9, r.size.height < 1e9 else { return .empty }
     let fracX = r.origin.x - fx0, fracY = r.origin.y - fy0
-    let region = PixelRect(x: Int(fx0) - e, y: Int(fy0) - e, width: Int((fracX + r.size.width).rounded(.up)) + 2 * e,
+    let region = PixelBox(x: Int(fx0) - e, y: Int(fy0) - e, width: Int((fracX + r.size.width).rounded(.up)) + 2 * e,
                            height: Int((fracY + r.size.height).rounded(.up)) + 2 * e)
     var area = region.intersection(dst.bounds)
     if let clip { area = area.intersection(clip) }

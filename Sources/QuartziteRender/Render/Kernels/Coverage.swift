@@ -25,7 +25,7 @@ import QuartziteGraphics
 /// a signed-distance estimate; otherwise a pixel is covered when its centre is
 /// inside. A rect with NaN, infinite or empty extent gives an empty mask.
 @discardableResult
-package func rasterizeRoundedRectCoverage(into mask: AlphaMask, rect: CGRect, cornerRadius: Double, antialias: Bool = true) -> PixelRect {
+package func rasterizeRoundedRectCoverage(into mask: AlphaMask, rect: CGRect, cornerRadius: Double, antialias: Bool = true) -> PixelBox {
     mask.fill(0)
     let r0 = rect.standardized
     guard !r0.hasNaN, r0.origin.isFinite, r0.size.width.isFinite, r0.size.height.isFinite,
@@ -33,14 +33,14 @@ package func rasterizeRoundedRectCoverage(into mask: AlphaMask, rect: CGRect, co
     let x0 = r0.origin.x, y0 = r0.origin.y, x1 = x0 + r0.size.width, y1 = y0 + r0.size.height
     var rad = cornerRadius.isNaN ? 0 : Swift.max(0, cornerRadius)
     rad = Swift.min(rad, Swift.min(r0.size.width, r0.size.height) / 2)
-    let box = PixelRect(x: Texture.clampedIndex(x0), y: Texture.clampedIndex(y0), width: 0, height: 0)
+    let box = PixelBox(x: Texture.clampedIndex(x0), y: Texture.clampedIndex(y0), width: 0, height: 0)
     let bx1 = Texture.clampedIndex(x1.rounded(.up)), by1 = Texture.clampedIndex(y1.rounded(.up))
-    let area = PixelRect(x: box.x, y: box.y, width: bx1 - box.x, height: by1 - box.y).intersection(mask.bounds)
+    let area = PixelBox(x: box.x, y: box.y, width: bx1 - box.x, height: by1 - box.y).intersection(mask.bounds)
     if area.isEmpty { return .empty }
     // Centres of the corner circles; a pixel centre left of cxl (or right of
     // cxr) and above cyt (or below cyb) is in a corner zone.
     let cxl = x0 + rad, cxr = x1 - rad, cyt = y0 + rad, cyb = y1 - rad
-    var touched = PixelRect.empty
+    var touched = PixelBox.empty
     for y in area.y..<area.maxY {
         let row = mask.row(y)
         let py = Double(y) + 0.5
@@ -72,13 +72,13 @@ package func rasterizeRoundedRectCoverage(into mask: AlphaMask, rect: CGRect, co
             row[x] = b
             if b != 0 { any = true }
         }
-        if any { touched = touched.union(PixelRect(x: area.x, y: y, width: area.width, height: 1)) }
+        if any { touched = touched.union(PixelBox(x: area.x, y: y, width: area.width, height: 1)) }
     }
     return touched
 }
 
 @discardableResult
-package func rasterizeRoundedRectCoverage(into mask: MaskBitmap, rect: CGRect, cornerRadius: Double, antialias: Bool = true) -> PixelRect {
+package func rasterizeRoundedRectCoverage(into mask: MaskBitmap, rect: CGRect, cornerRadius: Double, antialias: Bool = true) -> PixelBox {
     rasterizeRoundedRectCoverage(into: mask.mask, rect: rect, cornerRadius: cornerRadius, antialias: antialias)
 }
 
@@ -98,7 +98,7 @@ package struct QuadEdges {
     private var nx: [Double] = [], ny: [Double] = [], nc: [Double] = []
     private var aa: [Bool] = []
     /// The pixels that may be covered (the corners' bounding box, one pixel larger).
-    package let bounds: PixelRect
+    package let bounds: PixelBox
 
     /// nil for fewer or more than 4 corners, a non-finite corner, or a quad without area.
     package init?(corners: [CGPoint], edgeMask: UInt32) {
@@ -130,7 +130,7 @@ package struct QuadEdges {
             minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
         }
         let x0 = Texture.clampedIndex(minX) - 1, y0 = Texture.clampedIndex(minY) - 1
-        bounds = PixelRect(x: x0, y: y0, width: Texture.clampedIndex(maxX) + 2 - x0, height: Texture.clampedIndex(maxY) + 2 - y0)
+        bounds = PixelBox(x: x0, y: y0, width: Texture.clampedIndex(maxX) + 2 - x0, height: Texture.clampedIndex(maxY) + 2 - y0)
     }
 
     /// Writes the coverage of pixels [xs, xe) of row y into `row[xs ..< xe]`
@@ -212,22 +212,22 @@ package struct QuadEdges {
 /// inner side, or on the edge, is covered). Fewer or more than 4 corners, a
 /// non-finite corner or a quad without area give an empty mask.
 @discardableResult
-package func rasterizeQuadCoverage(into mask: AlphaMask, corners: [CGPoint], edgeMask: UInt32 = 0xF) -> PixelRect {
+package func rasterizeQuadCoverage(into mask: AlphaMask, corners: [CGPoint], edgeMask: UInt32 = 0xF) -> PixelBox {
     mask.fill(0)
     guard let quad = QuadEdges(corners: corners, edgeMask: edgeMask) else { return .empty }
     let area = quad.bounds.intersection(mask.bounds)
     if area.isEmpty { return .empty }
-    var touched = PixelRect.empty
+    var touched = PixelBox.empty
     for y in area.y..<area.maxY {
         let row = mask.row(y)
         let (xs, xe) = quad.coverRow(y, row, area.x, area.maxX)
-        if xe > xs { touched = touched.union(PixelRect(x: xs, y: y, width: xe - xs, height: 1)) }
+        if xe > xs { touched = touched.union(PixelBox(x: xs, y: y, width: xe - xs, height: 1)) }
     }
     return touched
 }
 
 @discardableResult
-package func rasterizeQuadCoverage(into mask: MaskBitmap, corners: [CGPoint], edgeMask: UInt32 = 0xF) -> PixelRect {
+package func rasterizeQuadCoverage(into mask: MaskBitmap, corners: [CGPoint], edgeMask: UInt32 = 0xF) -> PixelBox {
     rasterizeQuadCoverage(into: mask.mask, corners: corners, edgeMask: edgeMask)
 }
 
@@ -240,7 +240,7 @@ package func rasterizeQuadCoverage(into mask: MaskBitmap, corners: [CGPoint], ed
 /// coverage; otherwise pixel centres.
 @discardableResult
 package func rasterizePathCoverage(into mask: AlphaMask, path: PathData, transform: CGAffineTransform? = nil,
-                           evenOdd: Bool = false, antialias: Bool = true) -> PixelRect {
+                           evenOdd: Bool = false, antialias: Bool = true) -> PixelBox {
     mask.fill(0)
     if mask.width == 0 || mask.height == 0 || path.isEmpty { return .empty }
     var data = path
@@ -260,7 +260,7 @@ package func rasterizePathCoverage(into mask: AlphaMask, path: PathData, transfo
 /// non-zero winding rule), as `rasterizePathCoverage` does for a path's
 /// flattened subpaths. A non-finite point gives an empty mask.
 @discardableResult
-package func rasterizePolygonCoverage(into mask: AlphaMask, polygons: [[CGPoint]], antialias: Bool = true) -> PixelRect {
+package func rasterizePolygonCoverage(into mask: AlphaMask, polygons: [[CGPoint]], antialias: Bool = true) -> PixelBox {
     mask.fill(0)
     if mask.width == 0 || mask.height == 0 { return .empty }
     var edges = CoverageEdges(height: mask.height)
@@ -315,7 +315,7 @@ package struct CoverageEdges {
     /// non-zero coverage, rows in increasing order.
     @discardableResult
     package mutating func rasterize(into mask: AlphaMask, evenOdd: Bool, antialias: Bool,
-                            span: (Int, Int, Int) -> Void = { _, _, _ in }) -> PixelRect {
+                            span: (Int, Int, Int) -> Void = { _, _, _ in }) -> PixelBox {
         if edges.isEmpty || mask.width == 0 || mask.height == 0 { return .empty }
         edges.sort { $0.y0 < $1.y0 }
         let w = mask.width, height = mask.height
@@ -339,10 +339,10 @@ package struct CoverageEdges {
             acc.deallocate(); run.deallocate(); active.deallocate(); crossX.deallocate(); crossDir.deallocate()
             crossings.deallocate()
         }
-        return edges.withUnsafeBufferPointer { e -> PixelRect in
+        return edges.withUnsafeBufferPointer { e -> PixelBox in
             var activeCount = 0
             var next = 0
-            var touched = PixelRect.empty
+            var touched = PixelBox.empty
             var y = Swift.max(0, Texture.clampedIndex(e[0].y0))
             while y < height {
                 if activeCount == 0 {
@@ -470,7 +470,7 @@ package struct CoverageEdges {
                     (acc + minXi).update(repeating: 0, count: clearEnd + 1 - minXi)
                     (run + minXi).update(repeating: 0, count: clearEnd + 1 - minXi)
                     if any != 0 {
-                        touched = touched.union(PixelRect(x: minXi, y: y, width: maxXi - minXi, height: 1))
+                        touched = touched.union(PixelBox(x: minXi, y: y, width: maxXi - minXi, height: 1))
                         span(y, minXi, maxXi)
                     }
                 }
@@ -483,6 +483,6 @@ package struct CoverageEdges {
 
 @discardableResult
 package func rasterizePathCoverage(into mask: MaskBitmap, path: PathData, transform: CGAffineTransform? = nil,
-                           evenOdd: Bool = false, antialias: Bool = true) -> PixelRect {
+                           evenOdd: Bool = false, antialias: Bool = true) -> PixelBox {
     rasterizePathCoverage(into: mask.mask, path: path, transform: transform, evenOdd: evenOdd, antialias: antialias)
 }

@@ -4,33 +4,43 @@ import QuartziteGraphics
 // coverage planes, as non-owning views (Surface, AlphaMask) and owning
 // allocations with 64-byte aligned rows (Bitmap, MaskBitmap).
 
-/// A rectangle of whole pixels (x, y: top-left; row 0 is the top row).
-package struct PixelRect: Equatable {
-    package var x: Int
-    package var y: Int
-    package var width: Int
-    package var height: Int
+/// A rectangle of whole pixels, as its edges: columns x0..<x1 and rows
+/// y0..<y1 (row 0 is the top row). The one integer rectangle of the
+/// renderer: kernels, canvases and damage all use it.
+package struct PixelBox: Equatable {
+    package var x0: Int, y0: Int, x1: Int, y1: Int
 
-    package static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    package init(x0: Int, y0: Int, x1: Int, y1: Int) { self.x0 = x0; self.y0 = y0; self.x1 = x1; self.y1 = y1 }
 
-    package var isEmpty: Bool { width <= 0 || height <= 0 }
-    package var maxX: Int { x + width }
-    package var maxY: Int { y + height }
+    /// From the top-left pixel and a size.
+    package init(x: Int, y: Int, width: Int, height: Int) {
+        x0 = x; y0 = y; x1 = x + width; y1 = y + height
+    }
+
+    package static let empty = PixelBox(x0: 0, y0: 0, x1: 0, y1: 0)
+
+    package var x: Int { x0 }
+    package var y: Int { y0 }
+    package var maxX: Int { x1 }
+    package var maxY: Int { y1 }
+    package var width: Int { Swift.max(x1 - x0, 0) }
+    package var height: Int { Swift.max(y1 - y0, 0) }
+    package var isEmpty: Bool { x1 <= x0 || y1 <= y0 }
 
     /// The overlap of two rectangles (empty when they do not meet).
-    package func intersection(_ o: PixelRect) -> PixelRect {
-        let x0 = Swift.max(x, o.x), y0 = Swift.max(y, o.y)
-        let x1 = Swift.min(maxX, o.maxX), y1 = Swift.min(maxY, o.maxY)
-        return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : .empty
+    package func intersection(_ o: PixelBox) -> PixelBox {
+        let r = PixelBox(x0: Swift.max(x0, o.x0), y0: Swift.max(y0, o.y0), x1: Swift.min(x1, o.x1), y1: Swift.min(y1, o.y1))
+        return r.isEmpty ? .empty : r
     }
 
     /// The smallest rectangle holding both (an empty one counts as nothing).
-    package func union(_ o: PixelRect) -> PixelRect {
+    package func union(_ o: PixelBox) -> PixelBox {
         if isEmpty { return o }
         if o.isEmpty { return self }
-        let x0 = Swift.min(x, o.x), y0 = Swift.min(y, o.y)
-        return PixelRect(x: x0, y: y0, width: Swift.max(maxX, o.maxX) - x0, height: Swift.max(maxY, o.maxY) - y0)
+        return PixelBox(x0: Swift.min(x0, o.x0), y0: Swift.min(y0, o.y0), x1: Swift.max(x1, o.x1), y1: Swift.max(y1, o.y1))
     }
+
+    package func offset(_ dx: Int, _ dy: Int) -> PixelBox { PixelBox(x0: x0 + dx, y0: y0 + dy, x1: x1 + dx, y1: y1 + dy) }
 }
 
 /// A premultiplied BGRA8 image that this value does not own: pixel =
@@ -59,10 +69,10 @@ package struct Surface {
         nonmutating set { base[y * rowPixels + x] = newValue }
     }
 
-    package var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+    package var bounds: PixelBox { PixelBox(x: 0, y: 0, width: width, height: height) }
 
     /// The part of this surface inside `rect` (clipped to the surface), sharing its pixels.
-    package func subSurface(_ rect: PixelRect) -> Surface {
+    package func subSurface(_ rect: PixelBox) -> Surface {
         let r = rect.intersection(bounds)
         if r.isEmpty { return Surface(base: base, width: 0, height: 0, rowPixels: rowPixels) }
         return Surface(base: base + r.y * rowPixels + r.x, width: r.width, height: r.height, rowPixels: rowPixels)
@@ -74,12 +84,12 @@ package struct Surface {
     }
 
     /// Sets every pixel in `rect` (clipped) to `color`.
-    package func fill(_ color: UInt32, in rect: PixelRect) { subSurface(rect).fill(color) }
+    package func fill(_ color: UInt32, in rect: PixelBox) { subSurface(rect).fill(color) }
 
     /// Copies `src` into this surface with its top-left at (x, y), replacing
     /// the pixels (no blending); clipped to this surface.
     package func copy(from src: Surface, x: Int, y: Int) {
-        let r = PixelRect(x: x, y: y, width: src.width, height: src.height).intersection(bounds)
+        let r = PixelBox(x: x, y: y, width: src.width, height: src.height).intersection(bounds)
         if r.isEmpty { return }
         for j in 0..<r.height {
             row(r.y + j).advanced(by: r.x).update(from: src.row(r.y + j - y) + (r.x - x), count: r.width)
@@ -88,7 +98,7 @@ package struct Surface {
 }
 
 extension AlphaMask {
-    package var bounds: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+    package var bounds: PixelBox { PixelBox(x: 0, y: 0, width: width, height: height) }
 }
 
 /// Blurs an owned mask in place (see `gaussianBlur(mask: AlphaMask, ...)`).
