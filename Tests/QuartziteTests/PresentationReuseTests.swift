@@ -235,7 +235,7 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         a.additive = true   // now the general path: onto the model's 1
         #expect(opacity() == Float(1 + 0.5 * TimingFunction.easeIn.solve(0.5)))
     }
-    // A layer's rare state (text, custom keys, hooks) lives in a side object:
+    // A layer's rarely used state (text, custom keys, hooks) lives in a side object:
     // copies take the text and custom state, never the hooks, also when reused.
     @Test func copiesShowTextAndCustomStateButNoHooks() {
         let root = Layer()

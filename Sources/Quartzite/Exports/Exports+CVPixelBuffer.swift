@@ -25,7 +25,7 @@ func optionalValue(_ ref: CAValueRef?, _ function: StaticString) -> Value?? {
 
 /// Stores a new buffer (+1) in `out`, or records why there is none.
 @inline(__always)
-func deliver(_ out: UnsafeMutablePointer<QZCVPixelBufferRef?>, _ function: StaticString,
+func storeNewPixelBuffer(_ out: UnsafeMutablePointer<QZCVPixelBufferRef?>, _ function: StaticString,
              _ make: () throws(CVError) -> PixelBuffer) -> CVReturn {
     do {
         out.pointee = retainedHandle(try make())
@@ -68,7 +68,7 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
                                    _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let attrs = optionalValue(pixelBufferAttributes, #function) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         try PixelBuffer.create(width: width, height: height, pixelFormat: pixelFormatType, attributes: attrs)
     }
 }
@@ -92,7 +92,7 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
                                             _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let attrs = optionalValue(pixelBufferAttributes, #function) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         try PixelBuffer.create(width: width, height: height, pixelFormat: pixelFormatType, baseAddress: baseAddress,
                                bytesPerRow: bytesPerRow, release: releaseCallback, refCon: releaseRefCon, attributes: attrs)
     }
@@ -136,7 +136,7 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
     let addresses = (0..<n).map { planeBaseAddress[$0] }
     let widths = (0..<n).map { planeWidth[$0] }, heights = (0..<n).map { planeHeight[$0] }
     let rows = (0..<n).map { planeBytesPerRow[$0] }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         try PixelBuffer.create(width: width, height: height, pixelFormat: pixelFormatType, dataPointer: dataPtr,
                                dataSize: dataSize, planeAddresses: addresses, planeWidths: widths, planeHeights: heights,
                                planeBytesPerRow: rows, release: releaseCallback, refCon: releaseRefCon, attributes: attrs)
@@ -402,7 +402,7 @@ func planeIndexChecked(_ b: PixelBuffer, _ index: Int, _ function: StaticString)
                                             _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let s = object(source, as: PixelBuffer.self) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         let d = try PixelBuffer.create(width: s.width, height: s.height, pixelFormat: pixelFormatType, attributes: nil)
         try s.convert(to: d)
         s.propagateAttachments(to: d)
@@ -424,7 +424,7 @@ func planeIndexChecked(_ b: PixelBuffer, _ index: Int, _ function: StaticString)
                                               _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let path = requireString(path, "path", #function) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in try PixelBuffer.createWithPNG(path: path) }
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in try PixelBuffer.createWithPNG(path: path) }
 }
 
 /// Writes the buffer's image as an 8-bit sRGB PNG file (libpng): RGB when

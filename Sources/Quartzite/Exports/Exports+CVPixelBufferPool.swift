@@ -53,7 +53,7 @@ import QuartziteRender
                                                   _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let pool = object(pixelBufferPool, as: PixelBufferPool.self) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in try pool.makeBuffer() }
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in try pool.makeBuffer() }
 }
 
 /// The pool's attributes, with both keys resolved to the values in use.

@@ -21,7 +21,7 @@ import QuartziteRender
 /// { kEAGLDrawablePropertyRetainedBacking: false, kEAGLDrawablePropertyColorFormat:
 /// kEAGLColorFormatRGBA8 }. Returns +1: release with CARelease.
 @c public func CAEAGLLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .eagl)) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .eagl)) })
 }
 
 // MARK: - EAGLContext methods

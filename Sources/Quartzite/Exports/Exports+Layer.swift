@@ -14,7 +14,7 @@ import QuartziteRender
 /// A layer made through the API joins the calling thread's transaction: it
 /// has no implicit animations until that transaction commits.
 @inline(__always)
-func created(_ l: Layer) -> Layer {
+func enlistedNewLayer(_ l: Layer) -> Layer {
     Transactions.layerCreated(l)
     return l
 }
@@ -83,30 +83,30 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Creates a CALayer with the spec's defaults. Returns +1: release with CARelease.
 @c public func CALayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer()) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer()) })
 }
 
 /// Creates a layer of class `cls` (built-in or made with CALayerClassCreate);
 /// class defaults (defaultValueForKey) are applied. Returns +1.
 @c public func CALayerCreateWithClass(_ cls: CALayerClassRef?) -> CALayerRef? {
     guard let c = object(cls, as: LayerClass.self) else { return nil }
-    return retainedHandle(withModelLock { created(Layer(class: c)) })
+    return retainedHandle(withModelLock { enlistedNewLayer(Layer(class: c)) })
 }
 
 /// Creates a CAScrollLayer (scrollMode kCAScrollBoth). Returns +1.
 @c public func CAScrollLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .scroll)) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .scroll)) })
 }
 
 /// Creates a CATextLayer (font Helvetica, fontSize 36, white foreground, not
 /// wrapped, alignment natural, truncation none). Returns +1.
 @c public func CATextLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .text)) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .text)) })
 }
 
 /// Creates a CATiledLayer (levelsOfDetail 1, bias 0, tiles 256x256). Returns +1.
 @c public func CATiledLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .tiled)) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .tiled)) })
 }
 
 /// Returns the layer's class. Borrowed.

@@ -366,7 +366,7 @@ extension Layer {
         // The earlier copies of the sublayers: the reused copy's own, or for a
         // root, those its last released presentation copy left.
         // (A leaf with no earlier copies skips this without touching an array.)
-        let spare = !reused && superlayer == nil && rare?.presentationSpare != nil
+        let spare = !reused && superlayer == nil && extras?.presentationSpare != nil
         if !sublayers.isEmpty || spare || (reused && !copy.sublayers.isEmpty) {
             var copies: [Layer] = []
             if reused {

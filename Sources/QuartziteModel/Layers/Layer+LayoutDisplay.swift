@@ -180,7 +180,7 @@ extension Layer {
         guard b.origin.isFinite, fw >= 1, fh >= 1, fw <= limit, fh <= limit else { return }
         let pw = Int(fw), ph = Int(fh)
         let v = ensureVisuals
-        var store = rare?.backingStore
+        var store = extras?.backingStore
         var whole = false
         if store == nil || store!.width != pw || store!.height != ph || v.contents !== store {
             guard let made = try? PixelBuffer.create(width: pw, height: ph, pixelFormat: UInt32(kCVPixelFormatType_32BGRA),
@@ -218,7 +218,7 @@ extension Layer {
         }
         store.pixelsChanged()
         if v.contents !== store { setContentsFromDisplay(store) }
-        if rare?.backingStore !== store { ensureRare.backingStore = store }
+        if extras?.backingStore !== store { ensureExtras.backingStore = store }
     }
 
     /// The backing store becomes the contents (no action runs: the display

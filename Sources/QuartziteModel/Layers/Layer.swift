@@ -12,7 +12,7 @@ public final class Layer: QZObject, Handle {
     // Stored properties in the order a presentation frame reads them: the
     // fields it copies and the links it follows first (three to four cache
     // lines), the state it never reads (the creating transaction, the
-    // explicitly-set bits) last, and rarely used state in `rare`.
+    // explicitly-set bits) last, and rarely used state in `extras`.
 
     // MARK: Geometry (inline)
     @usableFromInline package var opacity: Float = 1
@@ -54,8 +54,8 @@ public final class Layer: QZObject, Handle {
     /// until an export creates or changes the layer.
     package var transactionState: LayerTransactionState?
     /// Text, tiled and custom state, hooks and presentation links (nil for
-    /// most layers): see LayerRare.
-    package var rare: LayerRare?
+    /// most layers): see LayerExtras.
+    package var extras: LayerExtras?
 
     public let layerClass: LayerClass
 
@@ -76,44 +76,44 @@ public final class Layer: QZObject, Handle {
     private var blockPadding: (UInt64, UInt64) = (0, 0)
 
     package var text: TextLayerState? {
-        get { rare?.text }
-        set { if newValue != nil || rare != nil { ensureRare.text = newValue } }
+        get { extras?.text }
+        set { if newValue != nil || extras != nil { ensureExtras.text = newValue } }
     }
     package var tiled: TiledLayerState? {
-        get { rare?.tiled }
-        set { if newValue != nil || rare != nil { ensureRare.tiled = newValue } }
+        get { extras?.tiled }
+        set { if newValue != nil || extras != nil { ensureExtras.tiled = newValue } }
     }
     /// CAEAGLLayer's drawable properties and GL storage (GL/EAGLDrawable.swift).
     package var eagl: EAGLLayerState? {
-        get { rare?.eagl }
-        set { if newValue != nil || rare != nil { ensureRare.eagl = newValue } }
+        get { extras?.eagl }
+        set { if newValue != nil || extras != nil { ensureExtras.eagl = newValue } }
     }
     package var custom: CustomValues? {
-        get { rare?.custom }
-        set { if newValue != nil || rare != nil { ensureRare.custom = newValue } }
+        get { extras?.custom }
+        set { if newValue != nil || extras != nil { ensureExtras.custom = newValue } }
     }
     @usableFromInline package var hooks: LayerHooks? {
-        get { rare?.hooks }
-        set { if newValue != nil || rare != nil { ensureRare.hooks = newValue } }
+        get { extras?.hooks }
+        set { if newValue != nil || extras != nil { ensureExtras.hooks = newValue } }
     }
     /// For a presentation copy of a non-root layer: its superlayer's copy, held
     /// strongly so the chain of ancestors outlives the parent copies' release.
     package var presentationParent: Layer? {
-        get { rare?.presentationParent }
-        set { if newValue != nil || rare != nil { ensureRare.presentationParent = newValue } }
+        get { extras?.presentationParent }
+        set { if newValue != nil || extras != nil { ensureExtras.presentationParent = newValue } }
     }
     /// For a model root: the copies of its sublayers from a presentation copy
     /// the host has released, for the next presentation copy to reuse in
     /// place (those nobody else holds) instead of allocating new ones.
     package var presentationSpare: [Layer]? {
-        get { rare?.presentationSpare }
-        set { if newValue != nil || rare != nil { ensureRare.presentationSpare = newValue } }
+        get { extras?.presentationSpare }
+        set { if newValue != nil || extras != nil { ensureExtras.presentationSpare = newValue } }
     }
 
-    @inline(__always) package var ensureRare: LayerRare {
-        if let r = rare { return r }
-        let r = LayerRare()
-        rare = r
+    @inline(__always) package var ensureExtras: LayerExtras {
+        if let r = extras { return r }
+        let r = LayerExtras()
+        extras = r
         return r
     }
 
@@ -168,7 +168,7 @@ public final class Layer: QZObject, Handle {
             visuals = v.copy()
         } else if visuals != nil { visuals = nil }
         if let t = other.timing { timing = t.copy() } else if timing != nil { timing = nil }
-        if other.rare != nil || rare != nil { assignRare(copyOf: other) }
+        if other.extras != nil || extras != nil { assignExtras(copyOf: other) }
         if animationList != nil { animationList = nil }
         if implicitList != nil { implicitList = nil }
         // A copy is never part of a transaction (nor created by one: its
@@ -178,19 +178,19 @@ public final class Layer: QZObject, Handle {
         if other.flags.contains(.hasStyle) { setBits = other.setBits }
     }
 
-    /// The rare state of a copy: `other`'s text, tiled and custom state
+    /// The extras of a copy: `other`'s text, tiled and custom state
     /// copied; no hooks and no presentation links of its own.
     @inline(never)
-    private func assignRare(copyOf other: Layer) {
-        let old = rare
-        rare = nil
-        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil {
-            let r = LayerRare()
+    private func assignExtras(copyOf other: Layer) {
+        let old = extras
+        extras = nil
+        if let m = other.extras, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil {
+            let r = LayerExtras()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
             r.eagl = m.eagl?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
-            rare = r
+            extras = r
         }
         old?.hooks?.releaseAll()
     }
@@ -362,7 +362,7 @@ public final class Layer: QZObject, Handle {
 }
 
 /// A layer's rarely used state (one pointer in the layer; allocated on first use).
-package final class LayerRare {
+package final class LayerExtras {
     /// The pixels the display cycle draws into (the contents while nobody
     /// replaces them; not copied to presentation copies). Kept here rather
     /// than in LayerVisuals, which every presentation copy of a visible

@@ -122,15 +122,15 @@ extension PixelFormatDescription {
             }
             fill = f
         }
-        func flag(_ key: String) -> Bool { d[key]?.number.map { $0 != 0 } ?? false }
+        func boolEntry(_ key: String) -> Bool { d[key]?.number.map { $0 != 0 } ?? false }
         // Handed back as registered, with the constant it was registered under.
         var kept = d
         if kept[kCVPixelFormatConstant] == nil { kept.set(Value(.number(Double(type))), for: kCVPixelFormatConstant) }
         self.init(type: type, name: d[kCVPixelFormatName]?.string ?? fourCharCodeString(type), planes: planes,
                   isPlanar: planes.count > 1, layout: .opaque, fourCC: d[kCVPixelFormatFourCC]?.string,
-                  cgCompatible: flag(kCVPixelFormatCGBitmapContextCompatibility),
-                  openGLCompatible: flag(kCVPixelFormatOpenGLCompatibility),
-                  quickDrawCompatible: flag(kCVPixelFormatQDCompatibility),
+                  cgCompatible: boolEntry(kCVPixelFormatCGBitmapContextCompatibility),
+                  openGLCompatible: boolEntry(kCVPixelFormatOpenGLCompatibility),
+                  quickDrawCompatible: boolEntry(kCVPixelFormatQDCompatibility),
                   fillCallback: fill, registered: Value(.dictionary(kept)))
     }
 }
