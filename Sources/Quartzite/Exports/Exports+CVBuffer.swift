@@ -54,18 +54,13 @@ func checkedAttachmentMode(_ mode: CVAttachmentMode, _ function: StaticString) -
 /// error (as Apple's, it is NULL-safe); a handle that is not a buffer records
 /// QZErrorWrongType and returns NULL.
 @c public func CVBufferRetain(_ buffer: QZCVBufferRef?) -> QZCVBufferRef? {
-    guard let buffer else { return nil }
-    guard let b = object(buffer, as: PixelBuffer.self) else { return nil }
-    _ = Unmanaged.passUnretained(b).retain()
-    return buffer
+    retainTyped(buffer, as: PixelBuffer.self, #function)
 }
 
 /// Drops a reference to `buffer`; it is freed with its last reference (a
 /// pool's buffer goes back to its pool). NULL does nothing.
 @c public func CVBufferRelease(_ buffer: QZCVBufferRef?) {
-    guard let buffer else { return }
-    guard let b = object(buffer, as: PixelBuffer.self) else { return }
-    Unmanaged.passUnretained(b).release()
+    releaseTyped(buffer, as: PixelBuffer.self, #function)
 }
 
 /// Returns the attachment stored under `key` (borrowed: valid until that

@@ -175,18 +175,13 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
 
 /// Adds a reference to `pixelBuffer` and returns it; NULL-safe.
 @c public func CVPixelBufferRetain(_ pixelBuffer: QZCVPixelBufferRef?) -> QZCVPixelBufferRef? {
-    guard let pixelBuffer else { return nil }
-    guard let b = object(pixelBuffer, as: PixelBuffer.self) else { return nil }
-    _ = Unmanaged.passUnretained(b).retain()
-    return pixelBuffer
+    retainTyped(pixelBuffer, as: PixelBuffer.self, #function)
 }
 
 /// Drops a reference; with the last one the memory is freed, handed back
 /// to its pool, or handed to the creator's release callback. NULL-safe.
 @c public func CVPixelBufferRelease(_ pixelBuffer: QZCVPixelBufferRef?) {
-    guard let pixelBuffer else { return }
-    guard let b = object(pixelBuffer, as: PixelBuffer.self) else { return }
-    Unmanaged.passUnretained(b).release()
+    releaseTyped(pixelBuffer, as: PixelBuffer.self, #function)
 }
 
 /// The type identifier of pixel buffers (compare with QZGetTypeID(handle)).

@@ -79,19 +79,14 @@ import QuartziteRender
 
 /// Adds a reference to `pixelBufferPool` and returns it; NULL-safe.
 @c public func CVPixelBufferPoolRetain(_ pixelBufferPool: QZCVPixelBufferPoolRef?) -> QZCVPixelBufferPoolRef? {
-    guard let pixelBufferPool else { return nil }
-    guard let p = object(pixelBufferPool, as: PixelBufferPool.self) else { return nil }
-    _ = Unmanaged.passUnretained(p).retain()
-    return pixelBufferPool
+    retainTyped(pixelBufferPool, as: PixelBufferPool.self, #function)
 }
 
 /// Drops a reference to the pool. With the last one the memory waiting for
 /// reuse is freed; buffers still in use stay valid and free their memory
 /// when they go. NULL-safe.
 @c public func CVPixelBufferPoolRelease(_ pixelBufferPool: QZCVPixelBufferPoolRef?) {
-    guard let pixelBufferPool else { return }
-    guard let p = object(pixelBufferPool, as: PixelBufferPool.self) else { return }
-    Unmanaged.passUnretained(p).release()
+    releaseTyped(pixelBufferPool, as: PixelBufferPool.self, #function)
 }
 
 /// Frees the pool's free buffers that have aged out (`options` 0) or all

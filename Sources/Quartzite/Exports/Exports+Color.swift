@@ -69,15 +69,10 @@ func makeColor(_ space: Color.Space, _ components: [Double], _ function: StaticS
 
 /// Adds a reference and returns `color`. NULL is allowed and returns NULL.
 @c public func CGColorRetain(_ color: QZCGColorRef?) -> QZCGColorRef? {
-    guard let color else { return nil }
-    guard let c = object(color, as: Color.self) else { return nil }
-    _ = Unmanaged.passUnretained(c).retain()
-    return color
+    retainTyped(color, as: Color.self, #function)
 }
 
 /// Drops a reference. NULL does nothing.
 @c public func CGColorRelease(_ color: QZCGColorRef?) {
-    guard let color else { return }
-    guard let c = object(color, as: Color.self) else { return }
-    Unmanaged.passUnretained(c).release()
+    releaseTyped(color, as: Color.self, #function)
 }

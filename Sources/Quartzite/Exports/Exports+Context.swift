@@ -183,17 +183,12 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
 
 /// Returns `ctx` with one more reference (NULL is returned as is).
 @c public func CGContextRetain(_ ctx: QZCGContextRef?) -> QZCGContextRef? {
-    guard let ctx else { return nil }
-    guard let c = object(ctx, as: DrawingContext.self) else { return nil }
-    _ = Unmanaged.passUnretained(c).retain()
-    return ctx
+    retainTyped(ctx, as: DrawingContext.self, #function)
 }
 
 /// Drops a reference (NULL is ignored).
 @c public func CGContextRelease(_ ctx: QZCGContextRef?) {
-    guard let ctx else { return }
-    guard let c = object(ctx, as: DrawingContext.self) else { return }
-    Unmanaged.passUnretained(c).release()
+    releaseTyped(ctx, as: DrawingContext.self, #function)
 }
 
 /// Drawing is finished when each call returns: nothing to flush.

@@ -114,3 +114,24 @@ func releaseHandle(_ handle: UnsafeRawPointer, tag: UInt32) {
 @c public func QZSetMediaTimeSource(_ source: QZMediaTimeSourceCallback?, _ info: UnsafeMutableRawPointer?) {
     qz_internal_set_time_source(source, info)
 }
+
+// MARK: - Typed Retain / Release
+
+/// The body of every typed XRetain: NULL returns NULL without an error; a
+/// handle of another type records QZErrorWrongType and returns NULL.
+@inline(__always)
+func retainTyped<T: Handle>(_ handle: OpaquePointer?, as type: T.Type, _ function: StaticString) -> OpaquePointer? {
+    guard let handle else { return nil }
+    guard let o = object(handle, as: type, function) else { return nil }
+    _ = Unmanaged.passUnretained(o).retain()
+    return handle
+}
+
+/// The body of every typed XRelease: NULL does nothing; a handle of
+/// another type records QZErrorWrongType.
+@inline(__always)
+func releaseTyped<T: Handle>(_ handle: OpaquePointer?, as type: T.Type, _ function: StaticString) {
+    guard let handle else { return }
+    guard let o = object(handle, as: type, function) else { return }
+    Unmanaged.passUnretained(o).release()
+}

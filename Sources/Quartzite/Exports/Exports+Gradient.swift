@@ -42,16 +42,12 @@ import QuartziteRender
 
 /// Returns `space` with one more reference (NULL is returned as is).
 @c public func CGColorSpaceRetain(_ space: QZCGColorSpaceRef?) -> QZCGColorSpaceRef? {
-    guard let space else { return nil }
-    guard let s = object(space, as: ColorSpace.self) else { return nil }
-    _ = Unmanaged.passUnretained(s).retain()
-    return space
+    retainTyped(space, as: ColorSpace.self, #function)
 }
 
 /// Drops a reference to `space` (NULL is ignored).
 @c public func CGColorSpaceRelease(_ space: QZCGColorSpaceRef?) {
-    guard let space, let s = object(space, as: ColorSpace.self) else { return }
-    Unmanaged.passUnretained(s).release()
+    releaseTyped(space, as: ColorSpace.self, #function)
 }
 
 /// A colour of `space` from its components followed by alpha (4 values for
@@ -132,14 +128,10 @@ import QuartziteRender
 
 /// Returns `gradient` with one more reference (NULL is returned as is).
 @c public func CGGradientRetain(_ gradient: QZCGGradientRef?) -> QZCGGradientRef? {
-    guard let gradient else { return nil }
-    guard let g = object(gradient, as: Gradient.self) else { return nil }
-    _ = Unmanaged.passUnretained(g).retain()
-    return gradient
+    retainTyped(gradient, as: Gradient.self, #function)
 }
 
 /// Drops a reference to `gradient` (NULL is ignored).
 @c public func CGGradientRelease(_ gradient: QZCGGradientRef?) {
-    guard let gradient, let g = object(gradient, as: Gradient.self) else { return }
-    Unmanaged.passUnretained(g).release()
+    releaseTyped(gradient, as: Gradient.self, #function)
 }

@@ -40,17 +40,13 @@ import QuartziteRender
 
 /// Returns `provider` with one more reference (NULL is returned as is).
 @c public func CGDataProviderRetain(_ provider: QZCGDataProviderRef?) -> QZCGDataProviderRef? {
-    guard let provider else { return nil }
-    guard let p = object(provider, as: DataProvider.self) else { return nil }
-    _ = Unmanaged.passUnretained(p).retain()
-    return provider
+    retainTyped(provider, as: DataProvider.self, #function)
 }
 
 /// Drops a reference to `provider` (NULL is ignored); its release callback runs when the last
 /// reference goes.
 @c public func CGDataProviderRelease(_ provider: QZCGDataProviderRef?) {
-    guard let provider, let p = object(provider, as: DataProvider.self) else { return }
-    Unmanaged.passUnretained(p).release()
+    releaseTyped(provider, as: DataProvider.self, #function)
 }
 
 // MARK: - Creating images
@@ -195,14 +191,10 @@ func readImage<R>(_ image: QZCGImageRef?, _ fallback: R, _ function: StaticStrin
 
 /// Returns `image` with one more reference (NULL is returned as is).
 @c public func CGImageRetain(_ image: QZCGImageRef?) -> QZCGImageRef? {
-    guard let image else { return nil }
-    guard let i = object(image, as: Image.self) else { return nil }
-    _ = Unmanaged.passUnretained(i).retain()
-    return image
+    retainTyped(image, as: Image.self, #function)
 }
 
 /// Drops a reference to `image` (NULL is ignored).
 @c public func CGImageRelease(_ image: QZCGImageRef?) {
-    guard let image, let i = object(image, as: Image.self) else { return }
-    Unmanaged.passUnretained(i).release()
+    releaseTyped(image, as: Image.self, #function)
 }

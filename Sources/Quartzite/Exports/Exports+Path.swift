@@ -213,18 +213,13 @@ func transformedCopy(_ p: Path, _ m: UnsafePointer<CGAffineTransform>?, mutable:
 /// NULL without an error; a handle that is not a path records
 /// QZErrorWrongType and returns NULL.
 @c public func CGPathRetain(_ path: QZCGPathRef?) -> QZCGPathRef? {
-    guard let path else { return nil }
-    guard let p = object(path, as: Path.self) else { return nil }
-    _ = Unmanaged.passUnretained(p).retain()
-    return path
+    retainTyped(path, as: Path.self, #function)
 }
 
 /// Drops a reference to `path`; the path is freed with its last reference.
 /// NULL does nothing; a handle that is not a path records QZErrorWrongType.
 @c public func CGPathRelease(_ path: QZCGPathRef?) {
-    guard let path else { return }
-    guard let p = object(path, as: Path.self) else { return }
-    Unmanaged.passUnretained(p).release()
+    releaseTyped(path, as: Path.self, #function)
 }
 
 // MARK: - Building paths
