@@ -625,7 +625,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// their mask), so nothing holds a cycle. A renderer or
 /// CALayerRenderInContext given a copy draws it as it is.
 @c public func CALayerCopyPresentationLayer(_ layer: CALayerRef?) -> CALayerRef? {
-    let now = MediaClock.now()
+    let now = MediaClock.now(#function)
     return readLayer(layer, nil) { retainedHandle($0.presentationCopy(now: now)) }
 }
 
@@ -642,7 +642,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// media time, or -1 when none is in effect. The renderer draws the
 /// transition from this.
 @c public func QZLayerGetTransitionProgress(_ layer: CALayerRef?) -> Double {
-    let now = MediaClock.now()
+    let now = MediaClock.now(#function)
     return readLayer(layer, -1) { $0.transitionState(now: now)?.progress ?? -1 }
 }
 
@@ -653,7 +653,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// itself), so it never keeps the layer it shows alive: a layer the host
 /// releases is freed at once, and its transition ends with it. Returns +1.
 @c public func QZLayerCopyTransitionSnapshot(_ layer: CALayerRef?) -> CALayerRef? {
-    let now = MediaClock.now()
+    let now = MediaClock.now(#function)
     return readLayer(layer, nil) { l in l.transitionState(now: now)?.snapshot.map(retainedHandle) }
 }
 

@@ -103,7 +103,7 @@ func releaseHandle(_ handle: UnsafeRawPointer, tag: UInt32) {
 /// Returns the current media time in seconds: CLOCK_MONOTONIC, or the source
 /// installed with QZSetMediaTimeSource. Thread safety: any thread.
 @c public func CACurrentMediaTime() -> CFTimeInterval {
-    MediaClock.now()
+    MediaClock.now(#function)
 }
 
 /// Replaces the media clock with `source(info)` for every later time query

@@ -149,7 +149,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 /// earliest animation that has not begun, or infinity when nothing animates
 /// (a host can sleep until the tree changes).
 @c public func CARendererGetNextFrameTime(_ renderer: CARendererRef?) -> CFTimeInterval {
-    withRenderer(renderer, .infinity) { r in r.nextFrameTime(after: r.frameTime ?? MediaClock.now()) }
+    withRenderer(renderer, .infinity) { r in r.nextFrameTime(after: r.frameTime ?? MediaClock.now(#function)) }
 }
 
 /// Ends the frame: its operations become what the next frame is compared

@@ -95,8 +95,15 @@ extension Layer {
     }
 
     /// Apple's setValue:forKey:. A nil or null value clears a custom key.
+    /// False when the value was refused (the error is recorded).
     @discardableResult
-    public func setValue(_ value: Value?, forKey key: String, function: StaticString) -> Bool {
+    public func setValue(_ value: Value?, forKey key: String) -> Bool {
+        setValue(value, forKey: key, function: "setValue(_:forKey:)")
+    }
+
+    /// setValue(_:forKey:) recording errors under the C function `function`.
+    @discardableResult
+    package func setValue(_ value: Value?, forKey key: String, function: StaticString) -> Bool {
         if let declared = declaredKey(key) { return setDeclared(declared, value, function: function) }
         let before = layerClass.hasNeedsDisplayForKey ? custom?.values[key] : nil
         if let value, value.type != CAValueTypeNull {
@@ -137,7 +144,13 @@ extension Layer {
     /// Apple's setValue:forKeyPath:. Struct and transform fields update the
     /// property; for custom keys, missing dictionaries along the path are created.
     @discardableResult
-    public func setValue(_ value: Value?, forKeyPath path: String, function: StaticString) -> Bool {
+    public func setValue(_ value: Value?, forKeyPath path: String) -> Bool {
+        setValue(value, forKeyPath: path, function: "setValue(_:forKeyPath:)")
+    }
+
+    /// setValue(_:forKeyPath:) recording errors under the C function `function`.
+    @discardableResult
+    package func setValue(_ value: Value?, forKeyPath path: String, function: StaticString) -> Bool {
         let parts = path.split(separator: ".", omittingEmptySubsequences: false)
         guard let first = parts.first, !first.isEmpty, !parts.contains(where: { $0.isEmpty }) else {
             recordError(QZErrorInvalidArgument, function, "\"\(path)\" is not a valid key path")

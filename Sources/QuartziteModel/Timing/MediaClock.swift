@@ -8,7 +8,10 @@ import QuartziteGraphics
 /// source installed with QZSetMediaTimeSource (for deterministic tests and
 /// offline rendering).
 public enum MediaClock {
-    public static func now(_ function: StaticString = #function) -> Double {
+    public static func now() -> Double { now("CACurrentMediaTime") }
+
+    /// now(), recording a bad time source's error under the C function `function`.
+    package static func now(_ function: StaticString) -> Double {
         if let t = ThreadTransactions.existing?.fixedTime { return t }
         var info: UnsafeMutableRawPointer? = nil
         guard let source = qz_internal_get_time_source(&info) else {
