@@ -91,12 +91,12 @@ public final class Animation: QZObject, Handle {
         set { ensureExtras().timingFunctions = newValue }
     }
     /// ConstantSet.calculationMode
-    public var calculationMode: UInt8 {
+    package var calculationMode: UInt8 {
         get { extras?.calculationMode ?? 0 }
         set { ensureExtras().calculationMode = newValue }
     }
     /// nil, or ConstantSet.rotationMode
-    public var rotationMode: UInt8? {
+    package var rotationMode: UInt8? {
         get { extras?.rotationMode }
         set { ensureExtras().rotationMode = newValue }
     }
@@ -117,12 +117,12 @@ public final class Animation: QZObject, Handle {
         set { ensureExtras().animations = newValue }
     }
     /// ConstantSet.transitionType (0: fade)
-    public var transitionType: UInt8 {
+    package var transitionType: UInt8 {
         get { extras?.transitionType ?? 0 }
         set { ensureExtras().transitionType = newValue }
     }
     /// nil, or ConstantSet.transitionSubtype
-    public var transitionSubtype: UInt8? {
+    package var transitionSubtype: UInt8? {
         get { extras?.transitionSubtype }
         set { ensureExtras().transitionSubtype = newValue }
     }
