@@ -13,12 +13,6 @@ import QuartziteRender
 //
 // Threads: pure functions of their arguments; any thread.
 
-@inline(__always)
-func checkTransform(_ t: CATransform3D, _ function: StaticString) -> Bool {
-    if t.isFinite { return true }
-    recordError(QZErrorNotFinite, function, "transform has a non-finite entry")
-    return false
-}
 
 /// True when t is exactly the identity.
 @c public func CATransform3DIsIdentity(_ t: CATransform3D) -> Bool {

@@ -48,12 +48,71 @@ public func clearLastError() {
 
 // MARK: - Argument checks shared by the export layer
 
-/// True when `x` is finite; otherwise records `QZErrorNotFinite` naming `what`.
-@inline(__always)
-package func requireFinite(_ x: Double, _ what: StaticString, _ function: StaticString) -> Bool {
-    if x.isFinite { return true }
-    recordError(QZErrorNotFinite, function, "\(what) must be finite, got \(x)")
+// The finiteness checks, one family with one message style: each returns
+// true for a good value, or records QZErrorNotFinite ("<what> must be
+// finite, got <value>" / "<what> must not be NaN") and returns false.
+// Geometry that may be infinite (CGRectInfinite, the null rectangle) and
+// numbers where infinity means "forever" use the NaN-only checks.
+
+/// Records the error for a value that is not finite; false.
+@usableFromInline @inline(never)
+package func reportNotFinite(_ v: Double, _ function: StaticString, what: StaticString = "argument") -> Bool {
+    recordError(QZErrorNotFinite, function, "\(what) must be finite, got \(v)")
     return false
+}
+
+/// Records the error for a NaN; false.
+@usableFromInline @inline(never)
+package func reportNaN(_ what: StaticString, _ function: StaticString) -> Bool {
+    recordError(QZErrorNotFinite, function, "\(what) must not be NaN")
+    return false
+}
+
+/// True when `x` is finite; otherwise records `QZErrorNotFinite` naming `what`.
+@inlinable @inline(__always)
+package func requireFinite(_ x: Double, _ what: StaticString, _ function: StaticString) -> Bool {
+    x.isFinite || reportNotFinite(x, function, what: what)
+}
+
+// Fixed-arity overloads (preferred over the variadic one): a variadic call
+// allocates its argument array on the heap, on every property set.
+@inlinable @inline(__always)
+package func checkFinite(_ a: Double, function: StaticString) -> Bool {
+    a.isFinite || reportNotFinite(a, function)
+}
+
+@inlinable @inline(__always)
+package func checkFinite(_ a: Double, _ b: Double, function: StaticString) -> Bool {
+    (a.isFinite || reportNotFinite(a, function)) && (b.isFinite || reportNotFinite(b, function))
+}
+
+@inlinable @inline(__always)
+package func checkFinite(_ a: Double, _ b: Double, _ c: Double, function: StaticString) -> Bool {
+    checkFinite(a, b, function: function) && (c.isFinite || reportNotFinite(c, function))
+}
+
+@inlinable @inline(__always)
+package func checkFinite(_ a: Double, _ b: Double, _ c: Double, _ d: Double, function: StaticString) -> Bool {
+    checkFinite(a, b, function: function) && checkFinite(c, d, function: function)
+}
+
+@inlinable @inline(__always)
+package func checkFinite(_ values: Double..., function: StaticString) -> Bool {
+    for v in values where !v.isFinite { return reportNotFinite(v, function) }
+    return true
+}
+
+/// True unless `v` is NaN (infinity is a valid value: "forever" for repeat
+/// counts and durations).
+@inlinable @inline(__always)
+package func checkNotNaN(_ v: Double, function: StaticString) -> Bool {
+    !v.isNaN || reportNaN("argument", function)
+}
+
+@inlinable @inline(__always)
+package func checkNumbers(_ values: Double..., function: StaticString) -> Bool {
+    for v in values where v.isNaN { return reportNaN("argument", function) }
+    return true
 }
 
 @inline(__always)

@@ -125,3 +125,38 @@ extension CGRect {
             && a.size.width == b.size.width && a.size.height == b.size.height
     }
 }
+
+// The finiteness checks of geometry arguments (the family of
+// QuartziteCore's checkFinite): NaN is refused, infinities are allowed
+// (CGRectInfinite, the null rectangle); transforms must be finite.
+
+@inlinable @inline(__always)
+package func checkPoint(_ p: CGPoint, _ function: StaticString) -> Bool {
+    !p.hasNaN || reportNaN("point", function)
+}
+
+@inlinable @inline(__always)
+package func checkSize(_ s: CGSize, _ function: StaticString) -> Bool {
+    !s.hasNaN || reportNaN("size", function)
+}
+
+@inlinable @inline(__always)
+package func checkRect(_ r: CGRect, _ function: StaticString) -> Bool {
+    !r.hasNaN || reportNaN("rect", function)
+}
+
+@inlinable @inline(__always)
+package func checkAffine(_ t: CGAffineTransform, _ function: StaticString) -> Bool {
+    t.isFinite || reportNotFiniteTransform(function)
+}
+
+@inlinable @inline(__always)
+package func checkTransform(_ t: CATransform3D, _ function: StaticString) -> Bool {
+    t.isFinite || reportNotFiniteTransform(function)
+}
+
+@usableFromInline @inline(never)
+package func reportNotFiniteTransform(_ function: StaticString) -> Bool {
+    recordError(QZErrorNotFinite, function, "transform must be finite, got a NaN or infinite entry")
+    return false
+}
