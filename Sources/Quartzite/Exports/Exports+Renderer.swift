@@ -51,10 +51,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 @c public func CARendererSetLayer(_ renderer: CARendererRef?, _ layer: CALayerRef?) {
     var l: Layer?
     if let layer { guard let o = object(layer, as: Layer.self) else { return }; l = o }
-    withRenderer(renderer, ()) { r in
-        r.layer = l
-        r.lastOps = nil
-    }
+    withRenderer(renderer, ()) { r in r.setRootLayer(l) }
 }
 
 /// The root layer (+0), or NULL.
@@ -70,10 +67,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         recordError(QZErrorNotFinite, #function, "bounds must be finite")
         return
     }
-    withRenderer(renderer, ()) { r in
-        r.bounds = bounds.standardized
-        r.lastOps = nil
-    }
+    withRenderer(renderer, ()) { r in r.setBounds(bounds) }
 }
 
 /// The rectangle of the renderer's space drawn into the target (see CARendererSetBounds);
@@ -118,11 +112,9 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 @c public func CARendererAddUpdateRect(_ renderer: CARendererRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     withRenderer(renderer, ()) { r in
-        guard r.frameTime != nil else {
+        if !r.addUpdateRect(rect) {
             recordError(QZErrorInvalidState, #function, "no frame is open (call CARendererBeginFrameAtTime)")
-            return
         }
-        r.updateRect = r.updateRect.union(PixelBox(covering: rect.standardized)).intersection(r.targetRect)
     }
 }
 

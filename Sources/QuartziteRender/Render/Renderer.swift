@@ -105,6 +105,27 @@ public final class Renderer: QZObject, Handle {
         return b.ops
     }
 
+    /// A new root layer (or none): the next frame redraws everything.
+    package func setRootLayer(_ l: Layer?) {
+        layer = l
+        lastOps = nil
+    }
+
+    /// A new rectangle of the renderer's space (finite, checked by the
+    /// caller): the next frame redraws everything.
+    package func setBounds(_ b: CGRect) {
+        bounds = b.standardized
+        lastOps = nil
+    }
+
+    /// Adds target pixels to the open frame's update rectangle; false when
+    /// no frame is open.
+    package func addUpdateRect(_ rect: CGRect) -> Bool {
+        guard frameTime != nil else { return false }
+        updateRect = updateRect.union(PixelBox(covering: rect.standardized)).intersection(targetRect)
+        return true
+    }
+
     /// What a frame does before it looks at the tree (called without the
     /// renderer's or the model's lock): a frame shows committed state, so
     /// the calling thread's implicit transaction commits first, as a run
