@@ -5,6 +5,10 @@ import PackageDescription
 // version. The flags of the shipped libquartzite.so (lld with the exports
 // version script, static stdlib, unchecked exclusivity) are given where the
 // .so is produced: CMakeLists.txt.
+// Thread safety comes from explicit locks around shared state (see
+// docs/architecture.md), which Swift 6 strict concurrency checking cannot see.
+let engineSwiftSettings: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+
 let package = Package(
     name: "Quartzite",
     // MARK: - Public API
@@ -43,16 +47,54 @@ let package = Package(
             pkgConfig: "pangocairo",
             providers: [.apt(["libpango1.0-dev"])]
         ),
-        // The engine and its @c export layer.
+        // Objects behind C handles, errors, the model lock.
+        .target(
+            name: "QuartziteCore",
+            dependencies: ["CQuartzite"],
+            path: "Sources/QuartziteCore",
+            swiftSettings: engineSwiftSettings
+        ),
+        // Geometry, transforms, paths, boxed values and colours.
+        .target(
+            name: "QuartziteGeometry",
+            dependencies: ["QuartziteCore"],
+            path: "Sources/QuartziteGeometry",
+            swiftSettings: engineSwiftSettings
+        ),
+        // Core Video: pixel buffers, pools, formats, conversions.
+        .target(
+            name: "QuartziteVideo",
+            dependencies: ["QuartziteGeometry"],
+            path: "Sources/QuartziteVideo",
+            swiftSettings: engineSwiftSettings
+        ),
+        // Core Graphics (on cairo) and Core Text (on Pango).
+        .target(
+            name: "QuartziteGraphics",
+            dependencies: ["QuartziteVideo", "CCairo", "CPango"],
+            path: "Sources/QuartziteGraphics",
+            swiftSettings: engineSwiftSettings
+        ),
+        // The model: layers, timing, animation, transactions, the run loop.
+        .target(
+            name: "QuartziteModel",
+            dependencies: ["QuartziteGraphics"],
+            path: "Sources/QuartziteModel",
+            swiftSettings: engineSwiftSettings
+        ),
+        // Rendering: the draw list, the compositor and its kernels.
+        .target(
+            name: "QuartziteRender",
+            dependencies: ["QuartziteModel"],
+            path: "Sources/QuartziteRender",
+            swiftSettings: engineSwiftSettings
+        ),
+        // The C exports: the thin @c layer over the engine (libquartzite.so).
         .target(
             name: "Quartzite",
-            dependencies: ["CQuartzite", "CCairo", "CPango"],
+            dependencies: ["QuartziteRender"],
             path: "Sources/Quartzite",
-            swiftSettings: [
-                // Thread safety comes from explicit locks around shared state (see DESIGN.md),
-                // which Swift 6 strict concurrency checking cannot see.
-                .swiftLanguageMode(.v5),
-            ]
+            swiftSettings: engineSwiftSettings
         ),
         // MARK: - Unit test bundles
         .testTarget(

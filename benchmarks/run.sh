@@ -191,6 +191,16 @@ if [ "$render" = 1 ]; then
     }
     echo
     echo "== Swift: bench_kernels (the renderer's pixel kernels vs pixman on the same buffers)"
+    # The kernels' own sources, copied without their imports of the engine's
+    # other targets (the benchmark is one module; kernels/Sources/bench_kernels/Engine
+    # is git-ignored).
+    engine_copy="$BENCH_DIR/kernels/Sources/bench_kernels/Engine"
+    rm -rf "$engine_copy" && mkdir -p "$engine_copy"
+    for f in QuartziteRender/Render/Kernels/Blend.swift QuartziteRender/Render/Kernels/PixelVector.swift \
+             QuartziteRender/Render/Kernels/Surface.swift QuartziteRender/Render/Kernels/Texture.swift \
+             QuartziteGraphics/Graphics/GaussianBlur.swift; do
+        sed '/^import Quartzite/d' "$BENCH_DIR/../Sources/$f" >"$engine_copy/$(basename "$f")"
+    done
     if swift build -c release --package-path "$BENCH_DIR/kernels" >"$BENCH_OUT/bench_kernels_build.txt" 2>&1; then
         "$BENCH_DIR/kernels/.build/release/bench_kernels" ${kernel_args[@]+"${kernel_args[@]}"} | tee -a "$BENCH_OUT/bench_render.txt" || status=1
     else

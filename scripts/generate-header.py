@@ -21,132 +21,41 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 HEADER = os.path.join(ROOT, "include", "quartzite", "quartzite.h")
 
-# Families, in the order the header presents them: (name prefix, title).
-# The longest matching prefix wins.
-FAMILIES = [
-    ("QZ", "Errors and Quartzite's own additions"),
-    ("CARetain", "Reference counting"),
-    ("CARelease", "Reference counting"),
-    ("CACurrentMediaTime", "Media time"),
-    ("QZSetMediaTimeSource", "Media time"),
-    ("CATransform3D", "CATransform3D (Core Animation Function Reference)"),
-    ("CAValue", "CAValueRef: boxed values"),
-    ("CGPoint", "CGPoint, CGSize and CGRect"),
-    ("CGSize", "CGPoint, CGSize and CGRect"),
-    ("CGRect", "CGPoint, CGSize and CGRect"),
-    ("CGAffineTransform", "CGAffineTransform"),
-    ("CGPointApplyAffineTransform", "CGAffineTransform"),
-    ("CGSizeApplyAffineTransform", "CGAffineTransform"),
-    ("CGRectApplyAffineTransform", "CGAffineTransform"),
-    ("CGColor", "CGColorRef"),
-    ("CALayerCreate", "CALayer: creation and classes"),
-    ("CALayerClass", "CALayer: creation and classes"),
-    ("CALayerCopyDefaultValueForKey", "CALayer: creation and classes"),
-    ("CALayerGetClass", "CALayer: creation and classes"),
-    ("CALayerShouldArchiveValueForKey", "CALayer: creation and classes"),
-    ("CAScrollLayerCreate", "CALayer: creation and classes"),
-    ("CATextLayerCreate", "CALayer: creation and classes"),
-    ("CATiledLayerCreate", "CALayer: creation and classes"),
-    ("CALayerAddSublayer", "CALayer: the layer tree"),
-    ("CALayerInsertSublayer", "CALayer: the layer tree"),
-    ("CALayerReplaceSublayer", "CALayer: the layer tree"),
-    ("CALayerRemoveFromSuperlayer", "CALayer: the layer tree"),
-    ("CALayerGetSuperlayer", "CALayer: the layer tree"),
-    ("CALayerGetSublayer", "CALayer: the layer tree"),
-    ("CALayerSetSublayers", "CALayer: the layer tree"),
-    ("CALayerConvert", "CALayer: geometry, hit testing and scrolling"),
-    ("CALayerHitTest", "CALayer: geometry, hit testing and scrolling"),
-    ("CALayerContainsPoint", "CALayer: geometry, hit testing and scrolling"),
-    ("CALayerGetPreferredFrameSize", "CALayer: geometry, hit testing and scrolling"),
-    ("CALayerGetVisibleRect", "CALayer: geometry, hit testing and scrolling"),
-    ("CALayerScroll", "CALayer: geometry, hit testing and scrolling"),
-    ("CALayerContentsAreFlipped", "CALayer: geometry, hit testing and scrolling"),
-    ("CAScrollLayerScroll", "CALayer: geometry, hit testing and scrolling"),
-    ("CALayerSetNeedsLayout", "CALayer: layout and display"),
-    ("CALayerNeedsLayout", "CALayer: layout and display"),
-    ("CALayerLayout", "CALayer: layout and display"),
-    ("CALayerSetLayoutManager", "CALayer: layout and display"),
-    ("CALayerSetNeedsDisplay", "CALayer: layout and display"),
-    ("CALayerNeedsDisplay", "CALayer: layout and display"),
-    ("CALayerDisplay", "CALayer: layout and display"),
-    ("CALayerSetDelegate", "CALayer: layout and display"),
-    ("QZLayerGetDirtyRect", "CALayer: layout and display"),
-    ("CALayerSetValueFor", "CALayer: key-value coding"),
-    ("CALayerCopyValueFor", "CALayer: key-value coding"),
-    ("CALayerSetNumberForKeyPath", "CALayer: key-value coding"),
-    ("CALayerGetNumberForKeyPath", "CALayer: key-value coding"),
-    ("CALayerGet", "CALayer: properties"),
-    ("CALayerSet", "CALayer: properties"),
-    ("CAScrollLayerGet", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
-    ("CAScrollLayerSet", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
-    ("CATextLayer", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
-    ("CATiledLayer", "CAScrollLayer, CATextLayer and CATiledLayer: properties"),
-    ("CAEAGLLayer", "CAEAGLLayer and the EAGLContext methods (OpenGL ES through EGL)"),
-    ("QZEAGLContext", "CAEAGLLayer and the EAGLContext methods (OpenGL ES through EGL)"),
-    ("CAMediaTimingFunction", "CAMediaTimingFunction"),
-    ("CAAnimation", "CAAnimation and its subclasses"),
-    ("CAPropertyAnimation", "CAAnimation and its subclasses"),
-    ("CABasicAnimation", "CAAnimation and its subclasses"),
-    ("CAKeyframeAnimation", "CAAnimation and its subclasses"),
-    ("CATransition", "CAAnimation and its subclasses"),
-    ("CALayerAddAnimation", "Animations on layers and presentation"),
-    ("CALayerGetAnimation", "Animations on layers and presentation"),
-    ("CALayerCopyAnimationKeys", "Animations on layers and presentation"),
-    ("CALayerRemoveAnimation", "Animations on layers and presentation"),
-    ("CALayerRemoveAllAnimations", "Animations on layers and presentation"),
-    ("CALayerCopyPresentationLayer", "Animations on layers and presentation"),
-    ("CALayerGetModelLayer", "Animations on layers and presentation"),
-    ("QZAnimation", "Animations on layers and presentation"),
-    ("QZLayerGetTransitionProgress", "Animations on layers and presentation"),
-    ("QZLayerCopyTransitionSnapshot", "Animations on layers and presentation"),
-    ("QZMediaTimingFunction", "CAMediaTimingFunction"),
-    ("CATransaction", "CATransaction"),
-    ("CAAction", "CAAction and the action search"),
-    ("CALayerGetActionForKey", "CAAction and the action search"),
-    ("QZActionNull", "CAAction and the action search"),
-    ("CGPath", "CGPathRef and CGMutablePathRef"),
-    ("QZPath", "CGPathRef and CGMutablePathRef"),
-    ("CVBuffer", "Core Video: CVBuffer attachments"),
-    ("CVImageBuffer", "Core Video: CVImageBuffer"),
-    ("CVGetCurrentHostTime", "Core Video: host time"),
-    ("CVGetHostClock", "Core Video: host time"),
-    ("CVPixelBuffer", "Core Video: CVPixelBuffer"),
-    ("QZPixelBuffer", "Core Video: Quartzite's pixel buffer additions"),
-    ("CVPixelBufferPool", "Core Video: CVPixelBufferPool"),
-    ("QZPixelBufferPool", "Core Video: CVPixelBufferPool"),
-    ("CVPixelFormatDescription", "Core Video: pixel format descriptions"),
-    ("QZPixelFormat", "Core Video: pixel format descriptions"),
-    ("QZGetTypeID", "Core Video: pixel format descriptions"),
-    ("CFRunLoop", "CFRunLoop: run loops, timers and performs"),
-    ("QZRunLoop", "CFRunLoop: run loops, timers and performs"),
-    ("CADisplayLink", "CADisplayLink and the display"),
-    ("QZDisplay", "CADisplayLink and the display"),
-    ("CARenderer", "CARenderer: rendering layer trees into pixel buffers"),
-    ("QZRenderer", "CARenderer: rendering layer trees into pixel buffers"),
-    ("CARendererCreateWithEGLContext", "CARenderer: rendering layer trees into pixel buffers"),
-    ("QZDrawList", "Draw lists: a frame's operations for GPU hosts"),
-    ("CALayerRenderInContext", "Bitmap contexts and CALayerRenderInContext"),
-    ("CGBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
-    ("QZBitmapContext", "Bitmap contexts and CALayerRenderInContext"),
-    ("CGBitmapContextCreateImage", "CGImage and CGDataProvider"),
-    ("CGContext", "CGContext: drawing (CGContext.h)"),
-    ("CGColorSpace", "CGColorSpace"),
-    ("CGGradient", "CGGradient"),
-    ("CGImage", "CGImage and CGDataProvider"),
-    ("CGDataProvider", "CGImage and CGDataProvider"),
-    ("QZImage", "CGImage and CGDataProvider"),
-    ("QZPixelBufferCreateWithImage", "CGImage and CGDataProvider"),
-    ("CFAttributedString", "CFAttributedString: strings with attributes"),
-    ("CFRangeMake", "CFAttributedString: strings with attributes"),
-    ("CTFont", "Core Text: CTFont"),
-    ("CTLine", "Core Text: CTLine"),
-    ("CTFramesetter", "Core Text: CTFramesetter and CTFrame"),
-    ("CTFrame", "Core Text: CTFramesetter and CTFrame"),
-    ("QZFrame", "Core Text: CTFramesetter and CTFrame"),
-    ("CGContextSetText", "Core Text: CTLine"),
-    ("CGContextGetText", "Core Text: CTLine"),
-    ("QZText", "Core Text: Quartzite's text additions"),
+# The header's sections: one per file of the export layer, in reading order.
+# A section opens with the file's leading comment (its rules: ownership,
+# threading, errors), its `// MARK: - ` lines become subsections (with the
+# comment lines that follow them), and functions appear in source order, so
+# a getter stands next to its setter. A new export file must be listed here.
+SECTIONS = [
+    ("Exports+Core.swift", "Errors, reference counting and media time"),
+    ("Exports+Geometry.swift", "CGPoint, CGSize and CGRect"),
+    ("Exports+AffineTransform.swift", "CGAffineTransform"),
+    ("Exports+Transform3D.swift", "CATransform3D (Core Animation Function Reference)"),
+    ("Exports+Values.swift", "CAValueRef: boxed values"),
+    ("Exports+Color.swift", "CGColorRef"),
+    ("Exports+Path.swift", "CGPathRef and CGMutablePathRef"),
+    ("Exports+Layer.swift", "CALayer"),
+    ("Exports+LayerProperties.swift", "CALayer and its subclasses: properties"),
+    ("Exports+TimingFunction.swift", "CAMediaTimingFunction"),
+    ("Exports+Animation.swift", "CAAnimation and its subclasses"),
+    ("Exports+Transaction.swift", "CATransaction"),
+    ("Exports+Action.swift", "CAAction and the action search"),
+    ("Exports+CVBuffer.swift", "Core Video: CVBuffer, CVImageBuffer and host time"),
+    ("Exports+CVPixelBuffer.swift", "Core Video: CVPixelBuffer"),
+    ("Exports+CVPixelBufferPool.swift", "Core Video: CVPixelBufferPool"),
+    ("Exports+CVPixelFormat.swift", "Core Video: pixel format descriptions"),
+    ("Exports+RunLoop.swift", "CFRunLoop: run loops, timers and performs"),
+    ("Exports+DisplayLink.swift", "CADisplayLink and the display"),
+    ("Exports+Renderer.swift", "CARenderer, draw lists and CALayerRenderInContext"),
+    ("Exports+Context.swift", "CGContext: bitmap contexts and drawing"),
+    ("Exports+Gradient.swift", "CGColorSpace and CGGradient"),
+    ("Exports+Image.swift", "CGImage and CGDataProvider"),
+    ("Exports+AttributedString.swift", "CFAttributedString: strings with attributes"),
+    ("Exports+CoreText.swift", "Core Text: CTFont, CTLine, CTFramesetter and CTFrame"),
+    ("Exports+GL.swift", "CAEAGLLayer, the EAGLContext methods and CARenderer over OpenGL ES (EGL)"),
 ]
+
+EXPORTS_DIR = os.path.join(ROOT, "Sources", "Quartzite", "Exports")
 
 # Apple's Core Foundation-family typedef names that Swift's importer will not
 # let cross @c; the engine uses QZ-prefixed aliases of the same C types.
@@ -168,20 +77,37 @@ def cairo_flags():
     return flags
 
 
+# The engine's targets, in the order of the data flow (Package.swift); the
+# last one holds the exports.
+ENGINE_TARGETS = ["QuartziteCore", "QuartziteGeometry", "QuartziteVideo", "QuartziteGraphics",
+                  "QuartziteModel", "QuartziteRender", "Quartzite"]
+
+
 def compiler_header(out_path):
-    """Asks swiftc for the header of the Quartzite module (type-check only)."""
-    sources = sorted(
-        os.path.join(dirpath, f)
-        for dirpath, _, files in os.walk(os.path.join(ROOT, "Sources", "Quartzite"))
-        for f in files if f.endswith(".swift"))
+    """Asks swiftc for the C header of the exports (type-check only). The
+    engine's targets are compiled as one module: their sources are copied
+    without the imports of one another, which spares building each target
+    first and gives the same declarations."""
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = ["swiftc", "-parse-as-library", "-module-name", "Quartzite",
+        sources = []
+        for target in ENGINE_TARGETS:
+            for dirpath, _, files in os.walk(os.path.join(ROOT, "Sources", target)):
+                for f in sorted(files):
+                    if not f.endswith(".swift"):
+                        continue
+                    text = open(os.path.join(dirpath, f), encoding="utf-8").read()
+                    text = re.sub(r"^(@testable |@_exported )?import Quartzite\w*\n", "", text, flags=re.M)
+                    copy = os.path.join(tmp, f"{target}-{os.path.relpath(dirpath, ROOT).replace(os.sep, '-')}-{f}")
+                    with open(copy, "w", encoding="utf-8") as out:
+                        out.write(text)
+                    sources.append(copy)
+        cmd = ["swiftc", "-parse-as-library", "-module-name", "Quartzite", "-package-name", "quartzite",
                "-swift-version", "5", "-emit-module",
                "-emit-module-path", os.path.join(tmp, "Quartzite.swiftmodule"),
                "-emit-clang-header-path", out_path,
                "-I", os.path.join(ROOT, "Sources", "CQuartzite", "include"),
                "-I", os.path.join(ROOT, "Sources", "CCairo"),
-               "-I", os.path.join(ROOT, "Sources", "CPango")] + cairo_flags() + sources
+               "-I", os.path.join(ROOT, "Sources", "CPango")] + cairo_flags() + sorted(sources)
         subprocess.run(cmd, check=True)
 
 
@@ -230,31 +156,76 @@ def declarations(raw):
             doc = []
 
 
-def family(name):
-    best = None
-    for prefix, title in FAMILIES:
-        if name.startswith(prefix) and (best is None or len(prefix) > len(best[0])):
-            best = (prefix, title)
-    if best is None:
-        sys.exit(f"generate-header.py: no family for {name}; add its prefix to FAMILIES")
-    return best[1]
+def comment_block(lines):
+    """`//` lines as plain text lines (the marker and one space removed)."""
+    return [l.strip()[2:][1:] if l.strip()[2:].startswith(" ") else l.strip()[2:] for l in lines]
+
+
+def source_layout(path):
+    """Reads one export file: its leading comment (the section's rules) and,
+    in order, ("mark", title, comment lines) and ("func", name) items."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    intro, items = [], []
+    i = 0
+    while i < len(lines) and (lines[i].startswith("import ") or not lines[i].strip()):
+        i += 1
+    while i < len(lines) and lines[i].startswith("//") and not lines[i].startswith("///") \
+            and not lines[i].startswith("// MARK:"):
+        intro.append(lines[i])
+        i += 1
+    for j in range(i, len(lines)):
+        line = lines[j]
+        m = re.match(r"// MARK: - (.*)", line)
+        if m:
+            text = []
+            k = j + 1
+            while k < len(lines) and lines[k].startswith("//") and not lines[k].startswith("///") \
+                    and not lines[k].startswith("// MARK:"):
+                text.append(lines[k])
+                k += 1
+            items.append(("mark", m.group(1).strip(), comment_block(text)))
+            continue
+        m = re.match(r"@c public func (\w+)", line)
+        if m:
+            items.append(("func", m.group(1)))
+    return comment_block(intro), items
+
+
+def c_comment(text_lines, indent=""):
+    text = [t.rstrip() for t in text_lines]
+    while text and not text[-1]:
+        text.pop()
+    if not text:
+        return []
+    return [indent + "/*"] + [indent + (" * " + t if t else " *") for t in text] + [indent + " */"]
 
 
 def clean_header(raw):
-    groups = {}
-    for name, comment, decl in declarations(raw):
-        groups.setdefault(family(name), []).append((name, comment, decl))
-    titles = []
-    for _, title in FAMILIES:
-        if title not in titles:
-            titles.append(title)
+    decls = {name: (comment, decl) for name, comment, decl in declarations(raw)}
+    listed = {f for f, _ in SECTIONS}
+    problems = []
+    for f in sorted(os.listdir(EXPORTS_DIR)):
+        exports = f.endswith(".swift") and "@c public func" in open(os.path.join(EXPORTS_DIR, f), encoding="utf-8").read()
+        if exports and f not in listed:
+            problems.append(f"{f} is not in SECTIONS (scripts/generate-header.py)")
     out = [
         "/*",
         " * quartzite.h: Quartzite's public C API.",
         " *",
         " * GENERATED by scripts/generate-header.py from the @c functions of",
-        " * Sources/Quartzite/Exports; do not edit. The types, enums, callbacks and",
-        " * constants are hand-written in quartzite_types.h.",
+        " * Sources/Quartzite/Exports; do not edit. Each section below is one file",
+        " * of the export layer, opening with its rules (ownership, threading,",
+        " * errors); the functions follow in source order. The types, enums,",
+        " * callbacks and constants are hand-written in quartzite_types.h.",
+        " *",
+        " * Rules for every function (see also each section):",
+        " * - Create and Copy functions return a reference the caller owns (+1;",
+        " *   release it with CARelease or the typed Release function); Get",
+        " *   functions return a borrowed reference (+0) valid while its owner lives.",
+        " * - Bad input (NULL, a handle of the wrong type, NaN, an index out of",
+        " *   range, an unknown constant, a call in the wrong state) never crashes:",
+        " *   the call does nothing or returns NULL/false/0 and records an error",
+        " *   for QZGetLastError and QZGetLastErrorMessage.",
         " */",
         "#ifndef QUARTZITE_H",
         "#define QUARTZITE_H",
@@ -265,15 +236,46 @@ def clean_header(raw):
         'extern "C" {',
         "#endif",
     ]
-    for title in titles:
-        if title not in groups:
+    seen = set()
+    for filename, title in SECTIONS:
+        path = os.path.join(EXPORTS_DIR, filename)
+        if not os.path.exists(path):
+            problems.append(f"SECTIONS lists {filename}, which does not exist")
             continue
-        out += ["", f"/* MARK: - {title} */"]
-        for _, comment, decl in sorted(groups[title]):
+        intro, items = source_layout(path)
+        if not any("thread" in line.lower() for line in intro):
+            problems.append(f"{filename}: its leading comment does not say which threads may call its functions")
+        out += ["", "/* " + "=" * 72, " * MARK: - " + title, " *"]
+        out += [(" * " + t if t else " *") for t in intro] if intro else []
+        out += [" */"]
+        pending_mark = None
+        for item in items:
+            if item[0] == "mark":
+                pending_mark = item
+                continue
+            name = item[1]
+            if name in seen:
+                problems.append(f"{name} is exported twice")
+                continue
+            seen.add(name)
+            if name not in decls:
+                problems.append(f"{filename}: {name} has no declaration in the compiler's header")
+                continue
+            if pending_mark is not None:
+                out += ["", f"/* MARK: {pending_mark[1]} */"]
+                out += c_comment(pending_mark[2])
+                pending_mark = None
+            comment, decl = decls[name]
             out.append("")
             if comment:
                 out.append(comment)
+            else:
+                problems.append(f"{filename}: {name} has no doc comment")
             out.append(decl)
+    for name in sorted(set(decls) - seen):
+        problems.append(f"{name} is exported by a file that is not in SECTIONS")
+    if problems:
+        sys.exit("generate-header.py: " + "\n  ".join(["cannot write the header:"] + problems))
     out += ["", "#ifdef __cplusplus", "}", "#endif", "", "#endif /* QUARTZITE_H */", ""]
     return "\n".join(out)
 

@@ -1,6 +1,12 @@
 import CQuartzite
 import Glibc
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 // While a transaction is open, presentation shows what was last committed

@@ -1,6 +1,12 @@
 import CQuartzite
 import Dispatch
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 func L(_ h: CALayerRef) -> Layer { Unmanaged<Layer>.fromOpaque(UnsafeRawPointer(h)).takeUnretainedValue() }

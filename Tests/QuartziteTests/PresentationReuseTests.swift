@@ -1,6 +1,12 @@
 import CQuartzite
 import Glibc
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 // Presentation copies the host has released are reused in place by the next
@@ -229,7 +235,7 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         a.additive = true   // now the general path: onto the model's 1
         #expect(opacity() == Float(1 + 0.5 * TimingFunction.easeIn.solve(0.5)))
     }
-    // A layer's rare state (text, custom keys, hooks) lives in a side object:
+    // A layer's rarely used state (text, custom keys, hooks) lives in a side object:
     // copies take the text and custom state, never the hooks, also when reused.
     @Test func copiesShowTextAndCustomStateButNoHooks() {
         let root = Layer()

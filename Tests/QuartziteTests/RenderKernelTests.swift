@@ -1,6 +1,12 @@
 import CQuartzite
 import Glibc
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 // The renderer's pixel kernels. Expected values are computed by hand (in the
@@ -138,7 +144,7 @@ private func referenceOver(_ s: UInt32, _ d: UInt32, _ f: UInt32) -> UInt32 {
         #expect(dst.surface[1, 2] == px(20, 0, 0, 255))
         #expect(dst.surface[2, 2] == 0 && dst.surface[0, 1] == 0)
         // A clip rectangle limits it further.
-        compositeOver(dst: dst.surface, x: 1, y: 0, src: src.surface, opacity: 255, clip: PixelRect(x: 2, y: 0, width: 1, height: 1))
+        compositeOver(dst: dst.surface, x: 1, y: 0, src: src.surface, opacity: 255, clip: PixelBox(x: 2, y: 0, width: 1, height: 1))
         #expect(dst.surface[2, 0] == px(10, 0, 0, 255))
         #expect(dst.surface[1, 0] == 0 && dst.surface[3, 0] == 0 && dst.surface[2, 1] == 0)
     }
@@ -156,7 +162,7 @@ private func referenceOver(_ s: UInt32, _ d: UInt32, _ f: UInt32) -> UInt32 {
         } }
         #expect(dst.surface[0, 2] == px(0, 0, 255, 255) && dst.surface[1, 1] == px(0, 0, 255, 255))
         // Sub-surfaces share pixels; copy replaces without blending and clips.
-        let sub = dst.surface.subSurface(PixelRect(x: 2, y: 1, width: 5, height: 5))
+        let sub = dst.surface.subSurface(PixelBox(x: 2, y: 1, width: 5, height: 5))
         #expect(sub.width == 2 && sub.height == 3)
         sub.fill(px(1, 2, 3, 4))
         #expect(dst.surface[3, 3] == px(1, 2, 3, 4) && dst.surface[1, 1] == px(0, 0, 255, 255))
@@ -164,10 +170,10 @@ private func referenceOver(_ s: UInt32, _ d: UInt32, _ f: UInt32) -> UInt32 {
         #expect(dst.surface[2, 0] == px(200, 100, 50, 200) && dst.surface[3, 0] == px(200, 100, 50, 200))
         #expect(dst.surface[2, 1] == px(1, 2, 3, 4))
         // Rectangles: intersection and union.
-        let a = PixelRect(x: 0, y: 0, width: 4, height: 4), b = PixelRect(x: 2, y: 3, width: 5, height: 5)
-        #expect(a.intersection(b) == PixelRect(x: 2, y: 3, width: 2, height: 1))
-        #expect(a.union(b) == PixelRect(x: 0, y: 0, width: 7, height: 8))
-        #expect(a.intersection(PixelRect(x: 9, y: 9, width: 1, height: 1)).isEmpty && PixelRect.empty.union(b) == b)
+        let a = PixelBox(x: 0, y: 0, width: 4, height: 4), b = PixelBox(x: 2, y: 3, width: 5, height: 5)
+        #expect(a.intersection(b) == PixelBox(x: 2, y: 3, width: 2, height: 1))
+        #expect(a.union(b) == PixelBox(x: 0, y: 0, width: 7, height: 8))
+        #expect(a.intersection(PixelBox(x: 9, y: 9, width: 1, height: 1)).isEmpty && PixelBox.empty.union(b) == b)
     }
 
     @Test func bitmapsHaveAlignedRows() {
@@ -493,7 +499,7 @@ private func insideRoundedRect(_ px: Double, _ py: Double, _ x0: Double, _ y0: D
         // (3, 1): 1 x 0.5 -> 128; (6, 2): 0.75 -> 191; outside: 0.
         #expect(m.mask[3, 1] == 128 && m.mask[6, 2] == 191)
         #expect(m.mask[7, 2] == 0 && m.mask[1, 2] == 0 && m.mask[4, 0] == 0 && m.mask[4, 5] == 0)
-        #expect(touched == PixelRect(x: 2, y: 1, width: 5, height: 4))
+        #expect(touched == PixelBox(x: 2, y: 1, width: 5, height: 4))
     }
 
     @Test func roundedCornersMatchSupersampling() {
@@ -598,7 +604,7 @@ private func insideRoundedRect(_ px: Double, _ py: Double, _ x0: Double, _ y0: D
         #expect(rasterizeQuadCoverage(into: m, corners: [p, CGPoint(x: .nan, y: 1), p, p]).isEmpty)
         #expect(rasterizeQuadCoverage(into: m, corners: [CGPoint(x: -1e300, y: -1e300), CGPoint(x: 1e300, y: -1e300),
                                                           CGPoint(x: 1e300, y: 1e300), CGPoint(x: -1e300, y: 1e300)]) ==
-                PixelRect(x: 0, y: 0, width: 8, height: 8))
+                PixelBox(x: 0, y: 0, width: 8, height: 8))
         #expect(m.mask[4, 4] == 255)
     }
 
@@ -652,7 +658,7 @@ private func insideRoundedRect(_ px: Double, _ py: Double, _ x0: Double, _ y0: D
         // Centres in [1.6, 4.6): 2, 3, 4 (4.5 < 4.6).
         #expect(m.mask[2, 2] == 255 && m.mask[4, 4] == 255 && m.mask[1, 2] == 0 && m.mask[5, 2] == 0)
         // Parts outside the mask are cut off, and an empty path is nothing.
-        #expect(rasterizePathCoverage(into: m, path: try PathData(square(-50, -50, 200))) == PixelRect(x: 0, y: 0, width: 12, height: 12))
+        #expect(rasterizePathCoverage(into: m, path: try PathData(square(-50, -50, 200))) == PixelBox(x: 0, y: 0, width: 12, height: 12))
         #expect(m.mask[0, 0] == 255 && m.mask[11, 11] == 255)
         #expect(rasterizePathCoverage(into: m, path: PathData()).isEmpty)
     }
@@ -661,7 +667,7 @@ private func insideRoundedRect(_ px: Double, _ py: Double, _ x0: Double, _ y0: D
         // The same rectangle as a polygon: the same areas as through a path.
         let rect = [CGPoint(x: 2.25, y: 1.5), CGPoint(x: 6.75, y: 1.5), CGPoint(x: 6.75, y: 4.5), CGPoint(x: 2.25, y: 4.5)]
         let m = MaskBitmap(width: 10, height: 6)!
-        #expect(rasterizePolygonCoverage(into: m.mask, polygons: [rect]) == PixelRect(x: 2, y: 1, width: 5, height: 4))
+        #expect(rasterizePolygonCoverage(into: m.mask, polygons: [rect]) == PixelBox(x: 2, y: 1, width: 5, height: 4))
         #expect(m.mask[2, 1] == 96 && m.mask[4, 2] == 255 && m.mask[6, 4] == 96 && m.mask[3, 1] == 128 && m.mask[7, 2] == 0)
         // Nonzero: a square inside another drawn the other way round is a hole;
         // drawn the same way round it is filled.
@@ -824,7 +830,7 @@ private func near(_ r: CGRect, _ x: Double, _ y: Double, _ w: Double, _ h: Doubl
                                          corners: corners, opacity: 200)
         compositeOver(dst: b.surface, x: 5, y: 7, src: t.base.surface, opacity: 200)
         #expect((0..<30).allSatisfy { y in (0..<40).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
-        #expect(touched == PixelRect(x: 5, y: 7, width: 20, height: 12))
+        #expect(touched == PixelBox(x: 5, y: 7, width: 20, height: 12))
     }
 
     @Test(arguments: [TexelMap(a: 0.5, b: 0, c: -2, d: 0, e: 0.5, f: -2),                         // 2x magnification
@@ -871,7 +877,7 @@ private func near(_ r: CGRect, _ x: Double, _ y: Double, _ w: Double, _ h: Doubl
         #expect((0..<24).allSatisfy { y in (0..<24).allSatisfy { a.surface[$0, y] == b.surface[$0, y] } })
         // Rounded rectangle, clipped: outside the clip nothing changes.
         let c = background(30, 20), e = background(30, 20)
-        let clip = PixelRect(x: 0, y: 0, width: 15, height: 20)
+        let clip = PixelBox(x: 0, y: 0, width: 15, height: 20)
         fillRoundedRect(dst: c.surface, clip: clip, rect: CGRect(x: 2.5, y: 3.25, width: 22, height: 13), cornerRadius: 4, color: color)
         let rm = MaskBitmap(width: 30, height: 20)!
         rasterizeRoundedRectCoverage(into: rm, rect: CGRect(x: 2.5, y: 3.25, width: 22, height: 13), cornerRadius: 4)
@@ -887,7 +893,7 @@ private func near(_ r: CGRect, _ x: Double, _ y: Double, _ w: Double, _ h: Doubl
     func roundedShadowsMatchAFullBlur(rect: CGRect, radius: Double, sigma: Double) {
         let color = px(0, 0, 0, 128)
         let a = background(220, 140), b = background(220, 140)
-        let clip = PixelRect(x: 0, y: 0, width: 200, height: 130)
+        let clip = PixelBox(x: 0, y: 0, width: 200, height: 130)
         fillRoundedRectShadow(dst: a.surface, clip: clip, rect: rect, cornerRadius: radius, sigma: sigma, color: color)
         // The reference: the full rectangle's coverage, blurred whole, through fillMaskOver.
         let m = MaskBitmap(width: 220, height: 140)!

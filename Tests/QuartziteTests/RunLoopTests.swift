@@ -1,6 +1,12 @@
 import CQuartzite
 import Glibc
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 /// A simulated media clock for one run loop: starts at `start` and advances

@@ -1,5 +1,11 @@
 import CQuartzite
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 @Suite struct TimingFunctionTests {

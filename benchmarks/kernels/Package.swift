@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
-// The renderer's pixel kernels (Sources/Quartzite/Render/Kernels, compiled
-// here from the same files through symbolic links) against pixman in one
+// The renderer's pixel kernels (Sources/QuartziteRender/Render/Kernels and
+// the Gaussian blur of Sources/QuartziteGraphics, copied into
+// Sources/bench_kernels/Engine by benchmarks/run.sh without their imports) against pixman in one
 // process: see ../README.md. Build and run: benchmarks/run.sh, or
 //   swift run -c release --package-path benchmarks/kernels
 import PackageDescription

@@ -1,8 +1,17 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CAAction: custom actions made from a C callback, the shared null action,
 // the action search of a layer and running an action. Every CAAnimationRef is
 // also a CAActionRef (running it adds a copy of it to the layer under the key).
+//
+// Threads: any thread. An action's callback runs on the thread whose change
+// triggers it, holding the model lock, and may call back into the library.
 
 /// Creates a custom action whose `run(key, layer, arguments, info)` is called
 /// when the action runs (Apple's runActionForKey:object:arguments:). `info` is

@@ -1,54 +1,18 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGAffineTransform functions with Core Graphics' semantics: row vectors,
 // x' = a*x + c*y + tx, y' = b*x + d*y + ty. Non-finite arguments record
 // QZErrorNotFinite; constructors then return the identity and modifiers their
 // input unchanged.
+//
+// Threads: pure functions of their arguments; any thread.
 
-@inline(__always)
-func checkAffine(_ t: CGAffineTransform, _ function: StaticString) -> Bool {
-    if t.isFinite { return true }
-    recordError(QZErrorNotFinite, function, "transform has a non-finite entry")
-    return false
-}
-
-// Fixed-arity overloads (preferred over the variadic one): a variadic call
-// allocates its argument array on the heap, on every property set.
-@inline(__always)
-func checkFinite(_ a: Double, function: StaticString) -> Bool {
-    a.isFinite || reportNotFinite(a, function)
-}
-
-@inline(__always)
-func checkFinite(_ a: Double, _ b: Double, function: StaticString) -> Bool {
-    (a.isFinite || reportNotFinite(a, function)) && (b.isFinite || reportNotFinite(b, function))
-}
-
-@inline(__always)
-func checkFinite(_ a: Double, _ b: Double, _ c: Double, function: StaticString) -> Bool {
-    checkFinite(a, b, function: function) && (c.isFinite || reportNotFinite(c, function))
-}
-
-@inline(__always)
-func checkFinite(_ a: Double, _ b: Double, _ c: Double, _ d: Double, function: StaticString) -> Bool {
-    checkFinite(a, b, function: function) && checkFinite(c, d, function: function)
-}
-
-/// Records the error of a non-finite argument; false.
-@inline(never)
-func reportNotFinite(_ v: Double, _ function: StaticString) -> Bool {
-    recordError(QZErrorNotFinite, function, "argument must be finite, got \(v)")
-    return false
-}
-
-@inline(__always)
-func checkFinite(_ values: Double..., function: StaticString) -> Bool {
-    for v in values where !v.isFinite {
-        recordError(QZErrorNotFinite, function, "argument must be finite, got \(v)")
-        return false
-    }
-    return true
-}
 
 /// Returns the transform [a b 0; c d 0; tx ty 1].
 @c public func CGAffineTransformMake(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ tx: Double, _ ty: Double) -> CGAffineTransform {

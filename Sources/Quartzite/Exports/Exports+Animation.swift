@@ -1,10 +1,20 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CAAnimation and its subclasses. Functions are named after the class that
 // declares the property and accept every subclass (CAAnimationSetDuration
 // works on a basic, keyframe, group or transition animation). Animations are
 // configured, then copied onto a layer by CALayerAddAnimation; changing the
 // caller's object afterwards changes nothing on the layer.
+//
+// Threads: every call holds the model lock; an animation may be configured
+// from any thread. Delegate callbacks run on the thread that delivers them
+// (QZAnimationProcessEvents or a run-loop turn).
 
 @inline(__always)
 func readAnimation<R>(_ a: CAAnimationRef?, _ fallback: R, _ function: StaticString = #function, _ body: (Animation) -> R) -> R {
@@ -74,36 +84,50 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 
 /// Start time in the parent's time space (default 0: when added to a layer).
 @c public func CAAnimationGetBeginTime(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.beginTime } }
+/// Sets the start time in the parent's time space (0: when added to a layer). NaN or infinity
+/// records QZErrorNotFinite.
 @c public func CAAnimationSetBeginTime(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: false, #function) { $0.beginTime = $1 } }
 
 /// Duration of one pass (default 0: 0.25 s once added, or the transaction's duration).
 @c public func CAAnimationGetDuration(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.duration } }
+/// Sets the duration of one pass (0 or less: 0.25 s once added, or the transaction's duration). NaN
+/// or infinity records QZErrorNotFinite.
 @c public func CAAnimationSetDuration(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: false, #function) { $0.duration = $1 } }
 
 /// Rate of time (default 1).
 @c public func CAAnimationGetSpeed(_ a: CAAnimationRef?) -> Float { readAnimation(a, 1) { $0.timing.speed } }
+/// Sets the rate of time relative to the parent's (0 pauses). NaN or infinity records
+/// QZErrorNotFinite.
 @c public func CAAnimationSetSpeed(_ a: CAAnimationRef?, _ s: Float) { setAnimationTiming(a, Double(s), allowInfinity: false, #function) { $0.speed = Float($1) } }
 
 /// Offset into the active interval, wrapping around its end (default 0).
 @c public func CAAnimationGetTimeOffset(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.timeOffset } }
+/// Sets the offset into the active interval. NaN or infinity records QZErrorNotFinite.
 @c public func CAAnimationSetTimeOffset(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: false, #function) { $0.timeOffset = $1 } }
 
 /// Number of cycles, fractional allowed (default 0: one; HUGE_VALF: forever).
 @c public func CAAnimationGetRepeatCount(_ a: CAAnimationRef?) -> Float { readAnimation(a, 0) { $0.timing.repeatCount } }
+/// Sets the number of cycles (fractional allowed; HUGE_VALF repeats forever). NaN records
+/// QZErrorNotFinite.
 @c public func CAAnimationSetRepeatCount(_ a: CAAnimationRef?, _ n: Float) { setAnimationTiming(a, Double(n), allowInfinity: true, #function) { $0.repeatCount = Float($1) } }
 
 /// Length of the active interval, overriding repeatCount (default 0).
 @c public func CAAnimationGetRepeatDuration(_ a: CAAnimationRef?) -> CFTimeInterval { readAnimation(a, 0) { $0.timing.repeatDuration } }
+/// Sets the length of the active interval, which overrides repeatCount (INFINITY: forever). NaN
+/// records QZErrorNotFinite.
 @c public func CAAnimationSetRepeatDuration(_ a: CAAnimationRef?, _ t: CFTimeInterval) { setAnimationTiming(a, t, allowInfinity: true, #function) { $0.repeatDuration = $1 } }
 
 /// Whether each cycle plays forwards then backwards (default false).
 @c public func CAAnimationGetAutoreverses(_ a: CAAnimationRef?) -> Bool { readAnimation(a, false) { $0.timing.autoreverses } }
+/// Sets whether each cycle plays forwards then backwards.
 @c public func CAAnimationSetAutoreverses(_ a: CAAnimationRef?, _ on: Bool) { readAnimation(a, ()) { $0.timing.autoreverses = on } }
 
 /// kCAFillModeRemoved (default), Forwards, Backwards or Both.
 @c public func CAAnimationGetFillMode(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
     readAnimation(a, nil) { ConstantSet.fillMode.cString($0.timing.fillMode.rawValue) }
 }
+/// Sets the fill mode (a kCAFillMode* string, compared by content). NULL records
+/// QZErrorNullArgument, another string QZErrorUnknownConstant; either leaves the mode unchanged.
 @c public func CAAnimationSetFillMode(_ a: CAAnimationRef?, _ mode: UnsafePointer<CChar>?) {
     guard let m = requireString(mode, "mode", #function) else { return }
     guard let i = ConstantSet.fillMode.index(of: m), let f = MediaTiming.FillMode(rawValue: i) else {
@@ -119,6 +143,7 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 @c public func CAAnimationGetTimingFunction(_ a: CAAnimationRef?) -> CAMediaTimingFunctionRef? {
     readAnimation(a, nil) { $0.timingFunction.map(borrowedHandle) }
 }
+/// Sets the pacing curve (retained; NULL: linear).
 @c public func CAAnimationSetTimingFunction(_ a: CAAnimationRef?, _ f: CAMediaTimingFunctionRef?) {
     var fn: TimingFunction?
     if let f { guard let o = object(f, as: TimingFunction.self) else { return }; fn = o }
@@ -127,6 +152,7 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 
 /// Whether the animation leaves the layer when it completes (default true).
 @c public func CAAnimationGetRemovedOnCompletion(_ a: CAAnimationRef?) -> Bool { readAnimation(a, true) { $0.removedOnCompletion } }
+/// Sets whether the animation leaves the layer when it completes.
 @c public func CAAnimationSetRemovedOnCompletion(_ a: CAAnimationRef?, _ on: Bool) { readAnimation(a, ()) { $0.removedOnCompletion = on } }
 
 /// Installs the delegate (table copied; NULL removes it). The animation and
@@ -175,6 +201,8 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 @c public func CAPropertyAnimationGetKeyPath(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
     kindAnimation(a, propertyKinds, nil) { x in x.keyPathC.map { UnsafePointer($0.pointer) } }
 }
+/// Sets the key path the animation changes (copied; NULL: none). A transition or group records
+/// QZErrorWrongType.
 @c public func CAPropertyAnimationSetKeyPath(_ a: CAAnimationRef?, _ keyPath: UnsafePointer<CChar>?) {
     let k = keyPath.map { String(cString: $0) }
     kindAnimation(a, propertyKinds, ()) { $0.keyPath = k }
@@ -182,10 +210,12 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 
 /// Whether the value is added to the layer's current value (default false).
 @c public func CAPropertyAnimationGetAdditive(_ a: CAAnimationRef?) -> Bool { kindAnimation(a, propertyKinds, false) { $0.additive } }
+/// Sets whether the animated value is added to the layer's current value.
 @c public func CAPropertyAnimationSetAdditive(_ a: CAAnimationRef?, _ on: Bool) { kindAnimation(a, propertyKinds, ()) { $0.additive = on } }
 
 /// Whether each repeat builds on the end of the previous one (default false).
 @c public func CAPropertyAnimationGetCumulative(_ a: CAAnimationRef?) -> Bool { kindAnimation(a, propertyKinds, false) { $0.cumulative } }
+/// Sets whether each repeat builds on the end of the previous one.
 @c public func CAPropertyAnimationSetCumulative(_ a: CAAnimationRef?, _ on: Bool) { kindAnimation(a, propertyKinds, ()) { $0.cumulative = on } }
 
 /// The value function by name (kCAValueFunctionRotateZ, ...; NULL: none): the
@@ -193,6 +223,8 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 @c public func CAPropertyAnimationGetValueFunction(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
     kindAnimation(a, propertyKinds, nil) { x in x.valueFunction.map { ConstantSet.valueFunction.cString($0.rawValue) } }
 }
+/// Sets the value function (a kCAValueFunction* name; NULL: none). Another string records
+/// QZErrorUnknownConstant.
 @c public func CAPropertyAnimationSetValueFunction(_ a: CAAnimationRef?, _ name: UnsafePointer<CChar>?) {
     var vf: ValueFunction?
     if let name {
@@ -222,12 +254,15 @@ func setBasicValue(_ a: CAAnimationRef?, _ value: CAValueRef?, _ function: Stati
 
 /// The start value (NULL: the layer's current value). Borrowed.
 @c public func CABasicAnimationGetFromValue(_ a: CAAnimationRef?) -> CAValueRef? { basicValue(a, #function) { $0.fromValue } }
+/// Sets the start value (retained; NULL: the layer's current value).
 @c public func CABasicAnimationSetFromValue(_ a: CAAnimationRef?, _ v: CAValueRef?) { setBasicValue(a, v, #function) { $0.fromValue = $1 } }
 /// The end value. Borrowed.
 @c public func CABasicAnimationGetToValue(_ a: CAAnimationRef?) -> CAValueRef? { basicValue(a, #function) { $0.toValue } }
+/// Sets the end value (retained; NULL: none).
 @c public func CABasicAnimationSetToValue(_ a: CAAnimationRef?, _ v: CAValueRef?) { setBasicValue(a, v, #function) { $0.toValue = $1 } }
 /// The change relative to the start or end. Borrowed.
 @c public func CABasicAnimationGetByValue(_ a: CAAnimationRef?) -> CAValueRef? { basicValue(a, #function) { $0.byValue } }
+/// Sets the change relative to the start or end value (retained; NULL: none).
 @c public func CABasicAnimationSetByValue(_ a: CAAnimationRef?, _ v: CAValueRef?) { setBasicValue(a, v, #function) { $0.byValue = $1 } }
 
 // MARK: - CAKeyframeAnimation
@@ -253,6 +288,8 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
 @c public func CAKeyframeAnimationCopyValues(_ a: CAAnimationRef?) -> CAValueRef? {
     kindAnimation(a, [.keyframe], nil) { x in x.values.map { retainedHandle(Value(.array($0))) } }
 }
+/// Sets the keyframe values (an array value, retained; NULL: none). A value that is not an array
+/// records QZErrorWrongType.
 @c public func CAKeyframeAnimationSetValues(_ a: CAAnimationRef?, _ values: CAValueRef?) {
     let v = optionalValueArgument(values, #function)
     guard v.ok else { return }
@@ -272,6 +309,8 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
 @c public func CAKeyframeAnimationCopyKeyTimes(_ a: CAAnimationRef?) -> CAValueRef? {
     kindAnimation(a, [.keyframe], nil) { x in x.keyTimes.map { retainedHandle(Value(.array($0.map { Value(.number($0)) }))) } }
 }
+/// Sets the key times (an array of numbers in [0, 1], retained; NULL: none). Items that are not
+/// numbers record QZErrorWrongType.
 @c public func CAKeyframeAnimationSetKeyTimes(_ a: CAAnimationRef?, _ keyTimes: CAValueRef?) {
     let v = optionalValueArgument(keyTimes, #function)
     guard v.ok else { return }
@@ -319,9 +358,11 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
 @c public func CAKeyframeAnimationCopyTensionValues(_ a: CAAnimationRef?) -> CAValueRef? {
     kindAnimation(a, [.keyframe], nil) { x in x.tensionValues.map { retainedHandle(Animation.numbers($0)) } }
 }
+/// The continuity values of the cubic modes (an array of numbers, or NULL). Returns +1.
 @c public func CAKeyframeAnimationCopyContinuityValues(_ a: CAAnimationRef?) -> CAValueRef? {
     kindAnimation(a, [.keyframe], nil) { x in x.continuityValues.map { retainedHandle(Animation.numbers($0)) } }
 }
+/// The bias values of the cubic modes (an array of numbers, or NULL). Returns +1.
 @c public func CAKeyframeAnimationCopyBiasValues(_ a: CAAnimationRef?) -> CAValueRef? {
     kindAnimation(a, [.keyframe], nil) { x in x.biasValues.map { retainedHandle(Animation.numbers($0)) } }
 }
@@ -335,6 +376,8 @@ func numberList(_ value: Value?, _ what: String, _ function: StaticString) -> (o
 @c public func CAKeyframeAnimationGetPath(_ a: CAAnimationRef?) -> QZCGPathRef? {
     kindAnimation(a, [.keyframe], nil) { x in x.path.map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }
 }
+/// Sets the path the animated point follows (retained; a mutable path is copied; NULL: none). While
+/// set, the values are ignored.
 @c public func CAKeyframeAnimationSetPath(_ a: CAAnimationRef?, _ path: QZCGPathRef?) {
     var p: Path?
     if let path {
@@ -353,6 +396,8 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 @c public func CAKeyframeAnimationGetCalculationMode(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
     keyframeConstant(a, .calculationMode, #function) { $0.calculationMode }
 }
+/// Sets the calculation mode (a kCAAnimation* mode: linear, discrete, paced, cubic, cubicPaced).
+/// Another string records QZErrorUnknownConstant.
 @c public func CAKeyframeAnimationSetCalculationMode(_ a: CAAnimationRef?, _ mode: UnsafePointer<CChar>?) {
     guard let m = requireString(mode, "mode", #function) else { return }
     guard let i = ConstantSet.calculationMode.index(of: m) else {
@@ -366,6 +411,8 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 @c public func CAKeyframeAnimationGetRotationMode(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
     keyframeConstant(a, .rotationMode, #function) { $0.rotationMode }
 }
+/// Sets the rotation mode along a path (kCAAnimationRotateAuto, kCAAnimationRotateAutoReverse, or
+/// NULL: none). Another string records QZErrorUnknownConstant.
 @c public func CAKeyframeAnimationSetRotationMode(_ a: CAAnimationRef?, _ mode: UnsafePointer<CChar>?) {
     var i: UInt8?
     if let mode {
@@ -385,11 +432,13 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
     let l = numberList(o.value, "tensionValues", #function); guard l.ok else { return }
     kindAnimation(a, [.keyframe], ()) { $0.tensionValues = l.list }
 }
+/// Sets the continuity value per keyframe for the cubic modes (an array of numbers, or NULL).
 @c public func CAKeyframeAnimationSetContinuityValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
     let o = optionalValueArgument(v, #function); guard o.ok else { return }
     let l = numberList(o.value, "continuityValues", #function); guard l.ok else { return }
     kindAnimation(a, [.keyframe], ()) { $0.continuityValues = l.list }
 }
+/// Sets the bias value per keyframe for the cubic modes (an array of numbers, or NULL).
 @c public func CAKeyframeAnimationSetBiasValues(_ a: CAAnimationRef?, _ v: CAValueRef?) {
     let o = optionalValueArgument(v, #function); guard o.ok else { return }
     let l = numberList(o.value, "biasValues", #function); guard l.ok else { return }
@@ -456,6 +505,8 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 @c public func CATransitionGetType(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
     kindAnimation(a, [.transition], nil) { ConstantSet.transitionType.cString($0.transitionType) }
 }
+/// Sets the transition type (kCATransitionFade, MoveIn, Push or Reveal). Another string records
+/// QZErrorUnknownConstant.
 @c public func CATransitionSetType(_ a: CAAnimationRef?, _ type: UnsafePointer<CChar>?) {
     guard let t = requireString(type, "type", #function) else { return }
     guard let i = ConstantSet.transitionType.index(of: t) else {
@@ -469,6 +520,8 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 @c public func CATransitionGetSubtype(_ a: CAAnimationRef?) -> UnsafePointer<CChar>? {
     kindAnimation(a, [.transition], nil) { x in x.transitionSubtype.map { ConstantSet.transitionSubtype.cString($0) } }
 }
+/// Sets the direction of a moving transition (kCATransitionFromRight, FromLeft, FromTop,
+/// FromBottom; NULL: none). Another string records QZErrorUnknownConstant.
 @c public func CATransitionSetSubtype(_ a: CAAnimationRef?, _ subtype: UnsafePointer<CChar>?) {
     var i: UInt8?
     if let subtype {
@@ -489,11 +542,16 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// clamps the progress it uses to 0...1. NaN and infinities record
 /// QZErrorNotFinite.
 @c public func CATransitionGetStartProgress(_ a: CAAnimationRef?) -> Float { kindAnimation(a, [.transition], 0) { $0.startProgress } }
+/// Sets where in the transition's progress it starts (kept as given; rendering clamps to 0...1).
+/// NaN or infinity records QZErrorNotFinite.
 @c public func CATransitionSetStartProgress(_ a: CAAnimationRef?, _ p: Float) {
     guard checkFinite(Double(p), function: #function) else { return }
     kindAnimation(a, [.transition], ()) { $0.startProgress = p }
 }
+/// Where in the transition's progress it ends (default 1), as given.
 @c public func CATransitionGetEndProgress(_ a: CAAnimationRef?) -> Float { kindAnimation(a, [.transition], 1) { $0.endProgress } }
+/// Sets where in the transition's progress it ends (kept as given; rendering clamps to 0...1). NaN
+/// or infinity records QZErrorNotFinite.
 @c public func CATransitionSetEndProgress(_ a: CAAnimationRef?, _ p: Float) {
     guard checkFinite(Double(p), function: #function) else { return }
     kindAnimation(a, [.transition], ()) { $0.endProgress = p }
@@ -567,7 +625,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// their mask), so nothing holds a cycle. A renderer or
 /// CALayerRenderInContext given a copy draws it as it is.
 @c public func CALayerCopyPresentationLayer(_ layer: CALayerRef?) -> CALayerRef? {
-    let now = MediaClock.now()
+    let now = MediaClock.now(#function)
     return readLayer(layer, nil) { retainedHandle($0.presentationCopy(now: now)) }
 }
 
@@ -584,7 +642,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// media time, or -1 when none is in effect. The renderer draws the
 /// transition from this.
 @c public func QZLayerGetTransitionProgress(_ layer: CALayerRef?) -> Double {
-    let now = MediaClock.now()
+    let now = MediaClock.now(#function)
     return readLayer(layer, -1) { $0.transitionState(now: now)?.progress ?? -1 }
 }
 
@@ -595,7 +653,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// itself), so it never keeps the layer it shows alive: a layer the host
 /// releases is freed at once, and its transition ends with it. Returns +1.
 @c public func QZLayerCopyTransitionSnapshot(_ layer: CALayerRef?) -> CALayerRef? {
-    let now = MediaClock.now()
+    let now = MediaClock.now(#function)
     return readLayer(layer, nil) { l in l.transitionState(now: now)?.snapshot.map(retainedHandle) }
 }
 

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CFAttributedString with Apple's names (CFAttributedString.h). Strings are
 // UTF-8 `const char *` (invalid sequences read as U+FFFD); positions and
@@ -7,6 +13,9 @@ import CQuartzite
 // values are Quartzite handles (CFTypeRef): a CTFontRef, a CGColorRef, or a
 // CAValueRef (numbers, booleans, ...). Release with CARelease. The text
 // domain (Text/AttributedText.swift) keeps the runs.
+//
+// Threads: any thread; each call holds the text lock, so a mutable string
+// changed on one thread is seen whole by another.
 
 /// The attributed string behind a handle, under the text lock.
 @inline(__always)

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // Core Video: CVBuffer attachments, CVImageBuffer geometry and host time,
 // with Apple's names and signatures (CVBuffer.h, CVImageBuffer.h,
@@ -15,6 +21,11 @@ import CQuartzite
 // - Dictionaries and arrays are CAValueRef values; keys are the string
 //   macros of quartzite_types.h (Apple's own CFString values).
 // - Allocator arguments are accepted and ignored (pass NULL).
+//
+// - Threads: a buffer may be used from several threads; its lock counts,
+//   seed and attachments sit behind a lock of its own. Writing the pixels
+//   while another thread reads them is the host's to order (lock the base
+//   address read-write).
 
 /// Records a Core Video error and returns its CVReturn code.
 @inline(never)
@@ -43,18 +54,13 @@ func checkedAttachmentMode(_ mode: CVAttachmentMode, _ function: StaticString) -
 /// error (as Apple's, it is NULL-safe); a handle that is not a buffer records
 /// QZErrorWrongType and returns NULL.
 @c public func CVBufferRetain(_ buffer: QZCVBufferRef?) -> QZCVBufferRef? {
-    guard let buffer else { return nil }
-    guard let b = object(buffer, as: PixelBuffer.self) else { return nil }
-    _ = Unmanaged.passUnretained(b).retain()
-    return buffer
+    retainTyped(buffer, as: PixelBuffer.self, #function)
 }
 
 /// Drops a reference to `buffer`; it is freed with its last reference (a
 /// pool's buffer goes back to its pool). NULL does nothing.
 @c public func CVBufferRelease(_ buffer: QZCVBufferRef?) {
-    guard let buffer else { return }
-    guard let b = object(buffer, as: PixelBuffer.self) else { return }
-    Unmanaged.passUnretained(b).release()
+    releaseTyped(buffer, as: PixelBuffer.self, #function)
 }
 
 /// Returns the attachment stored under `key` (borrowed: valid until that

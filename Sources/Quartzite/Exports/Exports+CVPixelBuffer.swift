@@ -1,9 +1,18 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CVPixelBufferRef with Apple's names and signatures (CVPixelBuffer.h), and
 // Quartzite's additions (QZPixelBuffer...): conversions, PNG files, the
 // modification seed, lock counts and a memory limit. See
 // Exports+CVBuffer.swift for the rules every Core Video function follows.
+//
+// Threads: as for every Core Video function (Exports+CVBuffer.swift): any
+// thread; the pixels themselves are the host's to order between threads.
 
 /// An optional attribute dictionary argument: `.some(nil)` for NULL, nil
 /// (error recorded) for a handle that is not a CAValueRef.
@@ -16,7 +25,7 @@ func optionalValue(_ ref: CAValueRef?, _ function: StaticString) -> Value?? {
 
 /// Stores a new buffer (+1) in `out`, or records why there is none.
 @inline(__always)
-func deliver(_ out: UnsafeMutablePointer<QZCVPixelBufferRef?>, _ function: StaticString,
+func storeNewPixelBuffer(_ out: UnsafeMutablePointer<QZCVPixelBufferRef?>, _ function: StaticString,
              _ make: () throws(CVError) -> PixelBuffer) -> CVReturn {
     do {
         out.pointee = retainedHandle(try make())
@@ -59,7 +68,7 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
                                    _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let attrs = optionalValue(pixelBufferAttributes, #function) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         try PixelBuffer.create(width: width, height: height, pixelFormat: pixelFormatType, attributes: attrs)
     }
 }
@@ -83,7 +92,7 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
                                             _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let attrs = optionalValue(pixelBufferAttributes, #function) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         try PixelBuffer.create(width: width, height: height, pixelFormat: pixelFormatType, baseAddress: baseAddress,
                                bytesPerRow: bytesPerRow, release: releaseCallback, refCon: releaseRefCon, attributes: attrs)
     }
@@ -127,7 +136,7 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
     let addresses = (0..<n).map { planeBaseAddress[$0] }
     let widths = (0..<n).map { planeWidth[$0] }, heights = (0..<n).map { planeHeight[$0] }
     let rows = (0..<n).map { planeBytesPerRow[$0] }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         try PixelBuffer.create(width: width, height: height, pixelFormat: pixelFormatType, dataPointer: dataPtr,
                                dataSize: dataSize, planeAddresses: addresses, planeWidths: widths, planeHeights: heights,
                                planeBytesPerRow: rows, release: releaseCallback, refCon: releaseRefCon, attributes: attrs)
@@ -166,18 +175,13 @@ func requireOut<T>(_ out: UnsafeMutablePointer<T>?, _ function: StaticString) ->
 
 /// Adds a reference to `pixelBuffer` and returns it; NULL-safe.
 @c public func CVPixelBufferRetain(_ pixelBuffer: QZCVPixelBufferRef?) -> QZCVPixelBufferRef? {
-    guard let pixelBuffer else { return nil }
-    guard let b = object(pixelBuffer, as: PixelBuffer.self) else { return nil }
-    _ = Unmanaged.passUnretained(b).retain()
-    return pixelBuffer
+    retainTyped(pixelBuffer, as: PixelBuffer.self, #function)
 }
 
 /// Drops a reference; with the last one the memory is freed, handed back
 /// to its pool, or handed to the creator's release callback. NULL-safe.
 @c public func CVPixelBufferRelease(_ pixelBuffer: QZCVPixelBufferRef?) {
-    guard let pixelBuffer else { return }
-    guard let b = object(pixelBuffer, as: PixelBuffer.self) else { return }
-    Unmanaged.passUnretained(b).release()
+    releaseTyped(pixelBuffer, as: PixelBuffer.self, #function)
 }
 
 /// The type identifier of pixel buffers (compare with QZGetTypeID(handle)).
@@ -393,7 +397,7 @@ func planeIndexChecked(_ b: PixelBuffer, _ index: Int, _ function: StaticString)
                                             _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let s = object(source, as: PixelBuffer.self) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in
         let d = try PixelBuffer.create(width: s.width, height: s.height, pixelFormat: pixelFormatType, attributes: nil)
         try s.convert(to: d)
         s.propagateAttachments(to: d)
@@ -415,7 +419,7 @@ func planeIndexChecked(_ b: PixelBuffer, _ index: Int, _ function: StaticString)
                                               _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let path = requireString(path, "path", #function) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in try PixelBuffer.createWithPNG(path: path) }
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in try PixelBuffer.createWithPNG(path: path) }
 }
 
 /// Writes the buffer's image as an 8-bit sRGB PNG file (libpng): RGB when

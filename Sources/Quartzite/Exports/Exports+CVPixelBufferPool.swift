@@ -1,7 +1,15 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CVPixelBufferPoolRef with Apple's names and signatures
 // (CVPixelBufferPool.h). See Exports+CVBuffer.swift for the shared rules.
+//
+// Threads: a pool may be used from several threads at once.
 
 /// Creates a pool of pixel buffers. `pixelBufferAttributes` must give
 /// kCVPixelBufferWidthKey, kCVPixelBufferHeightKey and
@@ -45,7 +53,7 @@ import CQuartzite
                                                   _ pixelBufferOut: UnsafeMutablePointer<QZCVPixelBufferRef?>?) -> CVReturn {
     guard let out = requireOut(pixelBufferOut, #function) else { return cvInvalidArgument }
     guard let pool = object(pixelBufferPool, as: PixelBufferPool.self) else { return cvInvalidArgument }
-    return deliver(out, #function) { () throws(CVError) in try pool.makeBuffer() }
+    return storeNewPixelBuffer(out, #function) { () throws(CVError) in try pool.makeBuffer() }
 }
 
 /// The pool's attributes, with both keys resolved to the values in use.
@@ -71,19 +79,14 @@ import CQuartzite
 
 /// Adds a reference to `pixelBufferPool` and returns it; NULL-safe.
 @c public func CVPixelBufferPoolRetain(_ pixelBufferPool: QZCVPixelBufferPoolRef?) -> QZCVPixelBufferPoolRef? {
-    guard let pixelBufferPool else { return nil }
-    guard let p = object(pixelBufferPool, as: PixelBufferPool.self) else { return nil }
-    _ = Unmanaged.passUnretained(p).retain()
-    return pixelBufferPool
+    retainTyped(pixelBufferPool, as: PixelBufferPool.self, #function)
 }
 
 /// Drops a reference to the pool. With the last one the memory waiting for
 /// reuse is freed; buffers still in use stay valid and free their memory
 /// when they go. NULL-safe.
 @c public func CVPixelBufferPoolRelease(_ pixelBufferPool: QZCVPixelBufferPoolRef?) {
-    guard let pixelBufferPool else { return }
-    guard let p = object(pixelBufferPool, as: PixelBufferPool.self) else { return }
-    Unmanaged.passUnretained(p).release()
+    releaseTyped(pixelBufferPool, as: PixelBufferPool.self, #function)
 }
 
 /// Frees the pool's free buffers that have aged out (`options` 0) or all

@@ -1,7 +1,16 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // Pixel format descriptions with Apple's names and signatures
 // (CVPixelFormatDescription.h), and Quartzite's fill-callback value.
+//
+// Threads: any thread; the registry of formats is behind a lock, and
+// descriptions are immutable values.
 
 /// Creates the description of `pixelFormat` as a dictionary value (+1):
 /// kCVPixelFormatName, kCVPixelFormatConstant, kCVPixelFormatCodecType,

@@ -1,6 +1,16 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGColorRef with Apple's C function names. Components are clamped to 0...1.
+//
+// Colours are immutable: create with CGColorCreateSRGB or CGColorCreateGenericRGB
+// (+1), release with CGColorRelease or CARelease.
+// Threads: any thread; a colour may be shared between threads.
 
 func makeColor(_ space: Color.Space, _ components: [Double], _ function: StaticString) -> OpaquePointer? {
     for c in components where c.isNaN {
@@ -59,15 +69,10 @@ func makeColor(_ space: Color.Space, _ components: [Double], _ function: StaticS
 
 /// Adds a reference and returns `color`. NULL is allowed and returns NULL.
 @c public func CGColorRetain(_ color: QZCGColorRef?) -> QZCGColorRef? {
-    guard let color else { return nil }
-    guard let c = object(color, as: Color.self) else { return nil }
-    _ = Unmanaged.passUnretained(c).retain()
-    return color
+    retainTyped(color, as: Color.self, #function)
 }
 
 /// Drops a reference. NULL does nothing.
 @c public func CGColorRelease(_ color: QZCGColorRef?) {
-    guard let color else { return }
-    guard let c = object(color, as: Color.self) else { return }
-    Unmanaged.passUnretained(c).release()
+    releaseTyped(color, as: Color.self, #function)
 }

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 import Glibc
 
 // CGContext with Apple's names and signatures (CGContext.h and
@@ -6,6 +12,10 @@ import Glibc
 // buffers and the display cycle's contexts have a y-down user space, as
 // UIKit's do (API.md): their CTM starts by mapping points to pixels with row
 // 0 at the top. These functions validate and convert; Graphics/ draws.
+//
+// Threads: every call holds the model lock, so a context may be used from
+// any thread, but drawing into one context from two threads at once leaves
+// the order of its operations undefined.
 
 @inline(__always)
 func withContext<R>(_ ctx: QZCGContextRef?, _ fallback: R, _ function: StaticString = #function, _ body: (DrawingContext) -> R) -> R {
@@ -141,14 +151,20 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
     withContext(ctx, nil) { $0.target.baseAddress }
 }
 
+/// The width of a bitmap context in pixels (0, with QZErrorInvalidArgument, for a context that is
+/// not a bitmap context).
 @c public func CGBitmapContextGetWidth(_ ctx: QZCGContextRef?) -> size_t {
     withContext(ctx, 0) { $0.width }
 }
 
+/// The height of a bitmap context in pixels (0, with QZErrorInvalidArgument, for a context that is
+/// not a bitmap context).
 @c public func CGBitmapContextGetHeight(_ ctx: QZCGContextRef?) -> size_t {
     withContext(ctx, 0) { $0.height }
 }
 
+/// The number of bytes from the start of one row of a bitmap context's pixels to the next (0 for a
+/// context that is not a bitmap context).
 @c public func CGBitmapContextGetBytesPerRow(_ ctx: QZCGContextRef?) -> size_t {
     withContext(ctx, 0) { $0.target.bytesPerRow }
 }
@@ -167,17 +183,12 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
 
 /// Returns `ctx` with one more reference (NULL is returned as is).
 @c public func CGContextRetain(_ ctx: QZCGContextRef?) -> QZCGContextRef? {
-    guard let ctx else { return nil }
-    guard let c = object(ctx, as: DrawingContext.self) else { return nil }
-    _ = Unmanaged.passUnretained(c).retain()
-    return ctx
+    retainTyped(ctx, as: DrawingContext.self, #function)
 }
 
 /// Drops a reference (NULL is ignored).
 @c public func CGContextRelease(_ ctx: QZCGContextRef?) {
-    guard let ctx else { return }
-    guard let c = object(ctx, as: DrawingContext.self) else { return }
-    Unmanaged.passUnretained(c).release()
+    releaseTyped(ctx, as: DrawingContext.self, #function)
 }
 
 /// Drawing is finished when each call returns: nothing to flush.
@@ -210,6 +221,8 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
     withContext(ctx, CGAffineTransform.identity) { $0.ctm }
 }
 
+/// Moves user space by (tx, ty), applied before the current transformation. NaN or infinity records
+/// QZErrorNotFinite and changes nothing.
 @c public func CGContextTranslateCTM(_ ctx: QZCGContextRef?, _ tx: Double, _ ty: Double) {
     guard checkFinite(tx, ty, function: #function) else { return }
     withContext(ctx, ()) { $0.concatenate(CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: tx, ty: ty)) }
@@ -228,6 +241,8 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
     withContext(ctx, ()) { $0.concatenate(CGAffineTransform(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)) }
 }
 
+/// Applies `transform` before the current transformation. A non-finite entry records
+/// QZErrorNotFinite and changes nothing.
 @c public func CGContextConcatCTM(_ ctx: QZCGContextRef?, _ t: CGAffineTransform) {
     guard checkAffine(t, #function) else { return }
     withContext(ctx, ()) { $0.concatenate(t) }
@@ -270,6 +285,7 @@ func cArray<T>(_ p: UnsafePointer<T>?, _ count: Int, _ what: StaticString, _ fun
     withContext(ctx, ()) { $0.setInterpolationQuality(q) }
 }
 
+/// The interpolation quality images are drawn with (kCGInterpolationDefault until set).
 @c public func CGContextGetInterpolationQuality(_ ctx: QZCGContextRef?) -> CGInterpolationQuality {
     withContext(ctx, CGInterpolationQuality(rawValue: 0)) { CGInterpolationQuality(rawValue: UInt32($0.interpolationQuality.rawValue)) }
 }
@@ -297,26 +313,36 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     withContext(ctx, ()) { $0.setFillColor(clampedRGBA(red, green, blue, alpha)) }
 }
 
+/// Sets the stroke colour from sRGB components (each clamped to 0...1). NaN records
+/// QZErrorNotFinite and changes nothing.
 @c public func CGContextSetRGBStrokeColor(_ ctx: QZCGContextRef?, _ red: Double, _ green: Double, _ blue: Double, _ alpha: Double) {
     guard checkNumbers(red, green, blue, alpha, function: #function) else { return }
     withContext(ctx, ()) { $0.setStrokeColor(clampedRGBA(red, green, blue, alpha)) }
 }
 
+/// Sets the fill colour to a gray level with an alpha (each clamped to 0...1). NaN records
+/// QZErrorNotFinite and changes nothing.
 @c public func CGContextSetGrayFillColor(_ ctx: QZCGContextRef?, _ gray: Double, _ alpha: Double) {
     guard checkNumbers(gray, alpha, function: #function) else { return }
     withContext(ctx, ()) { $0.setFillColor(clampedRGBA(gray, gray, gray, alpha)) }
 }
 
+/// Sets the stroke colour to a gray level with an alpha (each clamped to 0...1). NaN records
+/// QZErrorNotFinite and changes nothing.
 @c public func CGContextSetGrayStrokeColor(_ ctx: QZCGContextRef?, _ gray: Double, _ alpha: Double) {
     guard checkNumbers(gray, alpha, function: #function) else { return }
     withContext(ctx, ()) { $0.setStrokeColor(clampedRGBA(gray, gray, gray, alpha)) }
 }
 
+/// Sets the fill colour from a CGColorRef. NULL or a handle of another type records an error and
+/// changes nothing.
 @c public func CGContextSetFillColorWithColor(_ ctx: QZCGContextRef?, _ color: QZCGColorRef?) {
     guard let col = object(color, as: Color.self) else { return }
     withContext(ctx, ()) { $0.setFillColor(col.rgba) }
 }
 
+/// Sets the stroke colour from a CGColorRef. NULL or a handle of another type records an error and
+/// changes nothing.
 @c public func CGContextSetStrokeColorWithColor(_ ctx: QZCGContextRef?, _ color: QZCGColorRef?) {
     guard let col = object(color, as: Color.self) else { return }
     withContext(ctx, ()) { $0.setStrokeColor(col.rgba) }
@@ -329,6 +355,8 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     withContext(ctx, ()) { $0.setFillColorSpace(s) }
 }
 
+/// Sets the colour space that CGContextSetStrokeColor's components are read in, and makes the
+/// stroke colour that space's black.
 @c public func CGContextSetStrokeColorSpace(_ ctx: QZCGContextRef?, _ space: QZCGColorSpaceRef?) {
     guard let s = object(space, as: ColorSpace.self) else { return }
     withContext(ctx, ()) { $0.setStrokeColorSpace(s) }
@@ -348,6 +376,8 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     }
 }
 
+/// Sets the stroke colour from components in the stroke colour space (its component count plus
+/// alpha, read from `components`). NULL records QZErrorNullArgument.
 @c public func CGContextSetStrokeColor(_ ctx: QZCGContextRef?, _ components: UnsafePointer<Double>?) {
     guard let p = requireNonNull(components, "components", #function) else { return }
     withContext(ctx, ()) { c in
@@ -373,6 +403,8 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     withContext(ctx, ()) { $0.setLineWidth(width) }
 }
 
+/// Sets how open ends of stroked lines are drawn: kCGLineCapButt (default), kCGLineCapRound or
+/// kCGLineCapSquare. Another value records QZErrorInvalidArgument.
 @c public func CGContextSetLineCap(_ ctx: QZCGContextRef?, _ cap: CGLineCap) {
     guard cap.rawValue <= 2 else {
         recordError(QZErrorInvalidArgument, #function, "\(cap.rawValue) is not a CGLineCap")
@@ -381,6 +413,8 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     withContext(ctx, ()) { $0.setLineCap(Int32(cap.rawValue)) }
 }
 
+/// Sets how stroked segments are joined: kCGLineJoinMiter (default), kCGLineJoinRound or
+/// kCGLineJoinBevel. Another value records QZErrorInvalidArgument.
 @c public func CGContextSetLineJoin(_ ctx: QZCGContextRef?, _ join: CGLineJoin) {
     guard join.rawValue <= 2 else {
         recordError(QZErrorInvalidArgument, #function, "\(join.rawValue) is not a CGLineJoin")
@@ -430,6 +464,8 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     withContext(ctx, ()) { $0.beginPath() }
 }
 
+/// Starts a new subpath at (x, y) in user space. NaN or infinity records QZErrorNotFinite and
+/// changes nothing.
 @c public func CGContextMoveToPoint(_ ctx: QZCGContextRef?, _ x: Double, _ y: Double) {
     guard checkFinite(x, y, function: #function) else { return }
     changeContext(ctx, #function) { c throws(GraphicsError) in try c.move(to: CGPoint(x: x, y: y)) }
@@ -442,6 +478,9 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     changeContext(ctx, #function) { c throws(GraphicsError) in try c.addLine(to: CGPoint(x: x, y: y)) }
 }
 
+/// Adds a cubic Bezier curve from the current point to (x, y) with control points (cp1x, cp1y) and
+/// (cp2x, cp2y). Without a current point it records QZErrorInvalidState (Core Graphics' "no current
+/// point") and does nothing; NaN or infinity records QZErrorNotFinite.
 @c public func CGContextAddCurveToPoint(_ ctx: QZCGContextRef?, _ cp1x: Double, _ cp1y: Double, _ cp2x: Double, _ cp2y: Double,
                                        _ x: Double, _ y: Double) {
     guard checkFinite(cp1x, cp1y, cp2x, cp2y, x, y, function: #function) else { return }
@@ -450,6 +489,9 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     }
 }
 
+/// Adds a quadratic Bezier curve from the current point to (x, y) with control point (cpx, cpy).
+/// Without a current point it records QZErrorInvalidState and does nothing; NaN or infinity records
+/// QZErrorNotFinite.
 @c public func CGContextAddQuadCurveToPoint(_ ctx: QZCGContextRef?, _ cpx: Double, _ cpy: Double, _ x: Double, _ y: Double) {
     guard checkFinite(cpx, cpy, x, y, function: #function) else { return }
     changeContext(ctx, #function) { c throws(GraphicsError) in
@@ -479,11 +521,15 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     }
 }
 
+/// Adds a closed rectangle subpath. A non-finite rectangle records QZErrorNotFinite and changes
+/// nothing.
 @c public func CGContextAddRect(_ ctx: QZCGContextRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     changeContext(ctx, #function) { c throws(GraphicsError) in try c.addRect(rect) }
 }
 
+/// Adds a closed subpath for each of `count` rectangles. NULL with a non-zero count records
+/// QZErrorNullArgument; a non-finite rectangle QZErrorNotFinite; either adds nothing.
 @c public func CGContextAddRects(_ ctx: QZCGContextRef?, _ rects: UnsafePointer<CGRect>?, _ count: size_t) {
     guard let list = cArray(rects, count, "rects", #function) else { return }
     for r in list { guard checkRect(r, #function) else { return } }
@@ -497,6 +543,8 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     changeContext(ctx, #function) { c throws(GraphicsError) in try c.addLines(list) }
 }
 
+/// Adds a closed ellipse subpath inscribed in `rect`. A non-finite rectangle records
+/// QZErrorNotFinite and changes nothing.
 @c public func CGContextAddEllipseInRect(_ ctx: QZCGContextRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     changeContext(ctx, #function) { c throws(GraphicsError) in try c.addEllipse(in: rect) }
@@ -509,10 +557,13 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     changeContext(ctx, #function) { c throws(GraphicsError) in try c.addPath(data) }
 }
 
+/// Closes the current subpath with a line back to its start. On an empty
+/// path it does nothing.
 @c public func CGContextClosePath(_ ctx: QZCGContextRef?) {
     withContext(ctx, ()) { $0.closePath() }
 }
 
+/// Whether the context's current path has no elements (true for a bad handle).
 @c public func CGContextIsPathEmpty(_ ctx: QZCGContextRef?) -> Bool {
     withContext(ctx, true) { $0.isPathEmpty }
 }
@@ -579,6 +630,8 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     withContext(ctx, ()) { $0.fill([rect]) }
 }
 
+/// Fills each of `count` rectangles with the fill colour (nonzero rule); the current path is not
+/// touched. NULL with a non-zero count records QZErrorNullArgument.
 @c public func CGContextFillRects(_ ctx: QZCGContextRef?, _ rects: UnsafePointer<CGRect>?, _ count: size_t) {
     guard let list = cArray(rects, count, "rects", #function) else { return }
     for r in list { guard checkRect(r, #function) else { return } }
@@ -602,11 +655,14 @@ func clampedRGBA(_ r: Double, _ g: Double, _ b: Double, _ a: Double) -> SIMD4<Do
     withContext(ctx, ()) { $0.stroke(rect, width: width) }
 }
 
+/// Fills the ellipse inscribed in `rect` with the fill colour; the current path is not touched.
 @c public func CGContextFillEllipseInRect(_ ctx: QZCGContextRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     withContext(ctx, ()) { $0.fillEllipse(in: rect) }
 }
 
+/// Strokes the ellipse inscribed in `rect` with the line parameters; the current path is not
+/// touched.
 @c public func CGContextStrokeEllipseInRect(_ ctx: QZCGContextRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     withContext(ctx, ()) { $0.strokeEllipse(in: rect) }

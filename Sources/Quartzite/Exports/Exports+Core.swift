@@ -1,4 +1,18 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
+
+// Errors, reference counting and the media clock.
+//
+// Threads: every function here may be called from any thread. The error state
+// (QZGetLastError, QZGetLastErrorMessage, QZClearLastError) is per thread; the
+// error handler and the media time source are one per process, and their
+// callbacks run on the thread that records the error or asks for the time.
+// Reference counts are atomic: CARetain and CARelease may race with each other.
 
 // MARK: - Errors
 
@@ -89,7 +103,7 @@ func releaseHandle(_ handle: UnsafeRawPointer, tag: UInt32) {
 /// Returns the current media time in seconds: CLOCK_MONOTONIC, or the source
 /// installed with QZSetMediaTimeSource. Thread safety: any thread.
 @c public func CACurrentMediaTime() -> CFTimeInterval {
-    MediaClock.now()
+    MediaClock.now(#function)
 }
 
 /// Replaces the media clock with `source(info)` for every later time query
@@ -99,4 +113,25 @@ func releaseHandle(_ handle: UnsafeRawPointer, tag: UInt32) {
 /// records QZErrorNotFinite and the monotonic clock is used for that query.
 @c public func QZSetMediaTimeSource(_ source: QZMediaTimeSourceCallback?, _ info: UnsafeMutableRawPointer?) {
     qz_internal_set_time_source(source, info)
+}
+
+// MARK: - Typed Retain / Release
+
+/// The body of every typed XRetain: NULL returns NULL without an error; a
+/// handle of another type records QZErrorWrongType and returns NULL.
+@inline(__always)
+func retainTyped<T: Handle>(_ handle: OpaquePointer?, as type: T.Type, _ function: StaticString) -> OpaquePointer? {
+    guard let handle else { return nil }
+    guard let o = object(handle, as: type, function) else { return nil }
+    _ = Unmanaged.passUnretained(o).retain()
+    return handle
+}
+
+/// The body of every typed XRelease: NULL does nothing; a handle of
+/// another type records QZErrorWrongType.
+@inline(__always)
+func releaseTyped<T: Handle>(_ handle: OpaquePointer?, as type: T.Type, _ function: StaticString) {
+    guard let handle else { return }
+    guard let o = object(handle, as: type, function) else { return }
+    Unmanaged.passUnretained(o).release()
 }

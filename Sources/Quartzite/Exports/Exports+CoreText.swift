@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // Core Text with Apple's names (CTFont.h, CTLine.h, CTFramesetter.h,
 // CTFrame.h) and CGContext's text state. Text is shaped, ordered and broken
@@ -7,6 +13,10 @@ import CQuartzite
 // Apple platforms: glyphs upright in a y-up user space, so in Quartzite's
 // y-down contexts code flips the CTM first (translate by the height, scale
 // y by -1), as iOS code does. Release objects with CFRelease's stand-in CARelease.
+//
+// Threads: any thread. Fonts, lines, framesetters and frames are immutable
+// once made; layout and drawing hold the text lock (Pango and fontconfig are
+// not thread-safe), so text work on several threads runs one at a time.
 
 // MARK: - CTFont
 
@@ -60,6 +70,7 @@ func fontMetric(_ font: QZCTFontRef?, _ function: StaticString, _ body: (Font) -
 @c public func CTFontGetUnderlinePosition(_ font: QZCTFontRef?) -> Double {
     fontMetric(font, #function) { -$0.underlinePosition }
 }
+/// The thickness of the font's underline, in points at the font's size.
 @c public func CTFontGetUnderlineThickness(_ font: QZCTFontRef?) -> Double { fontMetric(font, #function) { $0.underlineThickness } }
 
 /// The family of the face that draws the font ("Liberation Sans" for
@@ -261,6 +272,8 @@ func framesetterRange(_ f: Framesetter, _ range: CFRange, _ function: StaticStri
     withContext(c, ()) { $0.setTextPosition(CGPoint(x: x, y: y)) }
 }
 
+/// The point in user space where the next text drawn by CTLineDraw starts (set with
+/// CGContextSetTextPosition; (0, 0) at first).
 @c public func CGContextGetTextPosition(_ c: QZCGContextRef?) -> CGPoint {
     withContext(c, CGPoint(x: 0, y: 0)) { $0.textPosition }
 }
@@ -273,6 +286,8 @@ func framesetterRange(_ f: Framesetter, _ range: CFRange, _ function: StaticStri
     withContext(c, ()) { $0.textMatrix = t }
 }
 
+/// The text matrix: the transform from text space to user space applied before the CTM when text is
+/// drawn (identity at first).
 @c public func CGContextGetTextMatrix(_ c: QZCGContextRef?) -> CGAffineTransform {
     withContext(c, CGAffineTransform.identity) { $0.textMatrix }
 }

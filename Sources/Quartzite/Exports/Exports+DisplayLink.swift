@@ -1,4 +1,17 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
+
+// CADisplayLink: a timer on the media clock's frame grid (or stepped by a
+// host that owns vsync with QZDisplayLinkStep), and the display it ticks for.
+//
+// Threads: configuration calls work from any thread. A link's callback runs on
+// the thread of the run loop it is in, or on the thread that steps it, and may
+// call back into the library (even invalidate its own link).
 
 // MARK: - CADisplayLink
 

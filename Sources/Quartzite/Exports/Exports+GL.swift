@@ -1,9 +1,18 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // OpenGL ES through EGL: CAEAGLLayer, the EAGLContext methods that work with
 // it (for an EGL display and context), and CARenderer drawing into a GL
 // framebuffer. EGL and GLES are loaded when one of these first needs them;
-// without them the GL calls record QZErrorInvalidState.
+// without them the GL calls record QZErrorInvalidState. Threads: the layer
+// functions may be called from any thread (the model lock); the EAGLContext
+// and GL renderer calls run on the thread where their EGL context is
+// current, as GL requires.
 
 // MARK: - CAEAGLLayer
 
@@ -12,27 +21,7 @@ import CQuartzite
 /// { kEAGLDrawablePropertyRetainedBacking: false, kEAGLDrawablePropertyColorFormat:
 /// kEAGLColorFormatRGBA8 }. Returns +1: release with CARelease.
 @c public func CAEAGLLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .eagl)) })
-}
-
-/// The drawable properties (a dictionary value; NULL when set to NULL).
-/// Borrowed: valid until the property next changes.
-@c public func CAEAGLLayerGetDrawableProperties(_ layer: CALayerRef?) -> CAValueRef? {
-    readSubclassLayer(layer, .eagl, nil) { l in l.eagl?.properties.map(borrowedHandle) }
-}
-
-/// Sets the drawable properties: a dictionary with
-/// kEAGLDrawablePropertyRetainedBacking (a bool) and
-/// kEAGLDrawablePropertyColorFormat (kEAGLColorFormatRGBA8 or
-/// kEAGLColorFormatRGB565); missing keys take those defaults, NULL means all
-/// defaults. The dictionary is retained and read when storage is next made
-/// (QZEAGLContextRenderbufferStorageFromDrawable), which reports bad values.
-/// QZErrorWrongType for a value that is not a dictionary or a layer that is
-/// not a CAEAGLLayer.
-@c public func CAEAGLLayerSetDrawableProperties(_ layer: CALayerRef?, _ properties: CAValueRef?) {
-    var v: Value?
-    if let properties { guard let o = object(properties, as: Value.self) else { return }; v = o }
-    setLayerValue(layer, .drawableProperties, v)
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .eagl)) })
 }
 
 // MARK: - EAGLContext methods

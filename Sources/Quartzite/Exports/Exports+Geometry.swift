@@ -1,38 +1,17 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGPoint / CGSize / CGRect helpers with Core Graphics' semantics. Infinite
 // coordinates are allowed (the null and infinite rectangles use them); NaN is
 // rejected with QZErrorNotFinite and a neutral result (zero, null or false).
+//
+// Threads: pure functions of their arguments; any thread.
 
-@inline(__always)
-func checkPoint(_ p: CGPoint, _ function: StaticString) -> Bool {
-    if !p.hasNaN { return true }
-    recordError(QZErrorNotFinite, function, "point has a NaN coordinate")
-    return false
-}
-
-@inline(__always)
-func checkSize(_ s: CGSize, _ function: StaticString) -> Bool {
-    if !s.hasNaN { return true }
-    recordError(QZErrorNotFinite, function, "size has a NaN component")
-    return false
-}
-
-@inline(__always)
-func checkRect(_ r: CGRect, _ function: StaticString) -> Bool {
-    if !r.hasNaN { return true }
-    recordError(QZErrorNotFinite, function, "rect has a NaN component")
-    return false
-}
-
-@inline(__always)
-func checkNumbers(_ values: Double..., function: StaticString) -> Bool {
-    for v in values where v.isNaN {
-        recordError(QZErrorNotFinite, function, "argument is NaN")
-        return false
-    }
-    return true
-}
 
 // MARK: - Construction
 

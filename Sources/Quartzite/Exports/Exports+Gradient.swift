@@ -1,6 +1,13 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
-// CGGradient and CGColorSpace (CGGradient.h, CGColorSpace.h).
+// CGGradient and CGColorSpace (CGGradient.h, CGColorSpace.h). Both are
+// immutable: any thread may use them and share them between threads.
 
 // MARK: - CGColorSpace
 
@@ -27,20 +34,20 @@ import CQuartzite
     withObject(space, as: ColorSpace.self, fallback: 0) { $0.model.componentCount }
 }
 
+/// The colour space's model (kCGColorSpaceModelRGB or kCGColorSpaceModelMonochrome;
+/// kCGColorSpaceModelUnknown for a bad handle).
 @c public func CGColorSpaceGetModel(_ space: QZCGColorSpaceRef?) -> CGColorSpaceModel {
     withObject(space, as: ColorSpace.self, fallback: kCGColorSpaceModelUnknown) { CGColorSpaceModel(rawValue: $0.model.rawValue) }
 }
 
+/// Returns `space` with one more reference (NULL is returned as is).
 @c public func CGColorSpaceRetain(_ space: QZCGColorSpaceRef?) -> QZCGColorSpaceRef? {
-    guard let space else { return nil }
-    guard let s = object(space, as: ColorSpace.self) else { return nil }
-    _ = Unmanaged.passUnretained(s).retain()
-    return space
+    retainTyped(space, as: ColorSpace.self, #function)
 }
 
+/// Drops a reference to `space` (NULL is ignored).
 @c public func CGColorSpaceRelease(_ space: QZCGColorSpaceRef?) {
-    guard let space, let s = object(space, as: ColorSpace.self) else { return }
-    Unmanaged.passUnretained(s).release()
+    releaseTyped(space, as: ColorSpace.self, #function)
 }
 
 /// A colour of `space` from its components followed by alpha (4 values for
@@ -119,14 +126,12 @@ import CQuartzite
     return retainedHandle(Gradient(colors: list, locations: locs))
 }
 
+/// Returns `gradient` with one more reference (NULL is returned as is).
 @c public func CGGradientRetain(_ gradient: QZCGGradientRef?) -> QZCGGradientRef? {
-    guard let gradient else { return nil }
-    guard let g = object(gradient, as: Gradient.self) else { return nil }
-    _ = Unmanaged.passUnretained(g).retain()
-    return gradient
+    retainTyped(gradient, as: Gradient.self, #function)
 }
 
+/// Drops a reference to `gradient` (NULL is ignored).
 @c public func CGGradientRelease(_ gradient: QZCGGradientRef?) {
-    guard let gradient, let g = object(gradient, as: Gradient.self) else { return }
-    Unmanaged.passUnretained(g).release()
+    releaseTyped(gradient, as: Gradient.self, #function)
 }

@@ -1,8 +1,14 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGImage and CGDataProvider (CGImage.h, CGDataProvider.h), and Quartzite's
 // conversions between images and pixel buffers. Images are immutable and
-// may be shared between threads.
+// may be shared between threads: any thread may call these functions.
 
 // MARK: - CGDataProvider
 
@@ -32,16 +38,15 @@ import CQuartzite
     return retainedHandle(p)
 }
 
+/// Returns `provider` with one more reference (NULL is returned as is).
 @c public func CGDataProviderRetain(_ provider: QZCGDataProviderRef?) -> QZCGDataProviderRef? {
-    guard let provider else { return nil }
-    guard let p = object(provider, as: DataProvider.self) else { return nil }
-    _ = Unmanaged.passUnretained(p).retain()
-    return provider
+    retainTyped(provider, as: DataProvider.self, #function)
 }
 
+/// Drops a reference to `provider` (NULL is ignored); its release callback runs when the last
+/// reference goes.
 @c public func CGDataProviderRelease(_ provider: QZCGDataProviderRef?) {
-    guard let provider, let p = object(provider, as: DataProvider.self) else { return }
-    Unmanaged.passUnretained(p).release()
+    releaseTyped(provider, as: DataProvider.self, #function)
 }
 
 // MARK: - Creating images
@@ -150,17 +155,24 @@ func readImage<R>(_ image: QZCGImageRef?, _ fallback: R, _ function: StaticStrin
     withObject(image, as: Image.self, fallback: fallback, function, body)
 }
 
+/// The image's width in pixels (0 for a bad handle).
 @c public func CGImageGetWidth(_ image: QZCGImageRef?) -> size_t { readImage(image, 0) { $0.width } }
+/// The image's height in pixels (0 for a bad handle).
 @c public func CGImageGetHeight(_ image: QZCGImageRef?) -> size_t { readImage(image, 0) { $0.height } }
 /// The layout the image was made from (8 for every supported layout).
 @c public func CGImageGetBitsPerComponent(_ image: QZCGImageRef?) -> size_t { readImage(image, 0) { $0.bitsPerComponent } }
+/// The bits per pixel of the image's data (0 for a bad handle).
 @c public func CGImageGetBitsPerPixel(_ image: QZCGImageRef?) -> size_t { readImage(image, 0) { $0.bitsPerPixel } }
+/// The bytes from the start of one row of the image's data to the next (0 for a bad handle).
 @c public func CGImageGetBytesPerRow(_ image: QZCGImageRef?) -> size_t { readImage(image, 0) { $0.bytesPerRow } }
 /// The CGBitmapInfo the image was made with; for decoded PNG and JPEG
 /// images, that of their pixels: kCGImageAlphaPremultipliedFirst (or
 /// NoneSkipFirst when opaque) | kCGBitmapByteOrder32Little.
 @c public func CGImageGetBitmapInfo(_ image: QZCGImageRef?) -> UInt32 { readImage(image, 0) { $0.bitmapInfo } }
+/// The alpha part of the image's CGBitmapInfo (a CGImageAlphaInfo value; 0 for a bad handle).
 @c public func CGImageGetAlphaInfo(_ image: QZCGImageRef?) -> UInt32 { readImage(image, 0) { $0.alphaInfo } }
+/// Whether the image asked to be interpolated when scaled (the shouldInterpolate argument it was
+/// made with).
 @c public func CGImageGetShouldInterpolate(_ image: QZCGImageRef?) -> Bool { readImage(image, false) { $0.shouldInterpolate } }
 /// Image masks (CGImageMaskCreate) are not implemented: always false.
 @c public func CGImageIsMask(_ image: QZCGImageRef?) -> Bool { readImage(image, false) { _ in false } }
@@ -177,14 +189,12 @@ func readImage<R>(_ image: QZCGImageRef?, _ fallback: R, _ function: StaticStrin
     readImage(image, nil) { i in i.provider.map { borrowedHandle($0) } }
 }
 
+/// Returns `image` with one more reference (NULL is returned as is).
 @c public func CGImageRetain(_ image: QZCGImageRef?) -> QZCGImageRef? {
-    guard let image else { return nil }
-    guard let i = object(image, as: Image.self) else { return nil }
-    _ = Unmanaged.passUnretained(i).retain()
-    return image
+    retainTyped(image, as: Image.self, #function)
 }
 
+/// Drops a reference to `image` (NULL is ignored).
 @c public func CGImageRelease(_ image: QZCGImageRef?) {
-    guard let image, let i = object(image, as: Image.self) else { return }
-    Unmanaged.passUnretained(i).release()
+    releaseTyped(image, as: Image.self, #function)
 }

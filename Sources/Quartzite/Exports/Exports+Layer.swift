@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CALayer: creation, classes, the tree, geometry, hit testing, scrolling,
 // layout, display, delegates and key-value coding. Every call holds the model
@@ -8,7 +14,7 @@ import CQuartzite
 /// A layer made through the API joins the calling thread's transaction: it
 /// has no implicit animations until that transaction commits.
 @inline(__always)
-func created(_ l: Layer) -> Layer {
+func enlistedNewLayer(_ l: Layer) -> Layer {
     Transactions.layerCreated(l)
     return l
 }
@@ -19,28 +25,23 @@ func readLayer<R>(_ layer: CALayerRef?, _ fallback: R, _ function: StaticString 
     withObject(layer, as: Layer.self, fallback: fallback, function) { l in withModelLock { body(l) } }
 }
 
-/// Changes a declared property under the model lock, then records it as set
-/// and runs the change's side effects.
+/// Runs `body` on a layer under the model lock (a typed setter: the model's
+/// set(key:) method does the change), or records the error.
 @inline(__always)
-func changeLayer(_ layer: CALayerRef?, _ key: LayerKey, _ function: StaticString = #function, _ body: (Layer) -> Void) {
-    withObject(layer, as: Layer.self, fallback: (), function) { l in
-        withModelLock {
-            l.transactionChange(key) {
-                // (Two copies of the body: the common case keeps no value
-                // from before and forms no closure.)
-                if l.layerClass.hasNeedsDisplayForKey {
-                    // The class redisplays for some keys: only a change of value marks it.
-                    let before = l.storedValue(key)
-                    body(l)
-                    l.markSet(key)
-                    l.redisplayIfChanged(key, from: before)
-                } else {
-                    body(l)
-                    l.markSet(key)
-                }
-            }
-        }
+func writeLayer(_ layer: CALayerRef?, _ function: StaticString = #function, _ body: (Layer) -> Void) {
+    // (One closure, not withObject's and withModelLock's nested ones: the
+    // typed setters stay one straight call into the model.)
+    guard let layer else {
+        recordError(QZErrorNullArgument, function, "CALayerRef argument is NULL")
+        return
     }
+    guard Layer.accepts(readTag(layer)) else {
+        wrongType(layer, expected: Layer.handleTypeName, function)
+        return
+    }
+    qz_internal_model_lock()
+    Unmanaged<Layer>.fromOpaque(UnsafeRawPointer(layer))._withUnsafeGuaranteedRef(body)
+    qz_internal_model_unlock()
 }
 
 /// Sets a declared property from a value (for setters that reuse the
@@ -82,30 +83,30 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Creates a CALayer with the spec's defaults. Returns +1: release with CARelease.
 @c public func CALayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer()) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer()) })
 }
 
 /// Creates a layer of class `cls` (built-in or made with CALayerClassCreate);
 /// class defaults (defaultValueForKey) are applied. Returns +1.
 @c public func CALayerCreateWithClass(_ cls: CALayerClassRef?) -> CALayerRef? {
     guard let c = object(cls, as: LayerClass.self) else { return nil }
-    return retainedHandle(withModelLock { created(Layer(class: c)) })
+    return retainedHandle(withModelLock { enlistedNewLayer(Layer(class: c)) })
 }
 
 /// Creates a CAScrollLayer (scrollMode kCAScrollBoth). Returns +1.
 @c public func CAScrollLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .scroll)) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .scroll)) })
 }
 
 /// Creates a CATextLayer (font Helvetica, fontSize 36, white foreground, not
 /// wrapped, alignment natural, truncation none). Returns +1.
 @c public func CATextLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .text)) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .text)) })
 }
 
 /// Creates a CATiledLayer (levelsOfDetail 1, bias 0, tiles 256x256). Returns +1.
 @c public func CATiledLayerCreate() -> CALayerRef? {
-    retainedHandle(withModelLock { created(Layer(class: .tiled)) })
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .tiled)) })
 }
 
 /// Returns the layer's class. Borrowed.

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CGPathRef / CGMutablePathRef with Apple's C names (CGPath.h), plus
 // Quartzite's indexed access and measuring functions (QZPath...).
@@ -21,6 +27,10 @@ import CQuartzite
 //   angles, which is clockwise when y points up. In Quartzite's layer space
 //   (y down, as in iOS) such an arc appears counter-clockwise on screen, as
 //   CGPathAddArc's does in a flipped UIKit context.
+//
+// Threads: a path's contents sit behind a lock, so a path may be read from
+// several threads while one changes it; each call sees the path before or
+// after another thread's change, never half of it.
 
 // MARK: - Helpers
 
@@ -203,18 +213,13 @@ func transformedCopy(_ p: Path, _ m: UnsafePointer<CGAffineTransform>?, mutable:
 /// NULL without an error; a handle that is not a path records
 /// QZErrorWrongType and returns NULL.
 @c public func CGPathRetain(_ path: QZCGPathRef?) -> QZCGPathRef? {
-    guard let path else { return nil }
-    guard let p = object(path, as: Path.self) else { return nil }
-    _ = Unmanaged.passUnretained(p).retain()
-    return path
+    retainTyped(path, as: Path.self, #function)
 }
 
 /// Drops a reference to `path`; the path is freed with its last reference.
 /// NULL does nothing; a handle that is not a path records QZErrorWrongType.
 @c public func CGPathRelease(_ path: QZCGPathRef?) {
-    guard let path else { return }
-    guard let p = object(path, as: Path.self) else { return }
-    Unmanaged.passUnretained(p).release()
+    releaseTyped(path, as: Path.self, #function)
 }
 
 // MARK: - Building paths

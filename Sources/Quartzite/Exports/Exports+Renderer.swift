@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CARenderer with Apple's macOS shape (CARenderer.h), the draw list for GPU
 // hosts (QZRendererCopyDrawList, QZDrawList...), and CALayerRenderInContext.
@@ -45,10 +51,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 @c public func CARendererSetLayer(_ renderer: CARendererRef?, _ layer: CALayerRef?) {
     var l: Layer?
     if let layer { guard let o = object(layer, as: Layer.self) else { return }; l = o }
-    withRenderer(renderer, ()) { r in
-        r.layer = l
-        r.lastOps = nil
-    }
+    withRenderer(renderer, ()) { r in r.setRootLayer(l) }
 }
 
 /// The root layer (+0), or NULL.
@@ -64,12 +67,11 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         recordError(QZErrorNotFinite, #function, "bounds must be finite")
         return
     }
-    withRenderer(renderer, ()) { r in
-        r.bounds = bounds.standardized
-        r.lastOps = nil
-    }
+    withRenderer(renderer, ()) { r in r.setBounds(bounds) }
 }
 
+/// The rectangle of the renderer's space drawn into the target (see CARendererSetBounds);
+/// CGRectNull for a bad handle.
 @c public func CARendererGetBounds(_ renderer: CARendererRef?) -> CGRect {
     withRenderer(renderer, .null) { $0.bounds }
 }
@@ -88,10 +90,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         recordError(QZErrorNotFinite, #function, "the frame time must be finite")
         return
     }
-    // The frame shows committed state: commit the calling thread's implicit
-    // transaction first, as a run loop turn would (hosts that drive
-    // CARenderer from their own frame loop have no run loop).
-    Transactions.flush()
+    Renderer.prepareFrame()
     withRenderer(renderer, ()) { r in
         if r.frameTime != nil { recordError(QZErrorInvalidState, #function, "a frame is already open; it is replaced") }
         r.beginFrame(at: timeStamp)
@@ -113,11 +112,9 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 @c public func CARendererAddUpdateRect(_ renderer: CARendererRef?, _ rect: CGRect) {
     guard checkRect(rect, #function) else { return }
     withRenderer(renderer, ()) { r in
-        guard r.frameTime != nil else {
+        if !r.addUpdateRect(rect) {
             recordError(QZErrorInvalidState, #function, "no frame is open (call CARendererBeginFrameAtTime)")
-            return
         }
-        r.updateRect = r.updateRect.union(PixelBox(covering: rect.standardized)).intersection(r.targetRect)
     }
 }
 
@@ -144,7 +141,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
 /// earliest animation that has not begun, or infinity when nothing animates
 /// (a host can sleep until the tree changes).
 @c public func CARendererGetNextFrameTime(_ renderer: CARendererRef?) -> CFTimeInterval {
-    withRenderer(renderer, .infinity) { r in r.nextFrameTime(after: r.frameTime ?? MediaClock.now()) }
+    withRenderer(renderer, .infinity) { r in r.nextFrameTime(after: r.frameTime ?? MediaClock.now(#function)) }
 }
 
 /// Ends the frame: its operations become what the next frame is compared

@@ -1,4 +1,20 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
+
+// CFRunLoop with Apple's C names: modes, timers, stop and wake-up, performs
+// on a run loop, and QZRunLoopRunOnce / a pollable descriptor for hosts with
+// their own event loop. Each turn of a thread's run loop commits that thread's
+// implicit transaction and runs the completions owed to it.
+//
+// Threads: every thread has at most one run loop (CFRunLoopGetCurrent makes it);
+// only its own thread runs it. Adding and removing timers, stopping, waking and
+// queueing performs work from any thread. Callbacks (timers, performs) run on
+// the run loop's thread and may call back into the library.
 
 // MARK: - Argument checks
 

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CAMediaTimingFunction. Timing functions are immutable and thread-safe.
 

@@ -1,4 +1,10 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CATransaction. Every thread has its own stack of transactions. A change to
 // a layer (or a setter below) without an explicit transaction opens the

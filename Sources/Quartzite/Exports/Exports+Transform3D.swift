@@ -1,16 +1,18 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // The Core Animation Function Reference, with Apple's semantics: row vectors
 // (p' = p * M), translation in m41..m43, and "t' = op * t" for the modifying
 // functions. Non-finite arguments record QZErrorNotFinite; constructors then
 // return the identity and modifiers their input unchanged.
+//
+// Threads: pure functions of their arguments; any thread.
 
-@inline(__always)
-func checkTransform(_ t: CATransform3D, _ function: StaticString) -> Bool {
-    if t.isFinite { return true }
-    recordError(QZErrorNotFinite, function, "transform has a non-finite entry")
-    return false
-}
 
 /// True when t is exactly the identity.
 @c public func CATransform3DIsIdentity(_ t: CATransform3D) -> Bool {

@@ -1,8 +1,17 @@
 import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import QuartziteRender
 
 // CAValueRef: immutable boxed values (Objective-C's `id`). Constructors return
 // +1 (release with CARelease); readers return borrowed results. Reading a value
 // as the wrong type records QZErrorWrongType and returns a zero value.
+//
+// Threads: values are immutable, so any thread may create, read and release
+// them, and share them between threads.
 
 @inline(__always)
 func newValue(_ storage: Value.Storage) -> CAValueRef {
@@ -12,28 +21,6 @@ func newValue(_ storage: Value.Storage) -> CAValueRef {
 @inline(never)
 func wrongValueType(_ v: Value, _ wanted: String, _ function: StaticString) {
     recordError(QZErrorWrongType, function, "value holds \(withArticle(valueTypeName(v.type))), not \(withArticle(wanted))")
-}
-
-func withArticle(_ noun: String) -> String {
-    (noun.first.map { "aeiou".contains($0) } ?? false ? "an " : "a ") + noun
-}
-
-func valueTypeName(_ t: CAValueType) -> String {
-    switch t {
-    case CAValueTypeNull: return "null"
-    case CAValueTypeNumber: return "number"
-    case CAValueTypeBool: return "bool"
-    case CAValueTypePoint: return "point"
-    case CAValueTypeSize: return "size"
-    case CAValueTypeRect: return "rect"
-    case CAValueTypeAffineTransform: return "affine transform"
-    case CAValueTypeTransform3D: return "3D transform"
-    case CAValueTypeColor: return "color"
-    case CAValueTypeString: return "string"
-    case CAValueTypeArray: return "array"
-    case CAValueTypeDictionary: return "dictionary"
-    default: return "object"
-    }
 }
 
 // MARK: - Constructors

@@ -120,7 +120,7 @@ import traceback
 import types
 import weakref
 
-from . import _callbacks, _closures, _lib, path as _path, values as _values
+from . import _callbacks, _closures, _layer_properties, _lib, path as _path, values as _values
 from .color import Color
 from .errors import ErrorCode, OutOfRangeError, QuartziteError, WrongTypeError, call, error_for
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
@@ -844,6 +844,19 @@ def _color_prop(name, suffix, doc, cls="CALayer"):
     return _prop(fget, lambda self, value: call(setter, self, _as_color(value, name)), doc)
 
 
+def _name_prop(name, suffix, doc, cls="CALayer"):
+    """A string property that is not a constant (a layer's name)."""
+    getter, setter = _c(f"{cls}Get{suffix}"), _c(f"{cls}Set{suffix}")
+    return _prop(lambda self: _decode(call(getter, self)),
+                 lambda self, value: call(setter, self, None if value is None else _utf8(value, name)), doc)
+
+
+def _integer_prop(name, suffix, doc, cls="CALayer"):
+    getter, setter = _c(f"{cls}Get{suffix}"), _c(f"{cls}Set{suffix}")
+    return _prop(lambda self: call(getter, self),
+                 lambda self, value: call(setter, self, _integer(value, name, 2**63 - 1)), doc)
+
+
 def _value_prop(name, key, suffix, doc, cls="CALayer"):
     """A boxed-value property: any Python value to_value converts; None clears."""
     setter = _c(f"{cls}Set{suffix}")
@@ -1416,27 +1429,10 @@ class Layer(Handle):
 
     # MARK: Properties: geometry
 
-    bounds = _struct_prop("bounds", "Bounds", Rect, _as_rect,
-                          "The bounds rectangle (default (0, 0, 0, 0)). A size change marks the layer for layout.")
-    position = _struct_prop("position", "Position", Point, _as_point,
-                            "The anchor point's position in the superlayer (default (0, 0)).")
-    z_position = _number_prop("z_position", "ZPosition",
-                              "Position on the z axis (default 0); also orders siblings front to back.")
-    anchor_point = _struct_prop("anchor_point", "AnchorPoint", Point, _as_point,
-                                "The anchor point in the unit square of the bounds (default (0.5, 0.5)).")
-    anchor_point_z = _number_prop("anchor_point_z", "AnchorPointZ", "The anchor point's z (default 0).")
-    transform = _struct_prop("transform", "Transform", Transform3D, _as_transform,
-                             "The transform, applied about the anchor point (default identity). "
-                             "Accepts an AffineTransform too.")
-    sublayer_transform = _struct_prop("sublayer_transform", "SublayerTransform", Transform3D, _as_transform,
-                                      "The transform applied to the sublayers (default identity).")
     affine_transform = _struct_prop("affine_transform", "AffineTransform", AffineTransform, _as_affine,
                                     "The transform as an AffineTransform (its x-y part), or the identity when "
                                     "the transform is not affine (z scale, rotation about x or y, z "
                                     "translation, perspective), as observed on Apple's QuartzCore.")
-    frame = _struct_prop("frame", "Frame", Rect, _as_rect,
-                         "The bounding box of the transformed bounds in the superlayer's coordinates; "
-                         "setting it sets position and bounds size.")
 
     # MARK: Properties: contents
 
@@ -1460,26 +1456,7 @@ class Layer(Handle):
         else:
             raise _wrong_type("contents", "a PixelBuffer or None", obj)
 
-    contents_rect = _struct_prop("contents_rect", "ContentsRect", Rect, _as_rect,
-                                 "The portion of the contents shown, in the unit square (default (0, 0, 1, 1)).")
-    contents_center = _struct_prop("contents_center", "ContentsCenter", Rect, _as_rect,
-                                   "The stretchable centre of the contents (default (0, 0, 1, 1)).")
-    contents_gravity = _string_prop("contents_gravity", "ContentsGravity",
-                                    'How the contents fill the bounds (default "resize"; kCAGravity* values).')
-    contents_scale = _number_prop("contents_scale", "ContentsScale", "Pixels per point of the contents (default 1).")
-    minification_filter = _string_prop("minification_filter", "MinificationFilter",
-                                       'Filter when shrinking the contents (default "linear").')
-    minification_filter_bias = _number_prop("minification_filter_bias", "MinificationFilterBias",
-                                            "Level-of-detail bias of the minification filter (default 0; a float).")
-    magnification_filter = _string_prop("magnification_filter", "MagnificationFilter",
-                                        'Filter when enlarging the contents (default "linear").')
-
     # MARK: Properties: appearance
-
-    opacity = _number_prop("opacity", "Opacity", "Opacity from 0 to 1 (default 1; stored as a float).")
-    hidden = _bool_prop("hidden", "Hidden", "Whether the layer is hidden (default False).")
-    masks_to_bounds = _bool_prop("masks_to_bounds", "MasksToBounds",
-                                 "Whether sublayers are clipped to the bounds (default False).")
 
     @property
     def mask(self):
@@ -1493,18 +1470,6 @@ class Layer(Handle):
     def mask(self, layer):
         call(_lib.CALayerSetMask, self, _as_layer(layer, "mask"))
 
-    double_sided = _bool_prop("double_sided", "DoubleSided", "Whether the back face is drawn (default True).")
-    corner_radius = _number_prop("corner_radius", "CornerRadius", "Corner radius (default 0).")
-    border_width = _number_prop("border_width", "BorderWidth", "Border width, inset from the bounds (default 0).")
-    border_color = _color_prop("border_color", "BorderColor",
-                               "The border colour (default opaque black).")
-    background_color = _color_prop("background_color", "BackgroundColor",
-                                   "The background colour, or None (default).")
-    shadow_color = _color_prop("shadow_color", "ShadowColor",
-                               "The shadow colour (default opaque black).")
-    shadow_opacity = _number_prop("shadow_opacity", "ShadowOpacity", "Opacity of the shadow (default 0; a float).")
-    shadow_radius = _number_prop("shadow_radius", "ShadowRadius", "Blur radius of the shadow (default 3).")
-
     @property
     def shadow_path(self):
         """The shadow's shape as an immutable Path, or None (default: the layer's alpha)."""
@@ -1517,9 +1482,6 @@ class Layer(Handle):
             raise _wrong_type("shadow_path", "a Path or None", path)
         # The library keeps its own snapshot of a mutable path.
         call(_lib.CALayerSetShadowPath, self, path)
-    shadow_offset = _struct_prop("shadow_offset", "ShadowOffset", Size, _as_size,
-                                 "Offset of the shadow (default (0, -3)).")
-    opaque = _bool_prop("opaque", "Opaque", "Whether the layer declares itself fully opaque (default False).")
 
     @property
     def edge_antialiasing_mask(self):
@@ -1530,56 +1492,7 @@ class Layer(Handle):
     def edge_antialiasing_mask(self, mask):
         call(_lib.CALayerSetEdgeAntialiasingMask, self, _integer(mask, "edge_antialiasing_mask", 0xFFFFFFFF))
 
-    geometry_flipped = _bool_prop("geometry_flipped", "GeometryFlipped",
-                                  "Whether the sublayers' geometry is flipped vertically (default False).")
-    needs_display_on_bounds_change = _bool_prop("needs_display_on_bounds_change", "NeedsDisplayOnBoundsChange",
-                                                "Whether a bounds change marks the layer for display (default False).")
-    should_rasterize = _bool_prop("should_rasterize", "ShouldRasterize",
-                                  "Whether the layer is rendered into a cached bitmap (default False).")
-    rasterization_scale = _number_prop("rasterization_scale", "RasterizationScale",
-                                       "Scale of the rasterized bitmap (default 1).")
-    filters = _value_prop("filters", "filters", "Filters",
-                          "Filters applied to the contents: any Python value, stored as given (default None).")
-    background_filters = _value_prop("background_filters", "backgroundFilters", "BackgroundFilters",
-                                     "Filters applied behind the layer, stored as given (default None).")
-    compositing_filter = _value_prop("compositing_filter", "compositingFilter", "CompositingFilter",
-                                     "The compositing filter, stored as given (default None: source-over).")
-    style = _value_prop("style", "style", "Style",
-                        "The style dictionary: values for properties not set explicitly, searched through "
-                        'nested "style" entries, shallowest first (default None). They are the layer\'s '
-                        "values for every reader: getters, presentation, rendering, hit testing, animations.")
-    actions = _value_prop("actions", "actions", "Actions",
-                          "The actions dictionary (key -> action), or None (default).")
-
-    @property
-    def name(self):
-        """The layer's name, or None (default)."""
-        return _decode(call(_lib.CALayerGetName, self))
-
-    @name.setter
-    def name(self, name):
-        call(_lib.CALayerSetName, self, None if name is None else _utf8(name, "name"))
-
     # MARK: Properties: CAMediaTiming
-
-    begin_time = _number_prop("begin_time", "BeginTime", "Start of the layer's time in its parent's (default 0).")
-    duration = _number_prop("duration", "Duration",
-                            "Duration of one pass through the layer's time (default math.inf, as observed on "
-                            "Apple's QuartzCore). A finite duration makes the layer's time cycle like an "
-                            "animation's: its own and its sublayers' animations replay repeat_count times (or "
-                            "for repeat_duration), backwards on the way back with autoreverses; fill_mode says "
-                            "what shows outside its active interval.")
-    speed = _number_prop("speed", "Speed", "Rate of the layer's time relative to its parent's (default 1; a float).")
-    time_offset = _number_prop("time_offset", "TimeOffset", "Offset added to the local time (default 0).")
-    repeat_count = _number_prop("repeat_count", "RepeatCount",
-                                "Repeat count (default 0; math.inf repeats forever; a float).")
-    repeat_duration = _number_prop("repeat_duration", "RepeatDuration",
-                                   "Length of the layer's active interval (default 0: repeat_count decides).")
-    autoreverses = _bool_prop("autoreverses", "Autoreverses",
-                              "Whether each cycle plays backwards after forwards (default False).")
-    fill_mode = _string_prop("fill_mode", "FillMode",
-                             'Fill mode of the layer\'s time outside its active interval (default "removed": '
-                             "the animations in it have no effect there; kCAFillMode* values).")
 
 
 class _NotGiven:
@@ -1684,10 +1597,6 @@ class ScrollLayer(Layer):
     _qz_builtin = "CAScrollLayer"
     _qz_create = "CAScrollLayerCreate"
 
-    scroll_mode = _string_prop("scroll_mode", "ScrollMode",
-                               'Which directions it scrolls: "both" (default), "none", "vertically", '
-                               '"horizontally".', cls="CAScrollLayer")
-
     def scroll_to_point(self, point):
         """Makes `point` the bounds origin, as far as scroll_mode allows."""
         call(_lib.CAScrollLayerScrollToPoint, self, _as_point(point, "scroll_to_point"))
@@ -1722,18 +1631,9 @@ class TextLayer(Layer):
     _qz_builtin = "CATextLayer"
     _qz_create = "CATextLayerCreate"
 
+    # (string takes attributed strings too; the other text properties come
+    # from the property table, _install_properties.)
     string = _text_string_prop()
-    font = _value_prop("font", "font", "Font", "The font: a name (\"Helvetica-Bold\", \"Menlo\", ...) or a "
-                       "quartzite.Font (its size is ignored), or None (default: Helvetica).", cls="CATextLayer")
-    font_size = _number_prop("font_size", "FontSize", "Font size in points (default 36; animatable).", cls="CATextLayer")
-    foreground_color = _color_prop("foreground_color", "ForegroundColor",
-                                   "The text colour (default opaque white; animatable).", cls="CATextLayer")
-    wrapped = _bool_prop("wrapped", "Wrapped", "Whether the text wraps at the bounds' width (default False).",
-                         cls="CATextLayer")
-    alignment_mode = _string_prop("alignment_mode", "AlignmentMode",
-                                  'Horizontal alignment (default "natural"; kCAAlignment* values).', cls="CATextLayer")
-    truncation_mode = _string_prop("truncation_mode", "TruncationMode",
-                                   'Truncation with "…" (default "none"; kCATruncation* values).', cls="CATextLayer")
 
 
 class TiledLayer(Layer):
@@ -1747,27 +1647,6 @@ class TiledLayer(Layer):
     def fade_duration():
         """Apple's +fadeDuration: seconds a new tile takes to fade in (0.25)."""
         return call(_lib.CATiledLayerGetFadeDuration)
-
-    @property
-    def levels_of_detail(self):
-        """Number of levels of detail (default 1)."""
-        return call(_lib.CATiledLayerGetLevelsOfDetail, self)
-
-    @levels_of_detail.setter
-    def levels_of_detail(self, levels):
-        call(_lib.CATiledLayerSetLevelsOfDetail, self, _integer(levels, "levels_of_detail", 2**63 - 1))
-
-    @property
-    def levels_of_detail_bias(self):
-        """Number of magnified levels of detail (default 0)."""
-        return call(_lib.CATiledLayerGetLevelsOfDetailBias, self)
-
-    @levels_of_detail_bias.setter
-    def levels_of_detail_bias(self, bias):
-        call(_lib.CATiledLayerSetLevelsOfDetailBias, self, _integer(bias, "levels_of_detail_bias", 2**63 - 1))
-
-    tile_size = _struct_prop("tile_size", "TileSize", Size, _as_size,
-                             "Tile size in pixels (default (256, 256)).", cls="CATiledLayer")
 
 
 class EAGLLayer(Layer):
@@ -1784,11 +1663,33 @@ class EAGLLayer(Layer):
     _qz_builtin = "CAEAGLLayer"
     _qz_create = "CAEAGLLayerCreate"
 
-    drawable_properties = _value_prop(
-        "drawable_properties", "drawableProperties", "DrawableProperties",
-        "The drawable properties (a dict; default: not retained, RGBA8), or None.", cls="CAEAGLLayer")
+    # (drawable_properties comes from the property table, _install_properties.)
 
 
 for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer):
     _python_classes[_builtin.class_ref()] = _builtin
 del _builtin
+
+
+# MARK: - The property table's properties
+
+
+def _install_properties():
+    """Adds the properties of the property table (_layer_properties, generated
+    with the C functions from scripts/generate-layer-properties.py) to the
+    classes that declare them."""
+    classes = {"CALayer": Layer, "CAScrollLayer": ScrollLayer, "CATextLayer": TextLayer, "CATiledLayer": TiledLayer,
+               "CAEAGLLayer": EAGLLayer}
+    for cls_name, attr, kind, suffix, key, doc, extra in _layer_properties.PROPERTIES:
+        if kind == "struct":
+            prop = _struct_prop(attr, suffix, globals()[extra[0]], globals()[extra[1]], doc, cls=cls_name)
+        elif kind == "value":
+            prop = _value_prop(attr, key, suffix, doc, cls=cls_name)
+        else:
+            factory = {"number": _number_prop, "integer": _integer_prop, "bool": _bool_prop,
+                       "string": _string_prop, "name": _name_prop, "color": _color_prop}[kind]
+            prop = factory(attr, suffix, doc, cls=cls_name)
+        setattr(classes[cls_name], attr, prop)
+
+
+_install_properties()

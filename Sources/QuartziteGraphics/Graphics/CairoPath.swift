@@ -1,0 +1,66 @@
+import CCairo
+
+// cairo keeps device coordinates in 24.8 fixed point: beyond about ±8
+// million pixels they wrap, and parts of cairo (its tessellator, its
+// clipper) crash on the wrapped values. Every point the drawing code hands
+// to cairo passes through these, which clamp it to ±2^22 device pixels, far
+// outside any surface it can draw into; NaN becomes 0. A point inside the
+// limit, the common case, goes to cairo unchanged.
+
+package let cairoDeviceLimit = 4_194_304.0
+
+/// `(x, y)` in cairo's user space, moved (if need be) so that its device
+/// coordinates are within ±cairoDeviceLimit.
+@inline(__always)
+package func cairoSafePoint(_ cr: OpaquePointer, _ x: Double, _ y: Double) -> (Double, Double) {
+    var dx = x, dy = y
+    cairo_user_to_device(cr, &dx, &dy)
+    if dx.magnitude <= cairoDeviceLimit && dy.magnitude <= cairoDeviceLimit { return (x, y) }   // (false for NaN)
+    return cairoClampedPoint(cr, dx, dy)
+}
+
+@inline(never)
+package func cairoClampedPoint(_ cr: OpaquePointer, _ deviceX: Double, _ deviceY: Double) -> (Double, Double) {
+    var x = deviceX.isNaN ? 0 : min(max(deviceX, -cairoDeviceLimit), cairoDeviceLimit)
+    var y = deviceY.isNaN ? 0 : min(max(deviceY, -cairoDeviceLimit), cairoDeviceLimit)
+    cairo_device_to_user(cr, &x, &y)
+    return (x, y)
+}
+
+package func safeMoveTo(_ cr: OpaquePointer, _ x: Double, _ y: Double) {
+    let p = cairoSafePoint(cr, x, y)
+    cairo_move_to(cr, p.0, p.1)
+}
+
+package func safeLineTo(_ cr: OpaquePointer, _ x: Double, _ y: Double) {
+    let p = cairoSafePoint(cr, x, y)
+    cairo_line_to(cr, p.0, p.1)
+}
+
+package func safeCurveTo(_ cr: OpaquePointer, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, _ x3: Double, _ y3: Double) {
+    let a = cairoSafePoint(cr, x1, y1), b = cairoSafePoint(cr, x2, y2), c = cairoSafePoint(cr, x3, y3)
+    cairo_curve_to(cr, a.0, a.1, b.0, b.1, c.0, c.1)
+}
+
+/// cairo_rectangle's closed subpath (x, y, width, height in user space).
+package func safeRectangle(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ width: Double, _ height: Double) {
+    safeMoveTo(cr, x, y)
+    safeLineTo(cr, x + width, y)
+    safeLineTo(cr, x + width, y + height)
+    safeLineTo(cr, x, y + height)
+    cairo_close_path(cr)
+}
+
+/// cairo_arc, for a centre and radius that keep it within the limit
+/// (otherwise the circle's bounding square, clamped).
+package func safeArc(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ radius: Double, _ angle1: Double, _ angle2: Double) {
+    var x1 = x - radius, y1 = y - radius, x2 = x + radius, y2 = y + radius
+    cairo_user_to_device(cr, &x1, &y1)
+    cairo_user_to_device(cr, &x2, &y2)
+    let inside = [x1, y1, x2, y2].allSatisfy { $0.magnitude <= cairoDeviceLimit }
+    if inside {
+        cairo_arc(cr, x, y, radius, angle1, angle2)
+    } else {
+        safeRectangle(cr, x - radius, y - radius, 2 * radius, 2 * radius)
+    }
+}

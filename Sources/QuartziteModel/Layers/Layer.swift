@@ -1,0 +1,484 @@
+import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+
+/// A layer: the model object users build trees of (Apple's CALayer and its
+/// built-in subclasses). Hot geometry lives inline; appearance, timing and
+/// subclass state live in side objects allocated on first use, so a layer
+/// with default properties stays small. Every access holds the model lock.
+public final class Layer: QZObject, Handle {
+    // Stored properties in the order a presentation frame reads them: the
+    // fields it copies and the links it follows first (three to four cache
+    // lines), the state it never reads (the creating transaction, the
+    // explicitly-set bits) last, and rarely used state in `extras`.
+
+    // MARK: Geometry (inline)
+    @usableFromInline package var opacity: Float = 1
+    @usableFromInline package var flags = LayerFlags.defaults
+    /// CAScrollLayer.scrollMode (an index into ConstantSet.scrollMode).
+    package var scrollMode: UInt8 = 0
+    /// In AnimationRegistry.layers (never copied: copies are not registered).
+    package var inAnimationRegistry = false
+    package var bounds = CGRect.zero
+    @usableFromInline package var position = CGPoint(x: 0, y: 0)
+    @usableFromInline package var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    @usableFromInline package var zPosition = 0.0
+    @usableFromInline package var anchorPointZ = 0.0
+    /// nil means the identity (most layers).
+    @usableFromInline package var transformBox: TransformBox?
+    @usableFromInline package var sublayerTransformBox: TransformBox?
+
+    // MARK: Tree
+    /// Back-reference, cleared when the superlayer removes or frees this layer.
+    package unowned(unsafe) var superlayer: Layer?
+    package var sublayers: [Layer] = []
+
+    // MARK: Side storage (nil until something non-default is set)
+    @usableFromInline package var visuals: LayerVisuals?
+    package var timing: LayerTiming?
+    /// Animations in the order they were added (nil when none).
+    package var animationList: [AnimationEntry]? {
+        didSet { if planBlock != nil { dropPlanBlock() } }
+    }
+    /// The animations' plans packed for presentation (PlanBlock.swift), made
+    /// on the first presentation after the list changed; nil before.
+    package var planBlock: UnsafeMutableRawPointer?
+    /// Running implicit animations kept as records (ImplicitAnimation.swift),
+    /// all newer than the animations in `animationList`; nil when none.
+    package var implicitList: [ImplicitAnimation]?
+    /// For a presentation copy: the model layer it shows.
+    package var modelLayer: Layer?
+    /// Transaction bookkeeping (committed snapshot, pending animations); nil
+    /// until an export creates or changes the layer.
+    package var transactionState: LayerTransactionState?
+    /// Text, tiled and custom state, hooks and presentation links (nil for
+    /// most layers): see LayerExtras.
+    package var extras: LayerExtras?
+
+    public let layerClass: LayerClass
+
+    /// For a layer created through the API: the thread whose transaction
+    /// created it, until that transaction commits (no implicit animations
+    /// before), and that transaction's serial. nil: committed.
+    @usableFromInline package var creator: ThreadTransactions?
+    package var creatorSerial: UInt64 = 0
+
+    /// Properties set explicitly (the style dictionary does not change them;
+    /// shouldArchiveValueForKey: answers from them).
+    @usableFromInline package var setBits: (UInt64, UInt64) = (0, 0)
+
+    /// Unused: keeps a layer's heap block at 272 bytes (a 256-byte object;
+    /// planBlock took 8 bytes of this). Measured in bench_animation:
+    /// 240-byte blocks made presentation copies of 100,000 layers 1.6x
+    /// slower, 256-byte blocks animated frames 5-15% slower than 272-byte ones.
+    private var blockPadding: (UInt64, UInt64) = (0, 0)
+
+    package var text: TextLayerState? {
+        get { extras?.text }
+        set { if newValue != nil || extras != nil { ensureExtras.text = newValue } }
+    }
+    package var tiled: TiledLayerState? {
+        get { extras?.tiled }
+        set { if newValue != nil || extras != nil { ensureExtras.tiled = newValue } }
+    }
+    /// CAEAGLLayer's drawable properties and GL storage (GL/EAGLDrawable.swift).
+    package var eagl: EAGLLayerState? {
+        get { extras?.eagl }
+        set { if newValue != nil || extras != nil { ensureExtras.eagl = newValue } }
+    }
+    package var custom: CustomValues? {
+        get { extras?.custom }
+        set { if newValue != nil || extras != nil { ensureExtras.custom = newValue } }
+    }
+    @usableFromInline package var hooks: LayerHooks? {
+        get { extras?.hooks }
+        set { if newValue != nil || extras != nil { ensureExtras.hooks = newValue } }
+    }
+    /// For a presentation copy of a non-root layer: its superlayer's copy, held
+    /// strongly so the chain of ancestors outlives the parent copies' release.
+    package var presentationParent: Layer? {
+        get { extras?.presentationParent }
+        set { if newValue != nil || extras != nil { ensureExtras.presentationParent = newValue } }
+    }
+    /// For a model root: the copies of its sublayers from a presentation copy
+    /// the host has released, for the next presentation copy to reuse in
+    /// place (those nobody else holds) instead of allocating new ones.
+    package var presentationSpare: [Layer]? {
+        get { extras?.presentationSpare }
+        set { if newValue != nil || extras != nil { ensureExtras.presentationSpare = newValue } }
+    }
+
+    @inline(__always) package var ensureExtras: LayerExtras {
+        if let r = extras { return r }
+        let r = LayerExtras()
+        extras = r
+        return r
+    }
+
+
+    @inlinable package static var handleKind: ObjectKind { .layer }
+    @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.layer.rawValue) }
+
+    public init(class layerClass: LayerClass = .base) {
+        self.layerClass = layerClass
+        super.init(kind: .layer)
+        switch layerClass.builtin {
+        case .text: text = TextLayerState()
+        case .tiled: tiled = TiledLayerState()
+        case .eagl: eagl = EAGLLayerState()
+        case .scroll, .layer: break
+        }
+        if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
+        layerClass.applyDefaults(to: self)
+    }
+
+    /// A copy of `other`'s own state for a presentation layer: no tree links,
+    /// no animations, no delegate or layout manager (those belong to the model).
+    package init(copyOf other: Layer) {
+        layerClass = other.layerClass
+        super.init(kind: .layer)
+        assign(copyOf: other)
+    }
+
+    /// Makes this layer (a fresh copy, or an earlier presentation copy nobody
+    /// holds any more, of the same class) a copy of `other`'s own state, as
+    /// `init(copyOf:)` describes. Every stored property except the tree links
+    /// (superlayer, sublayers) and modelLayer, which the caller sets, and,
+    /// with `deferTransform`, the transform.
+    package func assign(copyOf other: Layer, deferTransform: Bool = false) {
+        bounds = other.bounds
+        position = other.position
+        anchorPoint = other.anchorPoint
+        zPosition = other.zPosition
+        anchorPointZ = other.anchorPointZ
+        // Shared with the model (every write goes through TransformBox.store,
+        // which copies a shared box), or written into this copy's own box.
+        // (deferTransform: the caller takes the transform later if it must.)
+        if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
+        TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
+        opacity = other.opacity
+        flags = other.flags.subtracting(.presentationRoot).union(.copy)
+        scrollMode = other.scrollMode
+        // (Fields written only when either side has something: most layers
+        // have none of these side objects.)
+        if let m = visuals?.mask, m.superlayer === self { m.superlayer = nil }   // an earlier copy's mask copy
+        if let v = other.visuals {
+            visuals = v.copy()
+        } else if visuals != nil { visuals = nil }
+        if let t = other.timing { timing = t.copy() } else if timing != nil { timing = nil }
+        if other.extras != nil || extras != nil { assignExtras(copyOf: other) }
+        if animationList != nil { animationList = nil }
+        if implicitList != nil { implicitList = nil }
+        // A copy is never part of a transaction (nor created by one: its
+        // `creator` stays nil).
+        if transactionState != nil { transactionState = nil }
+        // (Read only with a style: the tail of the object is not touched.)
+        if other.flags.contains(.hasStyle) { setBits = other.setBits }
+    }
+
+    /// The extras of a copy: `other`'s text, tiled and custom state
+    /// copied; no hooks and no presentation links of its own.
+    @inline(never)
+    private func assignExtras(copyOf other: Layer) {
+        let old = extras
+        extras = nil
+        if let m = other.extras, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil {
+            let r = LayerExtras()
+            r.text = m.text?.copy()
+            r.tiled = m.tiled?.copy()
+            r.eagl = m.eagl?.copy()
+            if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
+            extras = r
+        }
+        old?.hooks?.releaseAll()
+    }
+
+    deinit {
+        sublayers.withUnsafeBufferPointer { subs in
+            // (A released presentation root visits every copy: the line
+            // holding `superlayer` is requested 64 sublayers ahead, into the
+            // second-level cache: a step takes a few nanoseconds, memory
+            // answers in about a hundred.)
+            let ahead = subs.count > 128 ? Layer.superlayerOffset : nil
+            for i in subs.indices {
+                if let ahead, i &+ 64 < subs.count {
+                    qz_internal_prefetch_l2(UnsafeRawPointer(subs.unretained(i &+ 64).toOpaque()) + ahead)
+                }
+                subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
+            }
+        }
+        if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
+        hooks?.releaseAll()
+        if inAnimationRegistry { withModelLock { AnimationRegistry.unregister(self) } }
+        if let s = transactionState { Transactions.layerFreed(s) }
+        planBlock?.deallocate()
+        // A presentation root the host released: its sublayers' copies go to
+        // the model root, whose next presentation copy reuses them.
+        // (Only when the lock is free or ours: a release never waits on it.)
+        if flags.contains(.presentationRoot), let model = modelLayer, !sublayers.isEmpty, qz_internal_model_trylock() {
+            model.presentationSpare = sublayers
+            qz_internal_model_unlock()
+        }
+    }
+
+    /// Byte offset of `superlayer` inside a layer (nil if it cannot be measured).
+    package static let superlayerOffset: Int? = {
+        let l = Layer()
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(l).toOpaque())
+        let offset = withUnsafeMutablePointer(to: &l.superlayer) { UnsafeRawPointer($0) - base }
+        return withExtendedLifetime(l) { offset >= 0 && offset < 512 ? offset : nil }
+    }()
+
+    /// True when `superlayer` is `layer` (compared by address, no retain).
+    @inline(__always)
+    package func superlayerIs(_ layer: Layer) -> Bool {
+        withUnsafeMutablePointer(to: &superlayer) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+            == UnsafeRawPointer(Unmanaged.passUnretained(layer).toOpaque())
+    }
+
+    // MARK: Derived access
+
+    public var transform: CATransform3D { transformBox?.value ?? .identity }
+    public var sublayerTransform: CATransform3D { sublayerTransformBox?.value ?? .identity }
+
+    @inlinable @inline(__always) package var ensureVisuals: LayerVisuals {
+        if let v = visuals { return v }
+        return makeVisuals()
+    }
+
+    /// ensureVisuals' first use: out of line, so the inlined getter stays small.
+    @usableFromInline @inline(never) package func makeVisuals() -> LayerVisuals {
+        let v = LayerVisuals()
+        visuals = v
+        return v
+    }
+
+    @inline(__always) @usableFromInline package var ensureTiming: LayerTiming {
+        if let t = timing { return t }
+        let t = LayerTiming()
+        timing = t
+        return t
+    }
+
+    @inline(__always) package var ensureHooks: LayerHooks {
+        if let h = hooks { return h }
+        let h = LayerHooks()
+        hooks = h
+        return h
+    }
+
+    /// A presentation copy or a snapshot (see LayerFlags.copy).
+    @inlinable @inline(__always) package var isPresentationCopy: Bool { flags.contains(.copy) }
+
+    @inlinable @inline(__always) package func markSet(_ key: LayerKey) {
+        if key.word == 0 { setBits.0 |= key.bit } else { setBits.1 |= key.bit }
+        // Setting the frame sets the position and bounds (as Apple's setFrame: does).
+        if key == .frame { setBits.0 |= LayerKey.position.bit | LayerKey.bounds.bit }
+    }
+
+    @inline(__always) package func isSet(_ key: LayerKey) -> Bool {
+        key.word == 0 ? setBits.0 & key.bit != 0 : setBits.1 & key.bit != 0
+    }
+
+    /// True when the layer's class is or derives from `kind`.
+    package func declares(_ key: LayerKey) -> Bool {
+        let kind = key.declaringKind
+        return kind == .layer || kind == layerClass.builtin
+    }
+}
+
+/// A boxed transform, so that identity transforms cost one pointer.
+@usableFromInline package final class TransformBox {
+    package var value: CATransform3D
+    package init(_ value: CATransform3D) { self.value = value }
+
+    package static func make(_ t: CATransform3D) -> TransformBox? { t.isIdentity ? nil : TransformBox(t) }
+
+    /// Stores `t` in `box`, reusing the allocation when nothing else shares it.
+    /// A copy's box from the source's: the source's box shared, or its value
+    /// written into the copy's own box when nothing else holds that one (then
+    /// it cannot be the source's). No reference counting on the second path.
+    @inline(__always)
+    package static func assign(from source: inout TransformBox?, to box: inout TransformBox?) {
+        let raw = withUnsafeMutablePointer(to: &source) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+        guard let raw else {
+            if box != nil { box = nil }
+            return
+        }
+        // Already sharing it (a copy of a layer whose transform does not
+        // animate): nothing to read or count.
+        if withUnsafeMutablePointer(to: &box, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }) == raw { return }
+        if box != nil, isKnownUniquelyReferenced(&box!) {
+            box.unsafelyUnwrapped.value = Unmanaged<TransformBox>.fromOpaque(raw)._withUnsafeGuaranteedRef { $0.value }
+        } else {
+            box = source
+        }
+    }
+
+    @usableFromInline package static func store(_ t: CATransform3D, in box: inout TransformBox?) {
+        if t.isIdentity {
+            box = nil
+        } else if box != nil, isKnownUniquelyReferenced(&box!) {
+            box!.value = t
+        } else {
+            box = TransformBox(t)
+        }
+    }
+}
+
+/// Boolean properties and state bits.
+@usableFromInline package struct LayerFlags: OptionSet {
+    @usableFromInline package let rawValue: UInt32
+    @inlinable package init(rawValue: UInt32) { self.rawValue = rawValue }
+    @inlinable package static var hidden: LayerFlags { LayerFlags(rawValue: 1 << 0) }
+    @inlinable package static var masksToBounds: LayerFlags { LayerFlags(rawValue: 1 << 1) }
+    @inlinable package static var doubleSided: LayerFlags { LayerFlags(rawValue: 1 << 2) }
+    @inlinable package static var opaque: LayerFlags { LayerFlags(rawValue: 1 << 3) }
+    @inlinable package static var geometryFlipped: LayerFlags { LayerFlags(rawValue: 1 << 4) }
+    @inlinable package static var needsDisplayOnBoundsChange: LayerFlags { LayerFlags(rawValue: 1 << 5) }
+    @inlinable package static var shouldRasterize: LayerFlags { LayerFlags(rawValue: 1 << 6) }
+    @inlinable package static var needsLayout: LayerFlags { LayerFlags(rawValue: 1 << 7) }
+    @inlinable package static var needsDisplay: LayerFlags { LayerFlags(rawValue: 1 << 8) }
+    /// A style dictionary is set: getters of unset properties consult it.
+    @inlinable package static var hasStyle: LayerFlags { LayerFlags(rawValue: 1 << 9) }
+    @inlinable package static var insideLayout: LayerFlags { LayerFlags(rawValue: 1 << 10) }
+    /// The root of a presentation copy (what the host releases).
+    @inlinable package static var presentationRoot: LayerFlags { LayerFlags(rawValue: 1 << 11) }
+    /// A presentation copy with an animated key its class needs display
+    /// for: it redraws itself once its animated values are in.
+    @inlinable package static var presentationRedraw: LayerFlags { LayerFlags(rawValue: 1 << 12) }
+    /// The class, delegate or layout manager lays out sublayers: a mark
+    /// for layout joins the transaction, whose commit lays the layer out.
+    @inlinable package static var laysOutAtCommit: LayerFlags { LayerFlags(rawValue: 1 << 13) }
+    /// A copy (presentation, committed snapshot, transition snapshot): never
+    /// part of a transaction, even before its model link is set; it runs no
+    /// animations, its property changes take effect at once (no action) and
+    /// its tree is fixed.
+    @inlinable package static var copy: LayerFlags { LayerFlags(rawValue: 1 << 14) }
+
+    package static let defaults: LayerFlags = [.doubleSided]
+}
+
+/// A layer's rarely used state (one pointer in the layer; allocated on first use).
+package final class LayerExtras {
+    /// The pixels the display cycle draws into (the contents while nobody
+    /// replaces them; not copied to presentation copies). Kept here rather
+    /// than in LayerVisuals, which every presentation copy of a visible
+    /// layer allocates.
+    package var backingStore: PixelBuffer?
+    package var text: TextLayerState?
+    package var tiled: TiledLayerState?
+    package var eagl: EAGLLayerState?
+    package var custom: CustomValues?
+    @usableFromInline package var hooks: LayerHooks?
+    package var presentationParent: Layer?
+    package var presentationSpare: [Layer]?
+}
+
+/// Appearance and contents properties, with the spec's defaults.
+@usableFromInline package final class LayerVisuals {
+    package var contents: QZObject?
+    @usableFromInline package var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @usableFromInline package var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
+    package var contentsGravity = ConstantSet.gravityResize
+    @usableFromInline package var contentsScale = 1.0
+    package var minificationFilter = ConstantSet.filterLinear
+    @usableFromInline package var minificationFilterBias: Float = 0
+    package var magnificationFilter = ConstantSet.filterLinear
+    @usableFromInline package var cornerRadius = 0.0
+    @usableFromInline package var borderWidth = 0.0
+    @usableFromInline package var borderColor: Color? = Color.opaqueBlack
+    @usableFromInline package var backgroundColor: Color?
+    @usableFromInline package var shadowOpacity: Float = 0
+    @usableFromInline package var shadowRadius = 3.0
+    @usableFromInline package var shadowOffset = CGSize(width: 0, height: -3)
+    @usableFromInline package var shadowColor: Color? = Color.opaqueBlack
+    package var shadowPath: QZObject?
+    @usableFromInline package var edgeAntialiasingMask: UInt32 = 0xF
+    @usableFromInline package var rasterizationScale = 1.0
+    package var filters: Value?
+    package var backgroundFilters: Value?
+    package var compositingFilter: Value?
+    package var mask: Layer?
+    package var name: CString?
+    package var style: Value?
+    @usableFromInline package var actions: Value?
+    /// setNeedsDisplayInRect: accumulated dirty area (CGRectNull when clean).
+    package var dirtyRect = CGRect.null
+}
+
+/// CAMediaTiming of a layer, with the defaults observed on Apple's
+/// QuartzCore: the duration is infinite (the reference's 0 is an
+/// animation's), so a layer's time is its parent's, shifted and scaled,
+/// until it is given a finite duration or repeatDuration.
+@usableFromInline package final class LayerTiming {
+    @usableFromInline package var beginTime = 0.0
+    @usableFromInline package var duration = Double.infinity
+    @usableFromInline package var speed: Float = 1
+    @usableFromInline package var timeOffset = 0.0
+    @usableFromInline package var repeatCount: Float = 0
+    @usableFromInline package var repeatDuration = 0.0
+    @usableFromInline package var autoreverses = false
+    package var fillMode: UInt8 = 0   // removed
+
+    /// No cycle and an endless active interval: local time is
+    /// (t - beginTime) * speed + timeOffset (the common case, and every
+    /// layer with default timing). Otherwise `mediaTiming` shapes it.
+    @inline(__always)
+    package var isLinear: Bool {
+        !(duration > 0 && duration < .infinity) && !(repeatDuration > 0 && repeatDuration < .infinity)
+    }
+
+    /// The same timing as an animation's (one time model for both).
+    package var mediaTiming: MediaTiming {
+        var m = MediaTiming()
+        m.beginTime = beginTime
+        m.duration = duration
+        m.speed = speed
+        m.timeOffset = timeOffset
+        m.repeatCount = repeatCount
+        m.repeatDuration = repeatDuration
+        m.autoreverses = autoreverses
+        m.fillMode = MediaTiming.FillMode(rawValue: fillMode) ?? .removed
+        return m
+    }
+}
+
+/// CATextLayer's properties and defaults.
+package final class TextLayerState {
+    /// A new text layer's font: Apple's default face, Helvetica, as a font
+    /// name (observed on Apple's QuartzCore: a new CATextLayer has a font,
+    /// not nil). Shared by every text layer (values are immutable).
+    package static let defaultFont = Value(string: "Helvetica")
+
+    package var string: Value?
+    package var font: Value? = TextLayerState.defaultFont
+    package var fontSize = 36.0
+    package var foregroundColor: Color? = Color.opaqueWhite
+    package var wrapped = false
+    package var alignmentMode: UInt8 = 0    // natural
+    package var truncationMode: UInt8 = 0   // none
+    /// The last layout drawn and what it was made from (Layer+Text.swift).
+    package var lastLayout: TextLayout?
+    package var lastSignature: TextLayoutSignature?
+}
+
+/// CATiledLayer's properties and defaults.
+package final class TiledLayerState {
+    package var levelsOfDetail = 1
+    package var levelsOfDetailBias = 0
+    package var tileSize = CGSize(width: 256, height: 256)
+}
+
+/// Values stored under custom (undeclared) keys.
+package final class CustomValues {
+    package var values = ValueDictionary()
+}
+
+extension Color {
+    /// Shared defaults (borderColor, shadowColor, CATextLayer.foregroundColor).
+    package static let opaqueBlack = Color(space: .sRGB, components: [0, 0, 0, 1])
+    package static let opaqueWhite = Color(space: .sRGB, components: [1, 1, 1, 1])
+}

@@ -1,0 +1,506 @@
+import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import Glibc
+
+// The CPU compositor: replays a draw list into a canvas, limited to a region
+// of the target. Shapes are evaluated per pixel by mapping the pixel centre
+// back into layer coordinates through the inverse homography (which makes
+// texture mapping perspective-correct) and measuring its distance to the
+// shape's edges in pixels (anti-aliasing), through the same clips a GPU host
+// would apply with a stencil.
+
+/// A quad shape in layer coordinates and the maps to and from target pixels.
+package struct ShapeMap {
+    package let h: Homography
+    package let inv: Homography
+    package let rect: CGRect
+    package let radius: Double
+    package let edges: UInt32
+
+    package init?(_ op: DrawOp) {
+        guard let inv = op.transform.inverse, inv.isFinite else { return nil }
+        h = op.transform
+        self.inv = inv
+        rect = op.rect.standardized
+        radius = op.cornerRadius
+        edges = op.edgeMask
+    }
+
+    /// The layer point under the target point (px, py), its pixel scales along
+    /// the layer's x and y axes, or nil when that point is behind the eye.
+    @inline(__always) package func local(_ px: Double, _ py: Double) -> (x: Double, y: Double, sx: Double, sy: Double)? {
+        let m = inv.m
+        let X = px * m.0 + py * m.3 + m.6, Y = px * m.1 + py * m.4 + m.7, W = px * m.2 + py * m.5 + m.8
+        guard W != 0 else { return nil }
+        let qx = X / W, qy = Y / W
+        let f = h.m
+        let w = qx * f.2 + qy * f.5 + f.8
+        guard w > 1e-9 else { return nil }
+        let ax = (f.0 - px * f.2) / w, ay = (f.1 - py * f.2) / w
+        let bx = (f.3 - px * f.5) / w, by = (f.4 - py * f.5) / w
+        return (qx, qy, (ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
+    }
+
+    /// Coverage (0...1) of a pixel whose centre maps to (x, y) by a rounded
+    /// rectangle; edges outside `edges` are hard (half-open at the centre).
+    @inline(__always) package static func coverage(_ r: CGRect, _ radius: Double, _ edges: UInt32,
+                                           _ x: Double, _ y: Double, _ sx: Double, _ sy: Double) -> Double {
+        @inline(__always) func lo(_ d: Double, _ aa: Bool) -> Double { aa ? min(max(0.5 - d, 0), 1) : (d <= 0 ? 1 : 0) }
+        @inline(__always) func hi(_ d: Double, _ aa: Bool) -> Double { aa ? min(max(0.5 - d, 0), 1) : (d < 0 ? 1 : 0) }
+        let cl = lo((r.minX - x) * sx, edges & 1 != 0), cr = hi((x - r.maxX) * sx, edges & 2 != 0)
+        let ct = lo((r.minY - y) * sy, edges & 8 != 0), cb = hi((y - r.maxY) * sy, edges & 4 != 0)
+        let cx = max(cl + cr - 1, 0), cy = max(ct + cb - 1, 0)
+        var c = cx * cy
+        if radius > 0 && c > 0 {
+            let ix = min(max(x, r.minX + radius), r.maxX - radius)
+            let iy = min(max(y, r.minY + radius), r.maxY - radius)
+            if ix != x && iy != y {
+                let dx = (x - ix) * sx, dy = (y - iy) * sy
+                let d = (dx * dx + dy * dy).squareRoot() - radius * (sx + sy) * 0.5
+                c = min(c, min(max(0.5 - d, 0), 1))
+            }
+        }
+        return c
+    }
+}
+
+/// Where the compositor draws: a stack of canvases, the clip stack, the cache.
+package struct Compositor {
+    private var canvases: [Canvas]
+    private var clips: [ShapeMap] = []
+    /// Saved clip stacks (a shadow's silhouette and a mask are drawn unclipped).
+    private var savedClips: [[ShapeMap]] = []
+    /// Per open group: its operation, canvas and mask canvas (once begun).
+    private var groups: [(op: DrawOp, canvas: Canvas, mask: Canvas?)] = []
+    private var shadows: [(op: DrawOp, canvas: Canvas)] = []
+    package let textures: TextureCache
+
+    package init(root: Canvas, textures: TextureCache) {
+        canvases = [root]
+        self.textures = textures
+    }
+
+    private var top: Canvas { canvases[canvases.count - 1] }
+
+    /// An offscreen canvas (an empty one when `r` cannot be allocated).
+    private func offscreen(_ r: PixelBox) -> Canvas {
+        Canvas(r) ?? Canvas(.empty)!
+    }
+
+    package mutating func run(_ ops: [DrawOp]) {
+        var i = 0
+        while i < ops.count {
+            // The shadow of a lone opaque rounded rectangle (the most common
+            // case) comes from the kernels' template blur, without an
+            // offscreen silhouette.
+            if ops[i].kind == .beginShadow, i + 2 < ops.count, ops[i + 2].kind == .endShadow,
+               roundedRectShadow(ops[i], ops[i + 1]) {
+                i += 3
+                continue
+            }
+            execute(ops[i])
+            i += 1
+        }
+    }
+
+    /// Draws `shadow` whose only content is `fill` when that is an opaque,
+    /// axis-aligned rounded rectangle at uniform scale and nothing clips it;
+    /// false (nothing drawn) otherwise.
+    private func roundedRectShadow(_ shadow: DrawOp, _ fill: DrawOp) -> Bool {
+        guard clips.isEmpty, fill.kind == .fill, fill.color.w >= 1, fill.opacity >= 1, fill.edgeMask == 0xF else { return false }
+        let m = fill.transform.m
+        guard m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.0 == m.4 else { return false }
+        let canvas = top
+        let region = PixelBox(covering: shadow.bounds).intersection(canvas.rect)
+        guard !region.isEmpty else { return true }
+        let r = fill.rect.standardized
+        let device = CGRect(x: r.minX * m.0 + m.6 + shadow.shadowOffset.width - Double(canvas.rect.x0),
+                            y: r.minY * m.4 + m.7 + shadow.shadowOffset.height - Double(canvas.rect.y0),
+                            width: r.width * m.0, height: r.height * m.4)
+        let surface = Surface(base: canvas.base, width: canvas.rect.width, height: canvas.rect.height, rowPixels: canvas.rowPixels)
+        let clip = PixelBox(x: region.x0 - canvas.rect.x0, y: region.y0 - canvas.rect.y0, width: region.width, height: region.height)
+        let color = scalePixel(packBGRA(shadow.color), unit8(Double(shadow.opacity)))
+        _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
+                                  sigma: shadow.shadowRadius, color: color)
+        return true
+    }
+
+    package mutating func execute(_ op: DrawOp) {
+        switch op.kind {
+        case .fill, .border, .image: drawQuad(op)
+        case .path: drawPath(op)
+        case .pushClip:
+            if let s = ShapeMap(op) { clips.append(s) } else {
+                // A degenerate clip hides everything inside it.
+                var z = op; z.rect = .zero; z.transform = .identity
+                clips.append(ShapeMap(z)!)
+            }
+        case .popClip: if !clips.isEmpty { clips.removeLast() }
+        case .beginGroup:
+            let c = offscreen(PixelBox(covering: op.bounds).intersection(top.rect))
+            groups.append((op, c, nil))
+            canvases.append(c)
+        case .beginMask:
+            guard var g = groups.popLast() else { return }
+            let m = offscreen(g.canvas.rect)
+            g.mask = m
+            groups.append(g)
+            canvases.append(m)
+            savedClips.append(clips)
+            clips = []
+        case .endGroup:
+            guard let g = groups.popLast() else { return }
+            if g.mask != nil {
+                canvases.removeLast()
+                clips = savedClips.popLast() ?? []
+            }
+            canvases.removeLast()
+            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
+        case .beginShadow:
+            let margin = blurExtent(sigma: op.shadowRadius) + 1
+            let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
+            let whole = PixelBox(covering: op.rect.offsetBy(dx: Double(dx), dy: Double(dy)))
+            let region = PixelBox(covering: op.bounds).intersection(top.rect)
+            // The silhouette pixels whose blur reaches the region: the region
+            // moved back by the offset and widened by the blur's reach, within
+            // the operation's extent (the silhouette plus that reach).
+            let c = offscreen(region.isEmpty ? .empty
+                : PixelBox(x0: region.x0 - dx - margin, y0: region.y0 - dy - margin,
+                           x1: region.x1 - dx + margin, y1: region.y1 - dy + margin).intersection(whole.offset(-dx, -dy)))
+            shadows.append((op, c))
+            canvases.append(c)
+            savedClips.append(clips)
+            clips = []
+        case .endShadow:
+            guard let s = shadows.popLast() else { return }
+            canvases.removeLast()
+            clips = savedClips.popLast() ?? []
+            compositeShadow(s.op, s.canvas)
+        }
+    }
+
+    // MARK: - Quads
+
+    private func drawQuad(_ op: DrawOp) {
+        let canvas = top
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
+        let r = shape.rect
+        var tex: Texture?
+        var u0 = 0.0, v0 = 0.0, texScaleX = 0.0, texScaleY = 0.0
+        if op.kind == .image {
+            guard let pb = op.texture, pb.width > 0, pb.height > 0 else { return }
+            let tr = op.textureRect.standardized
+            let tw = Double(pb.width), th = Double(pb.height)
+            let texels = CGRect(x: tr.minX * tw, y: tr.minY * th, width: tr.width * tw, height: tr.height * th)
+            let box = PixelBox(covering: texels).intersection(PixelBox(x0: 0, y0: 0, x1: pb.width, y1: pb.height))
+            guard !box.isEmpty, let t = textures.texture(pb, seed: op.textureSeed, box: box) else { return }
+            tex = t
+            u0 = texels.minX - Double(box.x0)
+            v0 = texels.minY - Double(box.y0)
+            texScaleX = texels.width / r.width
+            texScaleY = texels.height / r.height
+            guard texScaleX.isFinite, texScaleY.isFinite, u0.isFinite, v0.isFinite else { return }
+        }
+        let inner = op.kind == .border ? r.insetBy(dx: op.borderWidth, dy: op.borderWidth) : .null
+        let innerRadius = max(shape.radius - op.borderWidth, 0)
+        let bias = Double(op.filterBias)
+        let color = packBGRA(op.color)
+        let opacity = Double(op.opacity)
+
+        // (The mip levels fetched once per quad, not per pixel.)
+        // (Filters decoded once; an unknown value filters linearly.)
+        let minFilter = TextureFilter(rawValue: op.minFilter) ?? .linear
+        let magFilter = TextureFilter(rawValue: op.magFilter) ?? .linear
+        let mipLevels = minFilter == .trilinear || magFilter == .trilinear ? tex?.levels(withMips: true) : nil
+        @inline(__always) func sample(_ t: Texture, _ u: Double, _ v: Double, _ lod: Double) -> UInt32 {
+            switch lod > 0 ? minFilter : magFilter {
+            case .nearest: return t.sampleNearest(u: u, v: v)
+            case .trilinear:
+                // Texture.sampleTrilinear with the levels at hand.
+                let l = lod + bias
+                if l > 0, let lv = mipLevels { return Texture.trilinear(lv, t.width, t.height, u, v, l) }
+                return t.sampleBilinear(u: u, v: v)
+            case .linear: return t.sampleBilinear(u: u, v: v)
+            }
+        }
+        @inline(__always) func general(_ row: UnsafeMutablePointer<UInt32>, _ px: Int, _ cy: Double) {
+            let cx = Double(px) + 0.5
+            guard let q = shape.local(cx, cy) else { return }
+            var cov = ShapeMap.coverage(r, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
+            if op.kind == .border, !inner.isNull, !inner.isEmpty {
+                cov = max(cov - ShapeMap.coverage(inner, innerRadius, 0xF, q.x, q.y, q.sx, q.sy), 0)
+            }
+            if cov <= 0 { return }
+            if !clips.isEmpty { cov *= clipCoverage(cx, cy) }
+            let k = unit8(cov * opacity)
+            if k == 0 { return }
+            var src = color
+            if let t = tex {
+                let u = u0 + (q.x - r.minX) * texScaleX
+                let v = v0 + (q.y - r.minY) * texScaleY
+                let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
+                src = sample(t, u, v, log2(max(perPixel, 1e-12)))
+            }
+            if k < 255 { src = scalePixel(src, k) }
+            if src >> 24 == 255 { row[px] = src } else if src != 0 { row[px] = overPixel(src, row[px]) }
+        }
+
+        // Fast path: an affine map without clips. Pixels whose centres lie
+        // at least half a pixel inside the shape (and inside the inscribed
+        // part of rounded corners) have full coverage and a constant texel
+        // footprint, so a row's interior is a span for the kernels.
+        let f = shape.h.m, iv = shape.inv.m
+        let affine = f.2 == 0 && f.5 == 0 && f.8 > 0 && iv.2 == 0 && iv.5 == 0 && iv.8 != 0
+            && clips.isEmpty && op.kind != .border
+        var inside = CGRect.null
+        var sxA = 0.0, syA = 0.0
+        if affine {
+            sxA = (f.0 * f.0 + f.1 * f.1).squareRoot() / f.8
+            syA = (f.3 * f.3 + f.4 * f.4).squareRoot() / f.8
+            if sxA > 1e-12, syA > 1e-12 {
+                // A centre half a pixel inside every edge has full coverage.
+                let k = 0.2929 * shape.radius
+                inside = r.insetBy(dx: 0.5 / sxA + k, dy: 0.5 / syA + k)
+            }
+        }
+        let fastLod: Double = {
+            guard tex != nil, sxA > 0, syA > 0 else { return 0 }
+            return log2(max(max(texScaleX / sxA, texScaleY / syA), 1e-12))
+        }()
+        let fastFilter = fastLod > 0 ? minFilter : magFilter
+        let op8 = unit8(opacity)
+        let spanColor = op8 < 255 ? scalePixel(color, op8) : color
+        let W = iv.8
+        let ax = iv.0 / W, ay = iv.1 / W
+        // Without rotation or shear the interior columns are the same on every
+        // row of a band: rows between the corners' centres span the whole
+        // width, rows beside the corners span between them.
+        struct AxisSpans { var wide: (Int, Int); var narrow: (Int, Int); var yWide: (Double, Double); var yNarrow: (Double, Double) }
+        var axis: AxisSpans?
+        if affine, iv.1 == 0, iv.3 == 0, ax != 0, sxA > 1e-12, syA > 1e-12 {
+            let mx = 0.5 / sxA, my = 0.5 / syA, rad = shape.radius
+            let bx = iv.6 / W
+            func columns(_ x0: Double, _ x1: Double) -> (Int, Int) {
+                guard x0 <= x1 else { return (region.x1, region.x1) }
+                let l = ((ax > 0 ? x0 : x1) - bx) / ax, h = ((ax > 0 ? x1 : x0) - bx) / ax
+                let a0 = max(Double(region.x0), (l - 0.5).rounded(.up))
+                let b0 = min(Double(region.x1 - 1), (h - 0.5).rounded(.down))
+                return a0 <= b0 ? (Int(a0), Int(b0) + 1) : (region.x1, region.x1)
+            }
+            axis = AxisSpans(wide: columns(r.minX + mx, r.maxX - mx), narrow: columns(r.minX + mx + rad, r.maxX - mx - rad),
+                             yWide: (r.minY + my + rad, r.maxY - my - rad), yNarrow: (r.minY + my, r.maxY - my))
+        }
+        // Scaled (not one-to-one), unrotated bilinear images: the kernels'
+        // sampler resamples each source row once for all the rows it serves.
+        var scaled: (sampler: ScaledRowSampler, start: Int)?
+        if let a = axis, let t = tex, fastFilter == .linear, a.wide.0 < a.wide.1, ax * texScaleX != 1 {
+            let cx = Double(a.wide.0) + 0.5
+            let qx = (cx * iv.0 + iv.6) / W
+            scaled = (ScaledRowSampler(texture: t, count: a.wide.1 - a.wide.0, u0: u0 + (qx - r.minX) * texScaleX,
+                                       du: ax * texScaleX), a.wide.0)
+        }
+        // One-to-one, unrotated images at whole-texel offsets: every interior
+        // row is a straight run of a texture row (texel column and row from
+        // the first row, stepping by one).
+        var direct: (u: Int, ustart: Int, v: Int)?
+        if let a = axis, let t = tex, fastFilter != .trilinear, a.wide.0 < a.wide.1, ax * texScaleX == 1, iv.4 / W * texScaleY == 1 {
+            let cx = Double(a.wide.0) + 0.5, cy0 = Double(region.y0) + 0.5
+            let ui = u0 + ((cx * iv.0 + iv.6) / W - r.minX) * texScaleX - 0.5
+            let vi = v0 + ((cy0 * iv.4 + iv.7) / W - r.minY) * texScaleY - 0.5
+            if ui.magnitude < 1e9, vi.magnitude < 1e9, ui == Double(Int(ui)), vi == Double(Int(vi)),
+               Int(ui) >= 0, Int(ui) + (a.wide.1 - a.wide.0) <= t.width {
+                // (Rows whose texel row falls outside the texture take the row path below.)
+                direct = (Int(ui), a.wide.0, Int(vi))
+            }
+        }
+        // Sampled rows (allocated on first use: many operations never need one).
+        var scratchStorage: UnsafeMutablePointer<UInt32>?
+        defer { scratchStorage?.deallocate() }
+        func scratchRow() -> UnsafeMutablePointer<UInt32> {
+            if let p = scratchStorage { return p }
+            let p = UnsafeMutablePointer<UInt32>.allocate(capacity: max(region.width, 1))
+            scratchStorage = p
+            return p
+        }
+        for py in region.y0..<region.y1 {
+            let cy = Double(py) + 0.5
+            let row = canvas.row(py)
+            var ia = region.x1, ib = region.x1
+            if let a = axis {
+                let by = (cy * iv.4 + iv.7) / W
+                if by >= a.yWide.0 && by <= a.yWide.1 { ia = a.wide.0; ib = a.wide.1 }
+                else if by >= a.yNarrow.0 && by <= a.yNarrow.1 { ia = a.narrow.0; ib = a.narrow.1 }
+            } else if !inside.isNull, !inside.isEmpty {
+                let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                var lo = -Double.infinity, hi = Double.infinity
+                func limit(_ a: Double, _ b: Double, _ mn: Double, _ mx: Double) {
+                    if a > 0 { lo = max(lo, (mn - b) / a); hi = min(hi, (mx - b) / a) }
+                    else if a < 0 { lo = max(lo, (mx - b) / a); hi = min(hi, (mn - b) / a) }
+                    else if b < mn || b > mx { lo = .infinity }
+                }
+                limit(ax, bx, inside.minX, inside.maxX)
+                limit(ay, by, inside.minY, inside.maxY)
+                if lo <= hi {
+                    let a0 = max(Double(region.x0), (lo - 0.5).rounded(.up))
+                    let b0 = min(Double(region.x1 - 1), (hi - 0.5).rounded(.down))
+                    if a0 <= b0 { ia = Int(a0); ib = Int(b0) + 1 }
+                }
+            }
+            for px in region.x0..<min(ia, region.x1) { general(row, px, cy) }
+            if ia < ib {
+                let n = ib - ia
+                if let d = direct, let t = tex, case let ty = d.v + (py - region.y0), ty >= 0, ty < t.height {
+                    blendSpanOver(dst: row + ia, src: t.base.surface.row(ty) + d.u + (ia - d.ustart), count: n, opacity: UInt8(op8))
+                } else if let sc = scaled {
+                    let qy = (cy * iv.4 + iv.7) / W
+                    let src = sc.sampler.row(v: v0 + (qy - r.minY) * texScaleY) + (ia - sc.start)
+                    blendSpanOver(dst: row + ia, src: src, count: n, opacity: UInt8(op8))
+                } else if let t = tex {
+                    let cx = Double(ia) + 0.5
+                    let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
+                    let us = u0 + (qx - r.minX) * texScaleX, vs = v0 + (qy - r.minY) * texScaleY
+                    let du = ax * texScaleX, dv = ay * texScaleY
+                    let ui = us - 0.5, vi = vs - 0.5
+                    if fastFilter != .trilinear, du == 1, dv == 0, ui >= 0, vi >= 0, ui < 1e9, vi < 1e9,
+                       ui == Double(Int(ui)), vi == Double(Int(vi)), Int(ui) + n <= t.width, Int(vi) < t.height {
+                        // Texels one to one: blend straight from the texture's row.
+                        blendSpanOver(dst: row + ia, src: t.base.surface.row(Int(vi)) + Int(ui), count: n, opacity: UInt8(op8))
+                    } else {
+                        let scratch = scratchRow()
+                        switch fastFilter {
+                        case .nearest:
+                            // Nearest in Double, as the general path computes it, so that
+                            // samples exactly on texel edges agree (the kernels' 16.16 row
+                            // stepper truncates and can land one texel early there).
+                            let s = t.base.surface
+                            for i in 0..<n {
+                                let cx = Double(ia + i) + 0.5
+                                let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W
+                                // (Clamped into the texture with NaN at 0: Int(NaN) would trap.)
+                                let fx = (u0 + (qx - r.minX) * texScaleX).rounded(.down)
+                                let fy = (v0 + (qy - r.minY) * texScaleY).rounded(.down)
+                                let x = fx > 0 ? (fx < Double(s.width - 1) ? Int(fx) : s.width - 1) : 0
+                                let y = fy > 0 ? (fy < Double(s.height - 1) ? Int(fy) : s.height - 1) : 0
+                                scratch[i] = s[x, y]
+                            }
+                        case .trilinear: t.sampleRowTrilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv, lod: fastLod + bias)
+                        case .linear: t.sampleRowBilinear(dst: scratch, count: n, u0: us, v0: vs, du: du, dv: dv)
+                        }
+                        blendSpanOver(dst: row + ia, src: scratch, count: n, opacity: UInt8(op8))
+                    }
+                } else {
+                    fillSpanOver(dst: row + ia, color: spanColor, count: n)
+                }
+            }
+            if ib < region.x1 { for px in max(ib, region.x0)..<region.x1 { general(row, px, cy) } }
+        }
+    }
+
+    @inline(__always) private func clipCoverage(_ x: Double, _ y: Double) -> Double {
+        var c = 1.0
+        for s in clips {
+            guard let q = s.local(x, y) else { return 0 }
+            c *= ShapeMap.coverage(s.rect, s.radius, s.edges, q.x, q.y, q.sx, q.sy)
+            if c <= 0 { return 0 }
+        }
+        return c
+    }
+
+    // MARK: - Paths
+
+    /// Fills device-space polygons (nonzero rule) through the kernels' path
+    /// rasterizer (16 sample rows per pixel row, exact horizontal coverage),
+    /// blending each row's touched span as soon as it is rasterized.
+    private func drawPath(_ op: DrawOp) {
+        let canvas = top
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        guard !region.isEmpty, op.opacity > 0 else { return }
+        var edges = CoverageEdges(height: region.height)
+        let ox = Double(region.x0), oy = Double(region.y0)
+        for poly in op.polygons {
+            guard edges.add(polygon: poly.map { CGPoint(x: $0.x - ox, y: $0.y - oy) }) else { return }
+        }
+        if edges.isEmpty { return }
+        // One row of coverage serves every row: the rasterizer hands each row
+        // over (span) before it writes the next, so the mask's rows share it.
+        let w = region.width
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: w)
+        defer { line.deallocate() }
+        let mask = AlphaMask(base: line, width: w, height: region.height, rowBytes: 0)
+        let color = scalePixel(packBGRA(op.color), unit8(Double(op.opacity)))
+        edges.rasterize(into: mask, evenOdd: false, antialias: true) { y, xs, xe in
+            let py = region.y0 + y
+            if !clips.isEmpty {
+                let cy = Double(py) + 0.5
+                for x in xs..<xe where line[x] != 0 {
+                    let k = clipCoverage(Double(region.x0 + x) + 0.5, cy)
+                    line[x] = scaledByte(line[x], k)
+                }
+            }
+            fillSpanOverMasked(dst: canvas.row(py) + region.x0 + xs, color: color, coverage: line + xs, count: xe - xs)
+        }
+    }
+
+    // MARK: - Groups and shadows
+
+    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float) {
+        let dst = top
+        let r = g.rect.intersection(dst.rect)
+        guard !r.isEmpty else { return }
+        let op8 = UInt8(unit8(Double(opacity)))
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: r.width)
+        defer { coverage.deallocate() }
+        for y in r.y0..<r.y1 {
+            if let m = mask {
+                let mr = m.row(y)
+                for x in r.x0..<r.x1 { coverage[x - r.x0] = UInt8(mr[x] >> 24) }
+                blendSpanOverMasked(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: coverage, count: r.width, opacity: op8)
+            } else {
+                blendSpanOver(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, count: r.width, opacity: op8)
+            }
+        }
+    }
+
+    private func compositeShadow(_ op: DrawOp, _ c: Canvas) {
+        guard !c.rect.isEmpty, let mask = MaskBitmap(width: c.rect.width, height: c.rect.height) else { return }
+        // The silhouette's alpha, blurred by the kernels' Gaussian (shadowRadius
+        // in the operation is already the standard deviation in pixels).
+        for y in 0..<c.rect.height {
+            let m = mask.mask.row(y), src = c.row(c.rect.y0 + y) + c.rect.x0
+            for x in 0..<c.rect.width { m[x] = UInt8(src[x] >> 24) }
+        }
+        gaussianBlur(mask: mask.mask, sigma: op.shadowRadius)
+        let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
+        let dst = top
+        let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
+        guard !r.isEmpty else { return }
+        let color = scalePixel(packBGRA(op.color), unit8(Double(op.opacity)))
+        let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: r.width)
+        defer { coverage.deallocate() }
+        for y in r.y0..<r.y1 {
+            let m = mask.mask.row(y - dy - c.rect.y0) + (r.x0 - dx - c.rect.x0)
+            if clips.isEmpty {
+                fillSpanOverMasked(dst: dst.row(y) + r.x0, color: color, coverage: m, count: r.width)
+            } else {
+                for i in 0..<r.width {
+                    let k = clipCoverage(Double(r.x0 + i) + 0.5, Double(y) + 0.5)
+                    coverage[i] = scaledByte(m[i], k)
+                }
+                fillSpanOverMasked(dst: dst.row(y) + r.x0, color: color, coverage: coverage, count: r.width)
+            }
+        }
+    }
+}
+
+/// A coverage byte scaled by a clip's coverage `k` (0...1), rounded; NaN
+/// (a degenerate clip) gives 0 instead of trapping in the conversion.
+@inline(__always)
+private func scaledByte(_ b: UInt8, _ k: Double) -> UInt8 {
+    let c = Double(b) * k + 0.5
+    return c >= 1 ? (c < 255 ? UInt8(c) : 255) : 0
+}

@@ -1,1 +1,0 @@
-../../../../Sources/Quartzite/Render/Kernels/PixelVector.swift
