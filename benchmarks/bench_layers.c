@@ -901,8 +901,8 @@ int main(int argc, char **argv)
     printf("Layer model through libquartzite.so vs a plain C layer tree in this binary (gcc -O2,\n"
            "noinline API functions; 'C+mutex' takes a global pthread mutex in every call, as the\n"
            "library takes its model lock). Tree: %ld layers (root, %ld parents x 99 children);\n"
-           "hitTest tree: %d layers. No actions/transactions exist in this build, so a property\n"
-           "set has no action cost. Best of %d interleaved rounds; ns per operation.\n\n",
+           "hitTest tree: %d layers. No transaction is opened (bench_transaction measures changes\n"
+           "that make implicit animations). Best of %d interleaved rounds; ns per operation.\n\n",
            g_count, g_layers / 100, HIT_LAYERS, reps);
     printf("  %-28s %10s %10s %10s %9s %9s\n", "operation", "library", "C", "C+mutex", "lib/C",
            "lib/C+mtx");
