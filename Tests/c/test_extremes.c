@@ -170,6 +170,49 @@ static void extreme_contents_rect(void) {
     CVPixelBufferRelease(img); CVPixelBufferRelease(pb);
 }
 
+/* The fuzzer's hang (seed 8, step 202,626): CGContextStrokePath with a line
+ * width of 2^53 never returned (cairo's pen grows with the device width).
+ * Strokes of enormous width, or of width 1 under an enormous scale, finish
+ * and leave the context usable; a normal stroke still draws. Each case
+ * would take minutes or forever without the cap. */
+static void enormous_stroke_widths_finish(void) {
+    CVPixelBufferRef pb = NULL;
+    CVPixelBufferCreate(NULL, 16, 16, kCVPixelFormatType_32BGRA, NULL, &pb);
+    CGContextRef c = QZBitmapContextCreateWithPixelBuffer(pb);
+    CHECK(c != NULL);
+    const double widths[] = { 9007199254740992.0, 1e300, DBL_MAX };
+    for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
+        CGContextSetLineWidth(c, widths[i]);
+        CGContextSetLineJoin(c, kCGLineJoinRound);
+        CGContextAddRect(c, CGRectMake(-34, 72, 0.7, -49.75));
+        CGContextAddEllipseInRect(c, CGRectMake(0.8, 0.75, -1, -16));
+        CGContextStrokePath(c);
+        CGContextStrokeRectWithWidth(c, CGRectMake(-6.5, -12.75, 0.7, 93.25), widths[i]);
+        CGContextAddEllipseInRect(c, CGRectMake(2, 2, 10, 10));
+        (void)CGContextPathContainsPoint(c, CGPointMake(8, 8), kCGPathStroke);
+        CGContextReplacePathWithStrokedPath(c);
+        CGContextFillPath(c);
+    }
+    CGContextSetLineWidth(c, 1);
+    CGContextScaleCTM(c, 1e12, 1e12);
+    CGContextAddEllipseInRect(c, CGRectMake(0, 0, 1, 1));
+    CGContextStrokePath(c);
+    CGContextScaleCTM(c, 1e-12, 1e-12);
+    /* Still usable: a 2-px line across row 8 inks it. */
+    CGContextSetRGBStrokeColor(c, 1, 0, 0, 1);
+    CGContextSetLineWidth(c, 2);
+    CGContextMoveToPoint(c, 0, 8);
+    CGContextAddLineToPoint(c, 16, 8);
+    CGContextStrokePath(c);
+    CVPixelBufferLockBaseAddress(pb, 0);
+    const uint8_t *px = CVPixelBufferGetBaseAddress(pb);
+    size_t row = CVPixelBufferGetBytesPerRow(pb);
+    CHECK(px[7 * row + 4 * 8 + 2] == 255 || px[8 * row + 4 * 8 + 2] == 255);
+    CVPixelBufferUnlockBaseAddress(pb, 0);
+    CGContextRelease(c);
+    CVPixelBufferRelease(pb);
+}
+
 static void shadow_path_under_an_enormous_scale(void) {
     CVPixelBufferRef pb = NULL;
     CVPixelBufferCreate(NULL, 16, 16, kCVPixelFormatType_32BGRA, NULL, &pb);
@@ -359,5 +402,6 @@ int main(void) {
     RUN(many_edged_shadow_path);
     RUN(bitmap_context_over_caller_memory_needs_its_row_size);
     RUN(multi_megabyte_strings);
+    RUN(enormous_stroke_widths_finish);
     return qz_summary();
 }

@@ -36,7 +36,7 @@ func writeLayer(_ layer: CALayerRef?, _ function: StaticString = #function, _ bo
         return
     }
     guard Layer.accepts(readTag(layer)) else {
-        wrongType(layer, expected: Layer.handleTypeName, function)
+        reportWrongHandle(layer, Layer.handleKind, function)
         return
     }
     qz_internal_model_lock()

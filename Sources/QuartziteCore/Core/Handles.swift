@@ -52,6 +52,19 @@ package func retainedHandle(_ object: QZObject) -> OpaquePointer {
     OpaquePointer(Unmanaged.passRetained(object).toOpaque())
 }
 
+/// withObject's error for a NULL handle, out of line: the getters' fast
+/// path stays a tag compare and a load, with no string building in it.
+@usableFromInline @inline(never)
+package func reportNullHandle(_ kind: ObjectKind, _ function: StaticString) {
+    recordError(QZErrorNullArgument, function, "\(kind.typeName)Ref argument is NULL")
+}
+
+/// withObject's error for a handle of another type, out of line.
+@usableFromInline @inline(never)
+package func reportWrongHandle(_ p: OpaquePointer, _ kind: ObjectKind, _ function: StaticString) {
+    wrongType(p, expected: kind.typeName, function)
+}
+
 /// A +0 handle for `object` (Get functions).
 @inlinable @inline(__always)
 package func borrowedHandle(_ object: QZObject) -> OpaquePointer {
@@ -66,11 +79,11 @@ package func borrowedHandle(_ object: QZObject) -> OpaquePointer {
 package func withObject<T: Handle, R>(_ p: OpaquePointer?, as type: T.Type, fallback: R,
                               _ function: StaticString = #function, _ body: (T) -> R) -> R {
     guard let p else {
-        recordError(QZErrorNullArgument, function, "\(T.handleTypeName)Ref argument is NULL")
+        reportNullHandle(T.handleKind, function)
         return fallback
     }
     guard T.accepts(readTag(p)) else {
-        wrongType(p, expected: T.handleTypeName, function)
+        reportWrongHandle(p, T.handleKind, function)
         return fallback
     }
     return Unmanaged<T>.fromOpaque(UnsafeRawPointer(p))._withUnsafeGuaranteedRef(body)

@@ -64,3 +64,41 @@ package func safeArc(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ radius: Do
         safeRectangle(cr, x - radius, y - radius, 2 * radius, 2 * radius)
     }
 }
+
+// cairo strokes with a pen polygon whose vertex count grows with the square
+// root of the line's device width over the tolerance: a width of 10^15
+// device pixels never finishes. Strokes wider than 10^5 device pixels get a
+// tolerance proportional to their width (at most 256 pen vertices) and a
+// width capped at twice the coordinate limit, which already covers every
+// point cairo is handed.
+
+/// Runs `body` (a cairo stroke, its extents or a hit test) with the line
+/// width and tolerance made safe for cairo; the common case runs it as is.
+@inline(__always)
+func withSafeStroke<R>(_ cr: OpaquePointer, _ body: () -> R) -> R {
+    var ux = 1.0, uy = 0.0, vx = 0.0, vy = 1.0
+    cairo_user_to_device_distance(cr, &ux, &uy)
+    cairo_user_to_device_distance(cr, &vx, &vy)
+    let scale = max((ux * ux + uy * uy).squareRoot(), (vx * vx + vy * vy).squareRoot())
+    let width = cairo_get_line_width(cr)
+    let device = width * scale
+    if device <= 100_000 { return body() }   // (false for NaN)
+    return withWideStroke(cr, width: width, scale: scale, body)
+}
+
+@inline(never)
+func withWideStroke<R>(_ cr: OpaquePointer, width: Double, scale: Double, _ body: () -> R) -> R {
+    cairo_save(cr)
+    defer { cairo_restore(cr) }
+    let cap = 2 * cairoDeviceLimit
+    var device = width * scale
+    if !(device <= cap) && scale > 0 && scale.isFinite {
+        cairo_set_line_width(cr, cap / scale)
+        device = cap
+    }
+    if device.isFinite {
+        // At most 256 pen vertices: the pen's chord error at that count.
+        cairo_set_tolerance(cr, max(cairo_get_tolerance(cr), device / 2 * 7.6e-5))
+    }
+    return body()
+}

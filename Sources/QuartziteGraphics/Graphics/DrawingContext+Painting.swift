@@ -215,7 +215,7 @@ extension DrawingContext {
             paint { a in
                 withStrokeStyle {
                     setSource(color, alpha: a)
-                    cairo_stroke_preserve(cr)
+                    withSafeStroke(cr) { cairo_stroke_preserve(cr) }
                 }
             }
             return
@@ -229,7 +229,7 @@ extension DrawingContext {
             }
             if mode.strokes {
                 setSource(stroke, alpha: a)
-                cairo_stroke_preserve(cr)
+                withSafeStroke(cr) { cairo_stroke_preserve(cr) }
             }
         }
     }
@@ -245,7 +245,7 @@ extension DrawingContext {
             setSource(color, alpha: a)
             if stroke {
                 if let lineWidth { cairo_set_line_width(cr, lineWidth) }
-                cairo_stroke_preserve(cr)
+                withSafeStroke(cr) { cairo_stroke_preserve(cr) }
             } else {
                 cairo_fill_preserve(cr)
             }
@@ -378,11 +378,11 @@ extension DrawingContext {
                     cairo_set_miter_limit(mcr, s.miterLimit)
                     s.dashes.withUnsafeBufferPointer { cairo_set_dash(mcr, $0.baseAddress, Int32($0.count), s.phase) }
                 }
-                cairo_stroke(mcr)
+                withSafeStroke(mcr) { cairo_stroke(mcr) }
             }
             // The stroke's bounds also bound the ordinary clip.
             var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
-            withStrokeStyle { cairo_stroke_extents(cr, &x1, &y1, &x2, &y2) }
+            withStrokeStyle { withSafeStroke(cr) { cairo_stroke_extents(cr, &x1, &y1, &x2, &y2) } }
             cairo_new_path(cr)
             safeRectangle(cr, x1, y1, x2 - x1, y2 - y1)
             cairo_clip(cr)

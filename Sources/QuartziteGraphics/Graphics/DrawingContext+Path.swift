@@ -99,7 +99,7 @@ extension DrawingContext {
         if strokedOutline != nil, ctmIsInvertible {
             loadPath()
             var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
-            withStrokeStyle { cairo_stroke_extents(cr, &x1, &y1, &x2, &y2) }
+            withStrokeStyle { withSafeStroke(cr) { cairo_stroke_extents(cr, &x1, &y1, &x2, &y2) } }
             cairo_new_path(cr)
             return CGRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
         }
@@ -116,14 +116,14 @@ extension DrawingContext {
             // (In the user space the outline was made in.)
             guard let q = outline.ctm.inverse.map({ device.applying($0) }) else { return false }
             loadPath()
-            let inside = withStrokeStyle { cairo_in_stroke(cr, q.x, q.y) != 0 }
+            let inside = withStrokeStyle { withSafeStroke(cr) { cairo_in_stroke(cr, q.x, q.y) != 0 } }
             cairo_new_path(cr)
             return inside
         }
         if mode.fills && path.contains(device, evenOdd: mode.evenOdd) { return true }
         guard mode.strokes else { return false }
         loadPath()
-        let inside = cairo_in_stroke(cr, p.x, p.y) != 0
+        let inside = withSafeStroke(cr) { cairo_in_stroke(cr, p.x, p.y) != 0 }
         cairo_new_path(cr)
         return inside
     }
