@@ -16,7 +16,8 @@
  * The scene: a photo card flipping about the y axis under a perspective
  * sublayerTransform (3D flip, rounded corners, shadow, border); a ball
  * following a curved path (keyframe animation along a CGPath); a tile that
- * scales, spins and fades (an animation group); a progress bar and a badge
+ * scales, spins and fades (an animation group); a badge that pops in on a
+ * spring (CASpringAnimation); a progress bar and a badge
  * moving to new model values by implicit animations (property changes inside
  * CATransactions with their own durations and timing); and a panel whose
  * colour changes with a push transition half-way through. Content drawn
@@ -270,6 +271,15 @@ int main(int argc, char **argv) {
     CALayerSetCornerRadius(bar, 5);
     CALayerRef badge = make_layer(root, 250, 16, 52, 24, 0.95, 0.45, 0.2, 1);
     CALayerSetCornerRadius(badge, 12);
+    /* The badge pops in on a spring (CASpringAnimation): its scale
+     * overshoots 1 and settles, computed in closed form each frame. */
+    CAAnimationRef pop = CASpringAnimationCreate("transform.scale");
+    CAValueRef p0 = CAValueCreateNumber(0.3), p1 = CAValueCreateNumber(1);
+    CABasicAnimationSetFromValue(pop, p0); CABasicAnimationSetToValue(pop, p1);
+    CASpringAnimationSetDamping(pop, 7);
+    CAAnimationSetDuration(pop, CASpringAnimationGetSettlingDuration(pop));
+    CALayerAddAnimation(badge, pop, "pop");
+    CARelease(pop); CARelease(p0); CARelease(p1);
     /* The badge's counter: its text changes every frame. */
     CALayerRef counter = make_label(badge, 0, 3, 52, 20, "0", "Helvetica-Bold", 14, 1, 1, 1, kCAAlignmentCenter);
 

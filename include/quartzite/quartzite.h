@@ -2404,6 +2404,91 @@ CAValueRef CABasicAnimationGetByValue(CAAnimationRef a);
  */
 void CABasicAnimationSetByValue(CAAnimationRef a, CAValueRef v);
 
+/* MARK: CASpringAnimation */
+
+/**
+ * Creates a CASpringAnimation of `keyPath` (may be NULL): a CABasicAnimation
+ * whose value follows a damped spring from fromValue to toValue (mass 1,
+ * stiffness 100, damping 10, initialVelocity 0). The spring is evaluated in
+ * closed form at the seconds elapsed in the pass; the timing function is
+ * not used. Its duration defaults to 0 like every animation's (the
+ * transaction's duration once added), so set it, usually to
+ * CASpringAnimationGetSettlingDuration, or the spring stops early. Returns +1.
+ */
+CAAnimationRef CASpringAnimationCreate(const char *keyPath);
+
+/**
+ * Apple's -initWithPerceptualDuration:bounce:: a spring with mass 1,
+ * stiffness (2π / perceptualDuration)² and the damping that gives a damping
+ * ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0), no key
+ * path, and its duration set to its settling duration (the perceptual
+ * duration when the spring never settles, bounce 1). perceptualDuration must
+ * be finite and greater than 0 and bounce in (-1, 1]: otherwise records
+ * QZErrorNotFinite or QZErrorInvalidArgument and returns NULL. Returns +1.
+ */
+CAAnimationRef CASpringAnimationCreateWithPerceptualDuration(CFTimeInterval perceptualDuration, double bounce);
+
+/**
+ * The mass of the object on the spring (default 1).
+ */
+double CASpringAnimationGetMass(CAAnimationRef a);
+
+/**
+ * Sets the mass (greater than 0, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+ */
+void CASpringAnimationSetMass(CAAnimationRef a, double v);
+
+/**
+ * The spring's stiffness coefficient (default 100).
+ */
+double CASpringAnimationGetStiffness(CAAnimationRef a);
+
+/**
+ * Sets the stiffness (greater than 0, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+ */
+void CASpringAnimationSetStiffness(CAAnimationRef a, double v);
+
+/**
+ * The damping coefficient (default 10).
+ */
+double CASpringAnimationGetDamping(CAAnimationRef a);
+
+/**
+ * Sets the damping (0 or more, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+ * Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it overdamped.
+ */
+void CASpringAnimationSetDamping(CAAnimationRef a, double v);
+
+/**
+ * The initial velocity (default 0), in distances (from → to) per second; positive moves towards
+ * the target, negative away from it.
+ */
+double CASpringAnimationGetInitialVelocity(CAAnimationRef a);
+
+/**
+ * Sets the initial velocity (NaN or infinity records QZErrorNotFinite).
+ */
+void CASpringAnimationSetInitialVelocity(CAAnimationRef a, double v);
+
+/**
+ * The time (seconds) after which the spring stays within 0.001 of the
+ * distance from its target, computed from the current parameters and
+ * initial velocity (INFINITY for damping 0). Read-only; independent of duration.
+ */
+CFTimeInterval CASpringAnimationGetSettlingDuration(CAAnimationRef a);
+
+/**
+ * The perceptual duration, 2π√(mass / stiffness) (what
+ * CASpringAnimationCreateWithPerceptualDuration was given). Read-only.
+ */
+CFTimeInterval CASpringAnimationGetPerceptualDuration(CAAnimationRef a);
+
+/**
+ * The bounce of the current parameters: 1 - ζ for a damping ratio ζ ≤ 1,
+ * 1/ζ - 1 beyond (what CASpringAnimationCreateWithPerceptualDuration was given). Read-only.
+ */
+double CASpringAnimationGetBounce(CAAnimationRef a);
+
 /* MARK: CAKeyframeAnimation */
 
 /**

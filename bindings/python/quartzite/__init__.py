@@ -35,8 +35,8 @@ from inside the package (an installed wheel), else from the build tree
 from . import _lib, run_loop
 from ._export import HAS_BUFFER_PROTOCOL
 from .animation import (
-    Animation, AnimationGroup, BasicAnimation, KeyframeAnimation, PropertyAnimation, TimingFunction,
-    Transition, process_animation_events,
+    Animation, AnimationGroup, BasicAnimation, KeyframeAnimation, PropertyAnimation, SpringAnimation,
+    TimingFunction, Transition, process_animation_events,
 )
 from .color import Color
 from .display_link import DisplayLink
@@ -76,7 +76,7 @@ __all__ = [
     "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement",
     "PathElementType", "PixelBuffer", "PixelBufferPool", "Plane", "Point",
-    "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "TextLayer",
+    "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "SpringAnimation", "TextLayer",
     "TiledLayer", "EAGLLayer", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
     "Value", "ValueType", "WrongTypeError", "all_pixel_format_descriptions", "call",
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
