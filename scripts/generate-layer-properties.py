@@ -42,6 +42,7 @@ CONSTANT_SETS = {
     "scrollMode": (["both", "none", "vertically", "horizontally"], {}),
     "alignment": (["natural", "left", "right", "center", "justified"], {}),
     "truncation": (["none", "start", "end", "middle"], {}),
+    "gradientType": (["axial", "radial", "conic"], {}),
 }
 
 # MARK: - Types: how a value of each type crosses C, boxes into a Value and is checked.
@@ -130,6 +131,12 @@ def eagl(field, default):
     return s
 
 
+def gradient(field, default):
+    s = side("gradient", field, default, "gradient")
+    s["write"] = f"l.gradient?.{field} = $V"
+    return s
+
+
 def custom(read, write):
     return {"read": read, "write": write}
 
@@ -177,7 +184,7 @@ class P:
     @property
     def kind(self):
         return {"CALayer": "layer", "CAScrollLayer": "scroll", "CATextLayer": "text", "CATiledLayer": "tiled",
-                "CAEAGLLayer": "eagl"}[self.cls]
+                "CAEAGLLayer": "eagl", "CAGradientLayer": "gradient"}[self.cls]
 
 
 ORIGIN = "CGPoint(x: 0, y: 0)"
@@ -502,6 +509,56 @@ PROPERTIES = [
                 "    recordError(QZErrorInvalidArgument, r.function, \"tileSize must be positive, got \\(s.width) x \\(s.height)\")\n"
                 "    return .failed\n}\nl.tiled?.tileSize = s",
       doc="Tile size in pixels (default 256 x 256).", param="size"),
+    # MARK: CAGradientLayer
+    P("colors", "CAGradientLayer", "value", gradient("colors", "nil"), default="nil", animatable=True,
+      setter="kvc", accepts=["array"], param="colors",
+      doc="The gradient's colours (an array value of colours, first at startPoint; default NULL: nothing is "
+          "drawn). Animatable: arrays of the same length animate colour by colour. Borrowed: valid until the "
+          "property next changes.",
+      setdoc="Sets the colours: an array value of colour values (CAValueCreateColor), retained; NULL clears them "
+             "(nothing is drawn). A value that is not an array of colours records QZErrorWrongType and changes "
+             "nothing. When locations has another count the colours are spread evenly until it matches. A layer "
+             "that is not a CAGradientLayer records QZErrorWrongType.",
+      kvc_store="if let v = r.v, GradientLayerState.colorList(v) == nil { return r.fail(\"an array of colours\") }\n"
+                "l.gradient?.colors = r.v",
+      pydoc="The colours (a list of Color), or None (default: nothing drawn); animatable."),
+    P("locations", "CAGradientLayer", "value", gradient("locations", "nil"), default="nil", animatable=True,
+      setter="kvc", accepts=["array"], param="locations",
+      doc="Where each colour stops, from 0 (startPoint) to 1 (endPoint): an array value of numbers, one per "
+          "colour (default NULL: spread evenly). Animatable. Borrowed: valid until the property next changes.",
+      setdoc="Sets the stop locations: an array value of numbers (clamped to 0...1 and made non-decreasing when "
+             "drawn), retained; NULL spreads the colours evenly. A value that is not an array of numbers records "
+             "QZErrorWrongType, a NaN or infinite location QZErrorNotFinite, and a count other than the colours' "
+             "(when colours are set) QZErrorInvalidArgument; each changes nothing. A layer that is not a "
+             "CAGradientLayer records QZErrorWrongType.",
+      kvc_store="if let v = r.v {\n"
+                "    guard let n = GradientLayerState.numberList(v) else { return r.fail(\"an array of numbers\") }\n"
+                "    guard n.finite else {\n"
+                "        recordError(QZErrorNotFinite, r.function, \"locations must be finite numbers\")\n"
+                "        return .failed\n    }\n"
+                "    if let c = l.gradient?.colors, let colors = GradientLayerState.colorList(c), colors.count != n.list.count {\n"
+                "        recordError(QZErrorInvalidArgument, r.function,\n"
+                "                    \"\\(n.list.count) locations for \\(colors.count) colours (set the colours first)\")\n"
+                "        return .failed\n    }\n"
+                "}\n"
+                "l.gradient?.locations = r.v",
+      pydoc="The stop locations (a list of numbers in [0, 1], one per colour), or None (default: even); "
+            "animatable."),
+    P("startPoint", "CAGradientLayer", "CGPoint", gradient("startPoint", "CGPoint(x: 0.5, y: 0)"),
+      default="CGPoint(x: 0.5, y: 0)", animatable=True, setter="kvc", param="point",
+      doc="Where the gradient starts, in the unit square of the bounds (default (0.5, 0): the top edge's "
+          "middle); the centre of radial and conic gradients."),
+    P("endPoint", "CAGradientLayer", "CGPoint", gradient("endPoint", "CGPoint(x: 0.5, y: 1)"),
+      default="CGPoint(x: 0.5, y: 1)", animatable=True, setter="kvc", param="point",
+      doc="Where the gradient ends, in the unit square of the bounds (default (0.5, 1): the bottom edge's "
+          "middle); for a radial gradient the corner of the ellipse's bounding box, for a conic one the direction "
+          "of its first colour."),
+    P("type", "CAGradientLayer", "constant", gradient("type", "0"), default="0", cset="gradientType",
+      setter="kvc", param="type",
+      doc="kCAGradientLayerAxial (default: along the line from startPoint to endPoint), Radial (an ellipse "
+          "centred on startPoint through endPoint) or Conic (around startPoint, starting towards endPoint, "
+          "clockwise on screen). Borrowed static string.",
+      pydoc='The gradient type: "axial" (default), "radial" or "conic" (kCAGradientLayer* values).'),
     # MARK: CAEAGLLayer (EAGLDrawable)
     P("drawableProperties", "CAEAGLLayer", "value", eagl("properties", "nil"), default="EAGLLayerState.defaultProperties",
       setter="kvc", accepts=["dictionary"], param="properties",
@@ -624,7 +681,7 @@ def gen_layer_key():
             "    /// on layers of other classes).",
             "    package var declaringKind: BuiltinLayerKind {",
             "        switch self {"]
-    for kind in ("scroll", "text", "tiled", "eagl"):
+    for kind in ("scroll", "text", "tiled", "eagl", "gradient"):
         ks = [p.key for p in PROPERTIES if p.kind == kind]
         out += textwrap.wrap("case " + ", ".join("." + k for k in ks) + f": return .{kind}", 112,
                              initial_indent="        ", subsequent_indent="             ")
@@ -915,14 +972,14 @@ def c_setter(p):
 
 
 SECTION_TITLES = {"CALayer": "CALayer", "CAScrollLayer": "CAScrollLayer", "CATextLayer": "CATextLayer",
-                  "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer"}
+                  "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer", "CAGradientLayer": "CAGradientLayer"}
 
 
 def gen_exports():
     out = ["import CQuartzite", "import QuartziteCore", "import QuartziteGeometry", "import QuartziteVideo",
            "import QuartziteGraphics", "import QuartziteModel", "import QuartziteRender", "",
            "// Typed getters and setters of CALayer's declared properties (and those of",
-           "// CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in",
+           "// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer and CAGradientLayer), with the spec's defaults, in",
            "// the order of the property table (scripts/generate-layer-properties.py).",
            "// Setters check their input (NaN records QZErrorNotFinite, an unknown",
            "// constant QZErrorUnknownConstant) and change nothing on error. A style",

@@ -1035,6 +1035,15 @@ CALayerRef CATextLayerCreate(void);
 CALayerRef CATiledLayerCreate(void);
 
 /**
+ * Creates a CAGradientLayer (no colours, so nothing drawn until they are
+ * set; locations NULL; startPoint (0.5, 0); endPoint (0.5, 1); type
+ * kCAGradientLayerAxial). The renderers draw its gradient over its
+ * background colour and under its contents, inside its (rounded) bounds.
+ * Returns +1.
+ */
+CALayerRef CAGradientLayerCreate(void);
+
+/**
  * Returns the layer's class. Borrowed.
  */
 CALayerClassRef CALayerGetClass(CALayerRef layer);
@@ -1378,7 +1387,7 @@ double CALayerGetNumberForKeyPath(CALayerRef layer, const char *keyPath);
  * MARK: - CALayer and its subclasses: properties
  *
  * Typed getters and setters of CALayer's declared properties (and those of
- * CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in
+ * CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer and CAGradientLayer), with the spec's defaults, in
  * the order of the property table (scripts/generate-layer-properties.py).
  * Setters check their input (NaN records QZErrorNotFinite, an unknown
  * constant QZErrorUnknownConstant) and change nothing on error. A style
@@ -2091,6 +2100,78 @@ void CATiledLayerSetTileSize(CALayerRef layer, CGSize size);
  * Apple's +[CATiledLayer fadeDuration]: 0.25 s.
  */
 CFTimeInterval CATiledLayerGetFadeDuration(void);
+
+/* MARK: CAGradientLayer */
+
+/**
+ * The gradient's colours (an array value of colours, first at startPoint; default NULL: nothing is
+ * drawn). Animatable: arrays of the same length animate colour by colour. Borrowed: valid until
+ * the property next changes.
+ */
+CAValueRef CAGradientLayerGetColors(CALayerRef layer);
+
+/**
+ * Sets the colours: an array value of colour values (CAValueCreateColor), retained; NULL clears
+ * them (nothing is drawn). A value that is not an array of colours records QZErrorWrongType and
+ * changes nothing. When locations has another count the colours are spread evenly until it
+ * matches. A layer that is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetColors(CALayerRef layer, CAValueRef colors);
+
+/**
+ * Where each colour stops, from 0 (startPoint) to 1 (endPoint): an array value of numbers, one per
+ * colour (default NULL: spread evenly). Animatable. Borrowed: valid until the property next
+ * changes.
+ */
+CAValueRef CAGradientLayerGetLocations(CALayerRef layer);
+
+/**
+ * Sets the stop locations: an array value of numbers (clamped to 0...1 and made non-decreasing
+ * when drawn), retained; NULL spreads the colours evenly. A value that is not an array of numbers
+ * records QZErrorWrongType, a NaN or infinite location QZErrorNotFinite, and a count other than
+ * the colours' (when colours are set) QZErrorInvalidArgument; each changes nothing. A layer that
+ * is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetLocations(CALayerRef layer, CAValueRef locations);
+
+/**
+ * Where the gradient starts, in the unit square of the bounds (default (0.5, 0): the top edge's
+ * middle); the centre of radial and conic gradients.
+ */
+CGPoint CAGradientLayerGetStartPoint(CALayerRef layer);
+
+/**
+ * Sets startPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+ * that is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetStartPoint(CALayerRef layer, CGPoint point);
+
+/**
+ * Where the gradient ends, in the unit square of the bounds (default (0.5, 1): the bottom edge's
+ * middle); for a radial gradient the corner of the ellipse's bounding box, for a conic one the
+ * direction of its first colour.
+ */
+CGPoint CAGradientLayerGetEndPoint(CALayerRef layer);
+
+/**
+ * Sets endPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+ * that is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetEndPoint(CALayerRef layer, CGPoint point);
+
+/**
+ * kCAGradientLayerAxial (default: along the line from startPoint to endPoint), Radial (an ellipse
+ * centred on startPoint through endPoint) or Conic (around startPoint, starting towards endPoint,
+ * clockwise on screen). Borrowed static string.
+ */
+const char *CAGradientLayerGetType(CALayerRef layer);
+
+/**
+ * Sets type. The string is compared by content; NULL records QZErrorNullArgument and an unknown
+ * string QZErrorUnknownConstant, and either changes nothing. A layer that is not a CAGradientLayer
+ * records QZErrorWrongType.
+ */
+void CAGradientLayerSetType(CALayerRef layer, const char *type);
 
 /* MARK: CAEAGLLayer */
 

@@ -225,6 +225,10 @@ typedef struct CAAnimationDelegateCallbacks {
 #define kCAScrollVertically "vertically"
 #define kCAScrollHorizontally "horizontally"
 #define kCAScrollBoth "both"
+/* CAGradientLayer type */
+#define kCAGradientLayerAxial "axial"
+#define kCAGradientLayerRadial "radial"
+#define kCAGradientLayerConic "conic"
 /* CATextLayer alignmentMode and truncationMode */
 #define kCAAlignmentNatural "natural"
 #define kCAAlignmentLeft "left"

@@ -109,6 +109,15 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     retainedHandle(withModelLock { created(Layer(class: .tiled)) })
 }
 
+/// Creates a CAGradientLayer (no colours, so nothing drawn until they are
+/// set; locations NULL; startPoint (0.5, 0); endPoint (0.5, 1); type
+/// kCAGradientLayerAxial). The renderers draw its gradient over its
+/// background colour and under its contents, inside its (rounded) bounds.
+/// Returns +1.
+@c public func CAGradientLayerCreate() -> CALayerRef? {
+    retainedHandle(withModelLock { created(Layer(class: .gradient)) })
+}
+
 /// Returns the layer's class. Borrowed.
 @c public func CALayerGetClass(_ layer: CALayerRef?) -> CALayerClassRef? {
     readLayer(layer, nil) { borrowedHandle($0.layerClass) }

@@ -7,7 +7,7 @@ import QuartziteModel
 import QuartziteRender
 
 // Typed getters and setters of CALayer's declared properties (and those of
-// CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in
+// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer and CAGradientLayer), with the spec's defaults, in
 // the order of the property table (scripts/generate-layer-properties.py).
 // Setters check their input (NaN records QZErrorNotFinite, an unknown
 // constant QZErrorUnknownConstant) and change nothing on error. A style
@@ -801,6 +801,84 @@ import QuartziteRender
 
 /// Apple's +[CATiledLayer fadeDuration]: 0.25 s.
 @c public func CATiledLayerGetFadeDuration() -> CFTimeInterval { 0.25 }
+
+// MARK: - CAGradientLayer
+
+/// The gradient's colours (an array value of colours, first at startPoint; default NULL: nothing is
+/// drawn). Animatable: arrays of the same length animate colour by colour. Borrowed: valid until
+/// the property next changes.
+@c public func CAGradientLayerGetColors(_ layer: CALayerRef?) -> CAValueRef? {
+    readSubclassLayer(layer, .gradient, nil) { l in l.gradient?.colors.map(borrowedHandle) }
+}
+
+/// Sets the colours: an array value of colour values (CAValueCreateColor), retained; NULL clears
+/// them (nothing is drawn). A value that is not an array of colours records QZErrorWrongType and
+/// changes nothing. When locations has another count the colours are spread evenly until it
+/// matches. A layer that is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetColors(_ layer: CALayerRef?, _ colors: CAValueRef?) {
+    var v: Value?
+    if let colors { guard let o = object(colors, as: Value.self, #function) else { return }; v = o }
+    setLayerValue(layer, .colors, v)
+}
+
+/// Where each colour stops, from 0 (startPoint) to 1 (endPoint): an array value of numbers, one per
+/// colour (default NULL: spread evenly). Animatable. Borrowed: valid until the property next
+/// changes.
+@c public func CAGradientLayerGetLocations(_ layer: CALayerRef?) -> CAValueRef? {
+    readSubclassLayer(layer, .gradient, nil) { l in l.gradient?.locations.map(borrowedHandle) }
+}
+
+/// Sets the stop locations: an array value of numbers (clamped to 0...1 and made non-decreasing
+/// when drawn), retained; NULL spreads the colours evenly. A value that is not an array of numbers
+/// records QZErrorWrongType, a NaN or infinite location QZErrorNotFinite, and a count other than
+/// the colours' (when colours are set) QZErrorInvalidArgument; each changes nothing. A layer that
+/// is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetLocations(_ layer: CALayerRef?, _ locations: CAValueRef?) {
+    var v: Value?
+    if let locations { guard let o = object(locations, as: Value.self, #function) else { return }; v = o }
+    setLayerValue(layer, .locations, v)
+}
+
+/// Where the gradient starts, in the unit square of the bounds (default (0.5, 0): the top edge's
+/// middle); the centre of radial and conic gradients.
+@c public func CAGradientLayerGetStartPoint(_ layer: CALayerRef?) -> CGPoint {
+    readSubclassLayer(layer, .gradient, CGPoint(x: 0.5, y: 0)) { l in (l.gradient.map { $0.startPoint } ?? CGPoint(x: 0.5, y: 0)) }
+}
+
+/// Sets startPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+/// that is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetStartPoint(_ layer: CALayerRef?, _ point: CGPoint) {
+    guard checkFinite(point.x, point.y, function: #function) else { return }
+    setLayerValue(layer, .startPoint, Value(.point(point)))
+}
+
+/// Where the gradient ends, in the unit square of the bounds (default (0.5, 1): the bottom edge's
+/// middle); for a radial gradient the corner of the ellipse's bounding box, for a conic one the
+/// direction of its first colour.
+@c public func CAGradientLayerGetEndPoint(_ layer: CALayerRef?) -> CGPoint {
+    readSubclassLayer(layer, .gradient, CGPoint(x: 0.5, y: 1)) { l in (l.gradient.map { $0.endPoint } ?? CGPoint(x: 0.5, y: 1)) }
+}
+
+/// Sets endPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+/// that is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetEndPoint(_ layer: CALayerRef?, _ point: CGPoint) {
+    guard checkFinite(point.x, point.y, function: #function) else { return }
+    setLayerValue(layer, .endPoint, Value(.point(point)))
+}
+
+/// kCAGradientLayerAxial (default: along the line from startPoint to endPoint), Radial (an ellipse
+/// centred on startPoint through endPoint) or Conic (around startPoint, starting towards endPoint,
+/// clockwise on screen). Borrowed static string.
+@c public func CAGradientLayerGetType(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .gradient, nil) { l in ConstantSet.gradientType.cString((l.gradient.map { $0.type } ?? 0)) }
+}
+
+/// Sets type. The string is compared by content; NULL records QZErrorNullArgument and an unknown
+/// string QZErrorUnknownConstant, and either changes nothing. A layer that is not a CAGradientLayer
+/// records QZErrorWrongType.
+@c public func CAGradientLayerSetType(_ layer: CALayerRef?, _ type: UnsafePointer<CChar>?) {
+    if let v = constantValue(type, #function) { setLayerValue(layer, .type, v) }
+}
 
 // MARK: - CAEAGLLayer
 

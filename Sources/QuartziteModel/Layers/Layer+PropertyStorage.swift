@@ -79,6 +79,11 @@ extension Layer {
         case .levelsOfDetail: return Value(.number(Double(1)))
         case .levelsOfDetailBias: return Value(.number(Double(0)))
         case .tileSize: return Value(.size(CGSize(width: 256, height: 256)))
+        case .colors: return nil
+        case .locations: return nil
+        case .startPoint: return Value(.point(CGPoint(x: 0.5, y: 0)))
+        case .endPoint: return Value(.point(CGPoint(x: 0.5, y: 1)))
+        case .type: return Value(string: ConstantSet.gradientType.name(0))
         case .drawableProperties: return EAGLLayerState.defaultProperties
         }
     }
@@ -165,6 +170,11 @@ extension Layer {
         case .levelsOfDetail: return Value(.number(Double((l.tiled.map { $0.levelsOfDetail } ?? 1))))
         case .levelsOfDetailBias: return Value(.number(Double((l.tiled.map { $0.levelsOfDetailBias } ?? 0))))
         case .tileSize: return Value(.size((l.tiled.map { $0.tileSize } ?? CGSize(width: 256, height: 256))))
+        case .colors: return l.gradient?.colors
+        case .locations: return l.gradient?.locations
+        case .startPoint: return Value(.point((l.gradient.map { $0.startPoint } ?? CGPoint(x: 0.5, y: 0))))
+        case .endPoint: return Value(.point((l.gradient.map { $0.endPoint } ?? CGPoint(x: 0.5, y: 1))))
+        case .type: return Value(string: ConstantSet.gradientType.name((l.gradient.map { $0.type } ?? 0)))
         case .drawableProperties: return l.eagl?.properties
         }
     }
@@ -444,6 +454,37 @@ extension Layer {
                 return .failed
             }
             l.tiled?.tileSize = s
+            return .stored
+        case .colors:
+            if let v = r.v, GradientLayerState.colorList(v) == nil { return r.fail("an array of colours") }
+            l.gradient?.colors = r.v
+            return .stored
+        case .locations:
+            if let v = r.v {
+                guard let n = GradientLayerState.numberList(v) else { return r.fail("an array of numbers") }
+                guard n.finite else {
+                    recordError(QZErrorNotFinite, r.function, "locations must be finite numbers")
+                    return .failed
+                }
+                if let c = l.gradient?.colors, let colors = GradientLayerState.colorList(c), colors.count != n.list.count {
+                    recordError(QZErrorInvalidArgument, r.function,
+                                "\(n.list.count) locations for \(colors.count) colours (set the colours first)")
+                    return .failed
+                }
+            }
+            l.gradient?.locations = r.v
+            return .stored
+        case .startPoint:
+            guard let p = r.point(), p.isFinite else { return r.fail("a finite point") }
+            l.gradient?.startPoint = p
+            return .stored
+        case .endPoint:
+            guard let p = r.point(), p.isFinite else { return r.fail("a finite point") }
+            l.gradient?.endPoint = p
+            return .stored
+        case .type:
+            guard let i = r.constant(.gradientType) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.gradient?.type = i
             return .stored
         case .drawableProperties:
             // Stored as given (Apple's copy property); read when storage is made.

@@ -88,6 +88,11 @@ public final class Layer: QZObject, Handle {
         get { rare?.eagl }
         set { if newValue != nil || rare != nil { ensureRare.eagl = newValue } }
     }
+    /// CAGradientLayer's colours, locations, end points and type (GradientLayer.swift).
+    package var gradient: GradientLayerState? {
+        get { rare?.gradient }
+        set { if newValue != nil || rare != nil { ensureRare.gradient = newValue } }
+    }
     package var custom: CustomValues? {
         get { rare?.custom }
         set { if newValue != nil || rare != nil { ensureRare.custom = newValue } }
@@ -128,6 +133,7 @@ public final class Layer: QZObject, Handle {
         case .text: text = TextLayerState()
         case .tiled: tiled = TiledLayerState()
         case .eagl: eagl = EAGLLayerState()
+        case .gradient: gradient = GradientLayerState()
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
@@ -184,11 +190,13 @@ public final class Layer: QZObject, Handle {
     private func assignRare(copyOf other: Layer) {
         let old = rare
         rare = nil
-        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil {
+        if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil
+            || m.gradient != nil {
             let r = LayerRare()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
             r.eagl = m.eagl?.copy()
+            r.gradient = m.gradient?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
             rare = r
         }
@@ -371,6 +379,7 @@ package final class LayerRare {
     package var text: TextLayerState?
     package var tiled: TiledLayerState?
     package var eagl: EAGLLayerState?
+    package var gradient: GradientLayerState?
     package var custom: CustomValues?
     @usableFromInline package var hooks: LayerHooks?
     package var presentationParent: Layer?

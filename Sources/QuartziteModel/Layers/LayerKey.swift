@@ -17,7 +17,8 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         shouldRasterize, rasterizationScale, filters, backgroundFilters, compositingFilter, style, name,
         actions, sublayers, beginTime, duration, speed, timeOffset, repeatCount, repeatDuration, autoreverses,
         fillMode, scrollMode, string, font, fontSize, foregroundColor, wrapped, alignmentMode, truncationMode,
-        levelsOfDetail, levelsOfDetailBias, tileSize, drawableProperties
+        levelsOfDetail, levelsOfDetailBias, tileSize, colors, locations, startPoint, endPoint, type,
+        drawableProperties
 
     public var name: String {
         switch self {
@@ -83,6 +84,11 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .levelsOfDetail: return "levelsOfDetail"
         case .levelsOfDetailBias: return "levelsOfDetailBias"
         case .tileSize: return "tileSize"
+        case .colors: return "colors"
+        case .locations: return "locations"
+        case .startPoint: return "startPoint"
+        case .endPoint: return "endPoint"
+        case .type: return "type"
         case .drawableProperties: return "drawableProperties"
         }
     }
@@ -102,6 +108,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
              .text
         case .levelsOfDetail, .levelsOfDetailBias, .tileSize: return .tiled
         case .drawableProperties: return .eagl
+        case .colors, .locations, .startPoint, .endPoint, .type: return .gradient
         default: return .layer
         }
     }
@@ -122,7 +129,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
              .opacity, .hidden, .masksToBounds, .mask, .doubleSided, .cornerRadius, .borderWidth, .borderColor,
              .backgroundColor, .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .shadowPath,
              .rasterizationScale, .filters, .backgroundFilters, .compositingFilter, .sublayers, .string,
-             .fontSize, .foregroundColor:
+             .fontSize, .foregroundColor, .colors, .locations, .startPoint, .endPoint:
             return true
         default:
             return false
@@ -155,7 +162,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             }
         case .point:
             switch self {
-            case .position, .anchorPoint: return true
+            case .position, .anchorPoint, .startPoint, .endPoint: return true
             default: return false
             }
         case .size:
@@ -180,7 +187,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             }
         case .array:
             switch self {
-            case .filters, .backgroundFilters, .string: return true
+            case .filters, .backgroundFilters, .string, .colors, .locations: return true
             default: return false
             }
         case .dictionary:
@@ -216,6 +223,7 @@ extension ConstantSet {
     package static let scrollMode = ConstantSet(names: ["both", "none", "vertically", "horizontally"])
     package static let alignment = ConstantSet(names: ["natural", "left", "right", "center", "justified"])
     package static let truncation = ConstantSet(names: ["none", "start", "end", "middle"])
+    package static let gradientType = ConstantSet(names: ["axial", "radial", "conic"])
 
     /// The constant set of a string-valued key.
     package static func forKey(_ key: LayerKey) -> ConstantSet? {
@@ -226,6 +234,7 @@ extension ConstantSet {
         case .scrollMode: return .scrollMode
         case .alignmentMode: return .alignment
         case .truncationMode: return .truncation
+        case .type: return .gradientType
         default: return nil
         }
     }
