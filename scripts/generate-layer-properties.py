@@ -43,6 +43,9 @@ CONSTANT_SETS = {
     "alignment": (["natural", "left", "right", "center", "justified"], {}),
     "truncation": (["none", "start", "end", "middle"], {}),
     "gradientType": (["axial", "radial", "conic"], {}),
+    "fillRule": (["non-zero", "even-odd"], {}),
+    "lineCap": (["butt", "round", "square"], {}),
+    "lineJoin": (["miter", "round", "bevel"], {}),
 }
 
 # MARK: - Types: how a value of each type crosses C, boxes into a Value and is checked.
@@ -137,6 +140,12 @@ def gradient(field, default):
     return s
 
 
+def shape(field, default):
+    s = side("shape", field, default, "shape")
+    s["write"] = f"l.shape?.{field} = $V"
+    return s
+
+
 def custom(read, write):
     return {"read": read, "write": write}
 
@@ -184,7 +193,8 @@ class P:
     @property
     def kind(self):
         return {"CALayer": "layer", "CAScrollLayer": "scroll", "CATextLayer": "text", "CATiledLayer": "tiled",
-                "CAEAGLLayer": "eagl", "CAGradientLayer": "gradient"}[self.cls]
+                "CAEAGLLayer": "eagl", "CAGradientLayer": "gradient",
+                "CAShapeLayer": "shape"}[self.cls]
 
 
 ORIGIN = "CGPoint(x: 0, y: 0)"
@@ -559,6 +569,74 @@ PROPERTIES = [
           "centred on startPoint through endPoint) or Conic (around startPoint, starting towards endPoint, "
           "clockwise on screen). Borrowed static string.",
       pydoc='The gradient type: "axial" (default), "radial" or "conic" (kCAGradientLayer* values).'),
+    # MARK: CAShapeLayer
+    P("path", "CAShapeLayer", "object", shape("path", "nil"), default="nil", animatable=True,
+      setter="kvc", accepts=["object:Path"],
+      doc="The shape's path, in the layer's coordinates, or NULL (default: nothing drawn). Animatable: paths with "
+          "the same elements animate point by point, others switch half-way. Borrowed.",
+      setdoc="Sets the path. A mutable path is copied (later changes to it do not reach the layer); an immutable "
+             "one is retained. NULL removes it. A layer that is not a CAShapeLayer records QZErrorWrongType.",
+      c_get="readSubclassLayer(layer, .shape, nil) { l in (l.shape?.path).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }",
+      c_set="var v: Value?\nif let path {\n    guard let p = object(path, as: Path.self) else { return }\n"
+            "    v = Value(.object(p.isMutable ? Path(p.data, mutable: false) : p))\n}\n"
+            "setLayerValue(layer, .path, v)",
+      kvc_store="guard let o = r.object(), o == nil || o! is Path else { return r.fail(\"a path\") }\n"
+                "// Keep an immutable snapshot: later edits of a mutable path must not reach the layer.\n"
+                "if let p = o as? Path, p.isMutable { l.shape?.path = Path(p.data, mutable: false) } "
+                "else { l.shape?.path = o as? Path }",
+      pykind="custom", param="path", ctype="QZCGPathRef?"),
+    P("fillColor", "CAShapeLayer", "CGColor", shape("fillColor", "nil"), default="Color.opaqueBlack",
+      animatable=True, setter="kvc", param="color",
+      doc="The colour inside the path (default opaque black; NULL: not filled). Borrowed.",
+      pydoc="The fill colour (default opaque black), or None."),
+    P("fillRule", "CAShapeLayer", "constant", shape("fillRule", "0"), default="0", cset="fillRule", setter="kvc",
+      param="rule",
+      doc="Which points are inside the path: kCAFillRuleNonZero (default) or kCAFillRuleEvenOdd. Borrowed static "
+          "string.",
+      pydoc='The fill rule: "non-zero" (default) or "even-odd" (kCAFillRule* values).'),
+    P("strokeColor", "CAShapeLayer", "CGColor", shape("strokeColor", "nil"), default="nil", animatable=True,
+      setter="kvc", param="color",
+      doc="The colour of the path's outline (default NULL: not stroked). Borrowed.",
+      pydoc="The stroke colour, or None (default: not stroked)."),
+    P("strokeStart", "CAShapeLayer", "Double", shape("strokeStart", "0"), default="0", animatable=True,
+      setter="kvc", param="value",
+      doc="Where the stroke starts, as a fraction of the path's length (default 0); with strokeEnd it strokes "
+          "part of the path. Values are clamped to 0...1 when drawn."),
+    P("strokeEnd", "CAShapeLayer", "Double", shape("strokeEnd", "1"), default="1", animatable=True,
+      setter="kvc", param="value",
+      doc="Where the stroke ends, as a fraction of the path's length (default 1). Animating it from 0 to 1 draws "
+          "the outline; nothing is stroked when it is at or before strokeStart."),
+    P("lineWidth", "CAShapeLayer", "Double", shape("lineWidth", "1"), default="1", animatable=True, setter="kvc",
+      param="width", doc="The width of the stroke (default 1; 0 or less: not stroked)."),
+    P("miterLimit", "CAShapeLayer", "Double", shape("miterLimit", "10"), default="10", animatable=True,
+      setter="kvc", param="limit",
+      doc="The miter limit of kCALineJoinMiter joins (default 10): sharper joins are bevelled."),
+    P("lineCap", "CAShapeLayer", "constant", shape("lineCap", "0"), default="0", cset="lineCap", setter="kvc",
+      param="cap",
+      doc="The ends of the stroke: kCALineCapButt (default), Round or Square. Borrowed static string.",
+      pydoc='The line cap: "butt" (default), "round" or "square" (kCALineCap* values).'),
+    P("lineJoin", "CAShapeLayer", "constant", shape("lineJoin", "0"), default="0", cset="lineJoin", setter="kvc",
+      param="join",
+      doc="The corners of the stroke: kCALineJoinMiter (default), Round or Bevel. Borrowed static string.",
+      pydoc='The line join: "miter" (default), "round" or "bevel" (kCALineJoin* values).'),
+    P("lineDashPhase", "CAShapeLayer", "Double", shape("lineDashPhase", "0"), default="0", animatable=True,
+      setter="kvc", param="phase", doc="How far into the dash pattern the stroke starts (default 0)."),
+    P("lineDashPattern", "CAShapeLayer", "value", shape("lineDashPattern", "nil"), default="nil", setter="kvc",
+      accepts=["array"], param="pattern",
+      doc="The dash pattern: an array value of lengths, painted and unpainted alternately (default NULL: solid). "
+          "Borrowed: valid until the property next changes.",
+      setdoc="Sets the dash pattern: an array value of non-negative numbers, retained; NULL (or an array whose "
+             "lengths are all 0) draws a solid line. A value that is not an array of numbers records "
+             "QZErrorWrongType, a NaN, infinite or negative length QZErrorInvalidArgument; each changes nothing. "
+             "A layer that is not a CAShapeLayer records QZErrorWrongType.",
+      kvc_store="if let v = r.v {\n"
+                "    guard let n = GradientLayerState.numberList(v) else { return r.fail(\"an array of numbers\") }\n"
+                "    guard n.finite, n.list.allSatisfy({ $0 >= 0 }) else {\n"
+                "        recordError(QZErrorInvalidArgument, r.function, \"dash lengths must be finite and not negative\")\n"
+                "        return .failed\n    }\n"
+                "}\n"
+                "l.shape?.lineDashPattern = r.v",
+      pydoc="The dash lengths (a list of numbers), or None (default: solid)."),
     # MARK: CAEAGLLayer (EAGLDrawable)
     P("drawableProperties", "CAEAGLLayer", "value", eagl("properties", "nil"), default="EAGLLayerState.defaultProperties",
       setter="kvc", accepts=["dictionary"], param="properties",
@@ -681,7 +759,7 @@ def gen_layer_key():
             "    /// on layers of other classes).",
             "    package var declaringKind: BuiltinLayerKind {",
             "        switch self {"]
-    for kind in ("scroll", "text", "tiled", "eagl", "gradient"):
+    for kind in ("scroll", "text", "tiled", "eagl", "gradient", "shape"):
         ks = [p.key for p in PROPERTIES if p.kind == kind]
         out += textwrap.wrap("case " + ", ".join("." + k for k in ks) + f": return .{kind}", 112,
                              initial_indent="        ", subsequent_indent="             ")
@@ -972,14 +1050,16 @@ def c_setter(p):
 
 
 SECTION_TITLES = {"CALayer": "CALayer", "CAScrollLayer": "CAScrollLayer", "CATextLayer": "CATextLayer",
-                  "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer", "CAGradientLayer": "CAGradientLayer"}
+                  "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer", "CAGradientLayer": "CAGradientLayer",
+                  "CAShapeLayer": "CAShapeLayer"}
 
 
 def gen_exports():
     out = ["import CQuartzite", "import QuartziteCore", "import QuartziteGeometry", "import QuartziteVideo",
            "import QuartziteGraphics", "import QuartziteModel", "import QuartziteRender", "",
            "// Typed getters and setters of CALayer's declared properties (and those of",
-           "// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer and CAGradientLayer), with the spec's defaults, in",
+           "// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the",
+           "// spec's (or Apple's later documentation's) defaults, in",
            "// the order of the property table (scripts/generate-layer-properties.py).",
            "// Setters check their input (NaN records QZErrorNotFinite, an unknown",
            "// constant QZErrorUnknownConstant) and change nothing on error. A style",

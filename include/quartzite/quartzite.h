@@ -1044,6 +1044,15 @@ CALayerRef CATiledLayerCreate(void);
 CALayerRef CAGradientLayerCreate(void);
 
 /**
+ * Creates a CAShapeLayer (no path; fill opaque black, non-zero rule; no
+ * stroke colour; stroke from 0 to 1; line width 1, miter limit 10, butt
+ * caps, miter joins, no dashes). The renderers draw its path every frame
+ * from its presentation values, over its background and gradient and
+ * under its sublayers. Returns +1.
+ */
+CALayerRef CAShapeLayerCreate(void);
+
+/**
  * Returns the layer's class. Borrowed.
  */
 CALayerClassRef CALayerGetClass(CALayerRef layer);
@@ -1387,7 +1396,8 @@ double CALayerGetNumberForKeyPath(CALayerRef layer, const char *keyPath);
  * MARK: - CALayer and its subclasses: properties
  *
  * Typed getters and setters of CALayer's declared properties (and those of
- * CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer and CAGradientLayer), with the spec's defaults, in
+ * CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the
+ * spec's (or Apple's later documentation's) defaults, in
  * the order of the property table (scripts/generate-layer-properties.py).
  * Setters check their input (NaN records QZErrorNotFinite, an unknown
  * constant QZErrorUnknownConstant) and change nothing on error. A style
@@ -2172,6 +2182,151 @@ const char *CAGradientLayerGetType(CALayerRef layer);
  * records QZErrorWrongType.
  */
 void CAGradientLayerSetType(CALayerRef layer, const char *type);
+
+/* MARK: CAShapeLayer */
+
+/**
+ * The shape's path, in the layer's coordinates, or NULL (default: nothing drawn). Animatable:
+ * paths with the same elements animate point by point, others switch half-way. Borrowed.
+ */
+CGPathRef CAShapeLayerGetPath(CALayerRef layer);
+
+/**
+ * Sets the path. A mutable path is copied (later changes to it do not reach the layer); an
+ * immutable one is retained. NULL removes it. A layer that is not a CAShapeLayer records
+ * QZErrorWrongType.
+ */
+void CAShapeLayerSetPath(CALayerRef layer, CGPathRef path);
+
+/**
+ * The colour inside the path (default opaque black; NULL: not filled). Borrowed.
+ */
+CGColorRef CAShapeLayerGetFillColor(CALayerRef layer);
+
+/**
+ * Sets fillColor. The colour is retained; NULL means none. A layer that is not a CAShapeLayer
+ * records QZErrorWrongType.
+ */
+void CAShapeLayerSetFillColor(CALayerRef layer, CGColorRef color);
+
+/**
+ * Which points are inside the path: kCAFillRuleNonZero (default) or kCAFillRuleEvenOdd. Borrowed
+ * static string.
+ */
+const char *CAShapeLayerGetFillRule(CALayerRef layer);
+
+/**
+ * Sets fillRule. The string is compared by content; NULL records QZErrorNullArgument and an
+ * unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+ * CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetFillRule(CALayerRef layer, const char *rule);
+
+/**
+ * The colour of the path's outline (default NULL: not stroked). Borrowed.
+ */
+CGColorRef CAShapeLayerGetStrokeColor(CALayerRef layer);
+
+/**
+ * Sets strokeColor. The colour is retained; NULL means none. A layer that is not a CAShapeLayer
+ * records QZErrorWrongType.
+ */
+void CAShapeLayerSetStrokeColor(CALayerRef layer, CGColorRef color);
+
+/**
+ * Where the stroke starts, as a fraction of the path's length (default 0); with strokeEnd it
+ * strokes part of the path. Values are clamped to 0...1 when drawn.
+ */
+double CAShapeLayerGetStrokeStart(CALayerRef layer);
+
+/**
+ * Sets strokeStart. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetStrokeStart(CALayerRef layer, double value);
+
+/**
+ * Where the stroke ends, as a fraction of the path's length (default 1). Animating it from 0 to 1
+ * draws the outline; nothing is stroked when it is at or before strokeStart.
+ */
+double CAShapeLayerGetStrokeEnd(CALayerRef layer);
+
+/**
+ * Sets strokeEnd. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetStrokeEnd(CALayerRef layer, double value);
+
+/**
+ * The width of the stroke (default 1; 0 or less: not stroked).
+ */
+double CAShapeLayerGetLineWidth(CALayerRef layer);
+
+/**
+ * Sets lineWidth. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineWidth(CALayerRef layer, double width);
+
+/**
+ * The miter limit of kCALineJoinMiter joins (default 10): sharper joins are bevelled.
+ */
+double CAShapeLayerGetMiterLimit(CALayerRef layer);
+
+/**
+ * Sets miterLimit. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetMiterLimit(CALayerRef layer, double limit);
+
+/**
+ * The ends of the stroke: kCALineCapButt (default), Round or Square. Borrowed static string.
+ */
+const char *CAShapeLayerGetLineCap(CALayerRef layer);
+
+/**
+ * Sets lineCap. The string is compared by content; NULL records QZErrorNullArgument and an unknown
+ * string QZErrorUnknownConstant, and either changes nothing. A layer that is not a CAShapeLayer
+ * records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineCap(CALayerRef layer, const char *cap);
+
+/**
+ * The corners of the stroke: kCALineJoinMiter (default), Round or Bevel. Borrowed static string.
+ */
+const char *CAShapeLayerGetLineJoin(CALayerRef layer);
+
+/**
+ * Sets lineJoin. The string is compared by content; NULL records QZErrorNullArgument and an
+ * unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+ * CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineJoin(CALayerRef layer, const char *join);
+
+/**
+ * How far into the dash pattern the stroke starts (default 0).
+ */
+double CAShapeLayerGetLineDashPhase(CALayerRef layer);
+
+/**
+ * Sets lineDashPhase. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that
+ * is not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineDashPhase(CALayerRef layer, double phase);
+
+/**
+ * The dash pattern: an array value of lengths, painted and unpainted alternately (default NULL:
+ * solid). Borrowed: valid until the property next changes.
+ */
+CAValueRef CAShapeLayerGetLineDashPattern(CALayerRef layer);
+
+/**
+ * Sets the dash pattern: an array value of non-negative numbers, retained; NULL (or an array whose
+ * lengths are all 0) draws a solid line. A value that is not an array of numbers records
+ * QZErrorWrongType, a NaN, infinite or negative length QZErrorInvalidArgument; each changes
+ * nothing. A layer that is not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineDashPattern(CALayerRef layer, CAValueRef pattern);
 
 /* MARK: CAEAGLLayer */
 

@@ -118,6 +118,15 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     retainedHandle(withModelLock { created(Layer(class: .gradient)) })
 }
 
+/// Creates a CAShapeLayer (no path; fill opaque black, non-zero rule; no
+/// stroke colour; stroke from 0 to 1; line width 1, miter limit 10, butt
+/// caps, miter joins, no dashes). The renderers draw its path every frame
+/// from its presentation values, over its background and gradient and
+/// under its sublayers. Returns +1.
+@c public func CAShapeLayerCreate() -> CALayerRef? {
+    retainedHandle(withModelLock { created(Layer(class: .shape)) })
+}
+
 /// Returns the layer's class. Borrowed.
 @c public func CALayerGetClass(_ layer: CALayerRef?) -> CALayerClassRef? {
     readLayer(layer, nil) { borrowedHandle($0.layerClass) }

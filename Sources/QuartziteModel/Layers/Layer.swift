@@ -93,6 +93,11 @@ public final class Layer: QZObject, Handle {
         get { rare?.gradient }
         set { if newValue != nil || rare != nil { ensureRare.gradient = newValue } }
     }
+    /// CAShapeLayer's path and stroke and fill properties (ShapeLayer.swift).
+    package var shape: ShapeLayerState? {
+        get { rare?.shape }
+        set { if newValue != nil || rare != nil { ensureRare.shape = newValue } }
+    }
     package var custom: CustomValues? {
         get { rare?.custom }
         set { if newValue != nil || rare != nil { ensureRare.custom = newValue } }
@@ -134,6 +139,7 @@ public final class Layer: QZObject, Handle {
         case .tiled: tiled = TiledLayerState()
         case .eagl: eagl = EAGLLayerState()
         case .gradient: gradient = GradientLayerState()
+        case .shape: shape = ShapeLayerState()
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
@@ -191,12 +197,13 @@ public final class Layer: QZObject, Handle {
         let old = rare
         rare = nil
         if let m = other.rare, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil
-            || m.gradient != nil {
+            || m.gradient != nil || m.shape != nil {
             let r = LayerRare()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
             r.eagl = m.eagl?.copy()
             r.gradient = m.gradient?.copy()
+            r.shape = m.shape?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
             rare = r
         }
@@ -380,6 +387,7 @@ package final class LayerRare {
     package var tiled: TiledLayerState?
     package var eagl: EAGLLayerState?
     package var gradient: GradientLayerState?
+    package var shape: ShapeLayerState?
     package var custom: CustomValues?
     @usableFromInline package var hooks: LayerHooks?
     package var presentationParent: Layer?

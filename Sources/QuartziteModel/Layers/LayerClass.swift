@@ -50,6 +50,7 @@ public final class LayerClass: QZObject, Handle {
     public static let text = LayerClass(name: "CATextLayer", superclass: base, builtin: .text, callbacks: nil, info: nil)
     public static let tiled = LayerClass(name: "CATiledLayer", superclass: base, builtin: .tiled, callbacks: nil, info: nil)
     public static let eagl = LayerClass(name: "CAEAGLLayer", superclass: base, builtin: .eagl, callbacks: nil, info: nil)
+    public static let shape = LayerClass(name: "CAShapeLayer", superclass: base, builtin: .shape, callbacks: nil, info: nil)
     public static let gradient = LayerClass(name: "CAGradientLayer", superclass: base, builtin: .gradient, callbacks: nil, info: nil)
 
     package static func builtin(named name: String) -> LayerClass? {
@@ -60,6 +61,7 @@ public final class LayerClass: QZObject, Handle {
         case "CATiledLayer": return tiled
         case "CAEAGLLayer": return eagl
         case "CAGradientLayer": return gradient
+        case "CAShapeLayer": return shape
         default: return nil
         }
     }

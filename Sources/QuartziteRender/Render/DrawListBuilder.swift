@@ -10,7 +10,7 @@ import QuartziteModel
 // its plane (a 2D homography per layer, as Layer+Geometry does); siblings are
 // ordered by zPosition, then by index. Per layer: shadow, then (in a group
 // when opacity < 1 applies to more than one operation, or a mask is set)
-// background, a gradient layer's gradient, contents (clipped when
+// background, a gradient layer's gradient, a shape layer's shape, contents (clipped when
 // masksToBounds), sublayers, border.
 // Callers hold the model lock.
 
@@ -119,6 +119,7 @@ package struct DrawListBuilder {
         if layer.gradient != nil {
             emitGradient(layer, h, bounds: b, cornerRadius: radius, opacity: opacity, edges: edges, id: id)
         }
+        if layer.shape != nil { emitShape(layer, h, opacity: opacity, id: id) }
         let clips = layer.flags.contains(.masksToBounds)
         if clips { pushClip(layer, h) }
         if let v, let pb = v.contentsPixels {
@@ -324,7 +325,7 @@ package struct DrawListBuilder {
     /// At most how many operations the layer itself emits (emitBody's and
     /// emitContents's tests, shared through LayerVisuals).
     private func ownOperationCount(_ layer: Layer) -> Int {
-        let g = layer.gradient != nil ? 1 : 0
+        let g = (layer.gradient != nil ? 1 : 0) + (layer.shape != nil ? 1 : 0)
         guard let v = layer.visuals else { return g }
         var n = g
         if v.paintsBackground { n += 1 }
