@@ -51,7 +51,7 @@ func near(_ a: SIMD3<Double>, _ b: SIMD3<Double>, _ tol: Double) -> Bool {
     @Test func defaultsAndClass() {
         let g = CAGradientLayerCreate()!
         defer { CARelease(UnsafeRawPointer(g)) }
-        #expect(String(cString: CALayerClassGetName(CALayerGetClass(g))) == "CAGradientLayer")
+        #expect(String(cString: CALayerClassGetName(CALayerGetClass(g))!) == "CAGradientLayer")
         #expect(CAGradientLayerGetColors(g) == nil && CAGradientLayerGetLocations(g) == nil)
         #expect(CAGradientLayerGetStartPoint(g) == CGPoint(x: 0.5, y: 0))
         #expect(CAGradientLayerGetEndPoint(g) == CGPoint(x: 0.5, y: 1))

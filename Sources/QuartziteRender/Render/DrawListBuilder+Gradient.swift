@@ -38,8 +38,9 @@ extension DrawListBuilder {
               g.startPoint.isFinite, g.endPoint.isFinite else { return }
         let target = h.bounds(of: b)
         guard !target.hasNaN, target.width.isFinite, target.height.isFinite else { return }
-        let pw = Swift.max(1, Swift.min(Int(target.width.rounded(.up)), Self.maxGradientSide))
-        let ph = Swift.max(1, Swift.min(Int(target.height.rounded(.up)), Self.maxGradientSide))
+        // (Clamped as doubles: a huge layer must not overflow the conversion.)
+        let pw = Swift.max(1, Int(Swift.min(target.width.rounded(.up), Double(Self.maxGradientSide))))
+        let ph = Swift.max(1, Int(Swift.min(target.height.rounded(.up), Double(Self.maxGradientSide))))
         let radius = cornerRadius * Swift.min(Double(pw) / b.width, Double(ph) / b.height)
         let raster: [LayerGradientRaster.Stop] = stops.map { ($0.location, $0.color.rgba) }
         var flat: [Double] = []

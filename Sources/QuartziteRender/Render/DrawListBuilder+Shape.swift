@@ -64,8 +64,9 @@ extension DrawListBuilder {
         }
         let target = h.bounds(of: extent)
         guard !target.hasNaN, target.width.isFinite, target.height.isFinite, !target.isEmpty else { return }
-        let pw = Swift.max(1, Swift.min(Int(target.width.rounded()), Self.maxShapeSide))
-        let ph = Swift.max(1, Swift.min(Int(target.height.rounded()), Self.maxShapeSide))
+        // (Clamped as doubles: a huge shape or line width must not overflow the conversion.)
+        let pw = Swift.max(1, Int(Swift.min(target.width.rounded(), Double(Self.maxShapeSide))))
+        let ph = Swift.max(1, Int(Swift.min(target.height.rounded(), Double(Self.maxShapeSide))))
         var numbers = [extent.minX, extent.minY, extent.width, extent.height, style.strokeStart, style.strokeEnd,
                        style.lineWidth, style.miterLimit, style.dashPhase]
         for c in [style.fill, style.stroke] {
