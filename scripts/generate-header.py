@@ -96,7 +96,7 @@ def compiler_header(out_path):
                     if not f.endswith(".swift"):
                         continue
                     text = open(os.path.join(dirpath, f), encoding="utf-8").read()
-                    text = re.sub(r"^(@testable )?import Quartzite\w*\n", "", text, flags=re.M)
+                    text = re.sub(r"^(@testable |@_exported )?import Quartzite\w*\n", "", text, flags=re.M)
                     copy = os.path.join(tmp, f"{target}-{os.path.relpath(dirpath, ROOT).replace(os.sep, '-')}-{f}")
                     with open(copy, "w", encoding="utf-8") as out:
                         out.write(text)

@@ -2,6 +2,12 @@ import CQuartzite
 import Glibc
 import Synchronization
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 // A surfaceless EGL display and OpenGL ES 3 context on Mesa's software

@@ -1,6 +1,12 @@
 import CQuartzite
 import Glibc
 import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 // The GL renderer's and CAEAGLLayer's internals on Mesa's llvmpipe: textures
