@@ -100,7 +100,7 @@ private final class GLContent {
     }
 
     var drawable: EAGLDrawable? {
-        withModelLock { Unmanaged<Layer>.fromOpaque(UnsafeRawPointer(layer)).takeUnretainedValue().eagl?.drawable }
+        withModelLock { Unmanaged<Layer>.fromOpaque(UnsafeRawPointer(layer)).takeUnretainedValue().eagl?.drawable as? EAGLDrawable }
     }
 
     func delete() {
