@@ -42,19 +42,27 @@ extension PathMeasure {
         guard b > a else { return [] }
         var runs: [[PathSegment]] = []
         var run: [PathSegment] = []
-        var lastEnd: CGPoint?
+        var previous: Piece?
         for piece in pieces {
             let p0 = piece.offset, p1 = piece.offset + piece.length
             guard p1 > a, p0 < b else { continue }
             let u0 = p0 >= a ? piece.t0 : parameter(in: piece, atLength: a - p0)
             let u1 = p1 <= b ? piece.t1 : parameter(in: piece, atLength: b - p0)
             let s = piece.segment.restricted(u0, u1)
-            if let e = lastEnd, e.x != s.start.x || e.y != s.start.y, !run.isEmpty {
-                runs.append(run)
-                run = []
+            // Connected: the next piece of the same curve, or the next element
+            // starting where the last one ended (the path's own points, so
+            // compared exactly); anything else follows a move.
+            if let q = previous, !run.isEmpty {
+                let sameCurve = piece.t0 > 0 && q.t1 == piece.t0
+                let nextElement = piece.t0 == 0 && q.t1 == 1 && q.segment.end.x == piece.segment.start.x
+                    && q.segment.end.y == piece.segment.start.y
+                if !(sameCurve || nextElement) {
+                    runs.append(run)
+                    run = []
+                }
             }
             run.append(s)
-            lastEnd = s.end
+            previous = piece
         }
         if !run.isEmpty { runs.append(run) }
         return runs
