@@ -13,10 +13,13 @@
  *                scene scaled to fit)
  * Long renders show their progress on stderr.
  *
- * The scene: a photo card flipping about the y axis under a perspective
+ * The scene, over a gradient backdrop (CAGradientLayer): a photo card
+ * flipping about the y axis under a perspective
  * sublayerTransform (3D flip, rounded corners, shadow, border); a ball
  * following a curved path (keyframe animation along a CGPath); a tile that
- * scales, spins and fades (an animation group); a progress bar and a badge
+ * scales, spins and fades (an animation group); a badge that pops in on a
+ * spring (CASpringAnimation); a check mark drawn by an animated strokeEnd
+ * (CAShapeLayer); a progress bar and a badge
  * moving to new model values by implicit animations (property changes inside
  * CATransactions with their own durations and timing); and a panel whose
  * colour changes with a push transition half-way through. Content drawn
@@ -193,6 +196,18 @@ int main(int argc, char **argv) {
 
     CALayerRef root = make_layer(NULL, 0, 0, WIDTH, HEIGHT, 0.10, 0.12, 0.18, 1);
 
+    /* The backdrop: a CAGradientLayer from deep blue at the top to the
+     * root's slate at the bottom. */
+    CALayerRef backdrop = CAGradientLayerCreate();
+    CALayerSetFrame(backdrop, CGRectMake(0, 0, WIDTH, HEIGHT));
+    CGColorRef sky_top = CGColorCreateSRGB(0.13, 0.18, 0.32, 1), sky_bottom = CGColorCreateSRGB(0.10, 0.12, 0.18, 1);
+    CAValueRef sky_items[2] = { CAValueCreateColor(sky_top), CAValueCreateColor(sky_bottom) };
+    CAValueRef sky = CAValueCreateArray(sky_items, 2);
+    CAGradientLayerSetColors(backdrop, sky);
+    CALayerAddSublayer(root, backdrop);
+    CARelease(sky); CARelease(sky_items[0]); CARelease(sky_items[1]);
+    CGColorRelease(sky_top); CGColorRelease(sky_bottom); CARelease(backdrop);
+
     /* 3D flip: a card under a perspective sublayer transform. */
     CALayerRef stage = make_layer(root, 0, 0, WIDTH, HEIGHT, 0, 0, 0, 0);
     CATransform3D perspective = CATransform3DIdentity;
@@ -270,6 +285,36 @@ int main(int argc, char **argv) {
     CALayerSetCornerRadius(bar, 5);
     CALayerRef badge = make_layer(root, 250, 16, 52, 24, 0.95, 0.45, 0.2, 1);
     CALayerSetCornerRadius(badge, 12);
+    /* A check mark drawn stroke by stroke (CAShapeLayer, animated strokeEnd). */
+    CALayerRef check = CAShapeLayerCreate();
+    CALayerSetFrame(check, CGRectMake(160, 194, 28, 28));
+    CGMutablePathRef tick = CGPathCreateMutable();
+    CGPathMoveToPoint(tick, NULL, 4, 15);
+    CGPathAddLineToPoint(tick, NULL, 11, 22);
+    CGPathAddLineToPoint(tick, NULL, 24, 6);
+    CAShapeLayerSetPath(check, tick);
+    CGPathRelease(tick);
+    CAShapeLayerSetFillColor(check, NULL);
+    CGColorRef mint = CGColorCreateSRGB(0.4, 0.95, 0.6, 1);
+    CAShapeLayerSetStrokeColor(check, mint);
+    CGColorRelease(mint);
+    CAShapeLayerSetLineWidth(check, 4);
+    CAShapeLayerSetLineCap(check, kCALineCapRound);
+    CAShapeLayerSetLineJoin(check, kCALineJoinRound);
+    CALayerAddSublayer(root, check);
+    add_basic(check, "strokeEnd", CAValueCreateNumber(0), CAValueCreateNumber(1), 1.5, true, 1,
+              kCAMediaTimingFunctionEaseInEaseOut);
+    CARelease(check);
+
+    /* The badge pops in on a spring (CASpringAnimation): its scale
+     * overshoots 1 and settles, computed in closed form each frame. */
+    CAAnimationRef pop = CASpringAnimationCreate("transform.scale");
+    CAValueRef p0 = CAValueCreateNumber(0.3), p1 = CAValueCreateNumber(1);
+    CABasicAnimationSetFromValue(pop, p0); CABasicAnimationSetToValue(pop, p1);
+    CASpringAnimationSetDamping(pop, 7);
+    CAAnimationSetDuration(pop, CASpringAnimationGetSettlingDuration(pop));
+    CALayerAddAnimation(badge, pop, "pop");
+    CARelease(pop); CARelease(p0); CARelease(p1);
     /* The badge's counter: its text changes every frame. */
     CALayerRef counter = make_label(badge, 0, 3, 52, 20, "0", "Helvetica-Bold", 14, 1, 1, 1, kCAAlignmentCenter);
 

@@ -42,6 +42,10 @@ CONSTANT_SETS = {
     "scrollMode": (["both", "none", "vertically", "horizontally"], {}),
     "alignment": (["natural", "left", "right", "center", "justified"], {}),
     "truncation": (["none", "start", "end", "middle"], {}),
+    "gradientType": (["axial", "radial", "conic"], {}),
+    "fillRule": (["non-zero", "even-odd"], {}),
+    "lineCap": (["butt", "round", "square"], {}),
+    "lineJoin": (["miter", "round", "bevel"], {}),
 }
 
 # MARK: - Types: how a value of each type crosses C, boxes into a Value and is checked.
@@ -130,6 +134,18 @@ def eagl(field, default):
     return s
 
 
+def gradient(field, default):
+    s = side("gradient", field, default, "gradient")
+    s["write"] = f"l.gradient?.{field} = $V"
+    return s
+
+
+def shape(field, default):
+    s = side("shape", field, default, "shape")
+    s["write"] = f"l.shape?.{field} = $V"
+    return s
+
+
 def custom(read, write):
     return {"read": read, "write": write}
 
@@ -177,7 +193,8 @@ class P:
     @property
     def kind(self):
         return {"CALayer": "layer", "CAScrollLayer": "scroll", "CATextLayer": "text", "CATiledLayer": "tiled",
-                "CAEAGLLayer": "eagl"}[self.cls]
+                "CAEAGLLayer": "eagl", "CAGradientLayer": "gradient",
+                "CAShapeLayer": "shape"}[self.cls]
 
 
 ORIGIN = "CGPoint(x: 0, y: 0)"
@@ -502,6 +519,124 @@ PROPERTIES = [
                 "    recordError(QZErrorInvalidArgument, r.function, \"tileSize must be positive, got \\(s.width) x \\(s.height)\")\n"
                 "    return .failed\n}\nl.tiled?.tileSize = s",
       doc="Tile size in pixels (default 256 x 256).", param="size"),
+    # MARK: CAGradientLayer
+    P("colors", "CAGradientLayer", "value", gradient("colors", "nil"), default="nil", animatable=True,
+      setter="kvc", accepts=["array"], param="colors",
+      doc="The gradient's colours (an array value of colours, first at startPoint; default NULL: nothing is "
+          "drawn). Animatable: arrays of the same length animate colour by colour. Borrowed: valid until the "
+          "property next changes.",
+      setdoc="Sets the colours: an array value of colour values (CAValueCreateColor), retained; NULL clears them "
+             "(nothing is drawn). A value that is not an array of colours records QZErrorWrongType and changes "
+             "nothing. When locations has another count the colours are spread evenly until it matches. A layer "
+             "that is not a CAGradientLayer records QZErrorWrongType.",
+      kvc_store="if let v = r.v, GradientLayerState.colorList(v) == nil { return r.fail(\"an array of colours\") }\n"
+                "l.gradient?.colors = r.v",
+      pydoc="The colours (a list of Color), or None (default: nothing drawn); animatable."),
+    P("locations", "CAGradientLayer", "value", gradient("locations", "nil"), default="nil", animatable=True,
+      setter="kvc", accepts=["array"], param="locations",
+      doc="Where each colour stops, from 0 (startPoint) to 1 (endPoint): an array value of numbers, one per "
+          "colour (default NULL: spread evenly). Animatable. Borrowed: valid until the property next changes.",
+      setdoc="Sets the stop locations: an array value of numbers (clamped to 0...1 and made non-decreasing when "
+             "drawn), retained; NULL spreads the colours evenly. A value that is not an array of numbers records "
+             "QZErrorWrongType, a NaN or infinite location QZErrorNotFinite, and a count other than the colours' "
+             "(when colours are set) QZErrorInvalidArgument; each changes nothing. A layer that is not a "
+             "CAGradientLayer records QZErrorWrongType.",
+      kvc_store="if let v = r.v {\n"
+                "    guard let n = GradientLayerState.numberList(v) else { return r.fail(\"an array of numbers\") }\n"
+                "    guard n.finite else {\n"
+                "        recordError(QZErrorNotFinite, r.function, \"locations must be finite numbers\")\n"
+                "        return .failed\n    }\n"
+                "    if let c = l.gradient?.colors, let colors = GradientLayerState.colorList(c), colors.count != n.list.count {\n"
+                "        recordError(QZErrorInvalidArgument, r.function,\n"
+                "                    \"\\(n.list.count) locations for \\(colors.count) colours (set the colours first)\")\n"
+                "        return .failed\n    }\n"
+                "}\n"
+                "l.gradient?.locations = r.v",
+      pydoc="The stop locations (a list of numbers in [0, 1], one per colour), or None (default: even); "
+            "animatable."),
+    P("startPoint", "CAGradientLayer", "CGPoint", gradient("startPoint", "CGPoint(x: 0.5, y: 0)"),
+      default="CGPoint(x: 0.5, y: 0)", animatable=True, setter="kvc", param="point",
+      doc="Where the gradient starts, in the unit square of the bounds (default (0.5, 0): the top edge's "
+          "middle); the centre of radial and conic gradients."),
+    P("endPoint", "CAGradientLayer", "CGPoint", gradient("endPoint", "CGPoint(x: 0.5, y: 1)"),
+      default="CGPoint(x: 0.5, y: 1)", animatable=True, setter="kvc", param="point",
+      doc="Where the gradient ends, in the unit square of the bounds (default (0.5, 1): the bottom edge's "
+          "middle); for a radial gradient the corner of the ellipse's bounding box, for a conic one the direction "
+          "of its first colour."),
+    P("type", "CAGradientLayer", "constant", gradient("type", "0"), default="0", cset="gradientType",
+      setter="kvc", param="type",
+      doc="kCAGradientLayerAxial (default: along the line from startPoint to endPoint), Radial (an ellipse "
+          "centred on startPoint through endPoint) or Conic (around startPoint, starting towards endPoint, "
+          "clockwise on screen). Borrowed static string.",
+      pydoc='The gradient type: "axial" (default), "radial" or "conic" (kCAGradientLayer* values).'),
+    # MARK: CAShapeLayer
+    P("path", "CAShapeLayer", "object", shape("path", "nil"), default="nil", animatable=True,
+      setter="kvc", accepts=["object:Path"],
+      doc="The shape's path, in the layer's coordinates, or NULL (default: nothing drawn). Animatable: paths with "
+          "the same elements animate point by point, others switch half-way. Borrowed.",
+      setdoc="Sets the path. A mutable path is copied (later changes to it do not reach the layer); an immutable "
+             "one is retained. NULL removes it. A layer that is not a CAShapeLayer records QZErrorWrongType.",
+      c_get="readSubclassLayer(layer, .shape, nil) { l in (l.shape?.path).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }",
+      c_set="var v: Value?\nif let path {\n    guard let p = object(path, as: Path.self) else { return }\n"
+            "    v = Value(.object(p.isMutable ? Path(p.data, mutable: false) : p))\n}\n"
+            "setLayerValue(layer, .path, v)",
+      kvc_store="guard let o = r.object(), o == nil || o! is Path else { return r.fail(\"a path\") }\n"
+                "// Keep an immutable snapshot: later edits of a mutable path must not reach the layer.\n"
+                "if let p = o as? Path, p.isMutable { l.shape?.path = Path(p.data, mutable: false) } "
+                "else { l.shape?.path = o as? Path }",
+      pykind="custom", param="path", ctype="QZCGPathRef?"),
+    P("fillColor", "CAShapeLayer", "CGColor", shape("fillColor", "nil"), default="Color.opaqueBlack",
+      animatable=True, setter="kvc", param="color",
+      doc="The colour inside the path (default opaque black; NULL: not filled). Borrowed.",
+      pydoc="The fill colour (default opaque black), or None."),
+    P("fillRule", "CAShapeLayer", "constant", shape("fillRule", "0"), default="0", cset="fillRule", setter="kvc",
+      param="rule",
+      doc="Which points are inside the path: kCAFillRuleNonZero (default) or kCAFillRuleEvenOdd. Borrowed static "
+          "string.",
+      pydoc='The fill rule: "non-zero" (default) or "even-odd" (kCAFillRule* values).'),
+    P("strokeColor", "CAShapeLayer", "CGColor", shape("strokeColor", "nil"), default="nil", animatable=True,
+      setter="kvc", param="color",
+      doc="The colour of the path's outline (default NULL: not stroked). Borrowed.",
+      pydoc="The stroke colour, or None (default: not stroked)."),
+    P("strokeStart", "CAShapeLayer", "Double", shape("strokeStart", "0"), default="0", animatable=True,
+      setter="kvc", param="value",
+      doc="Where the stroke starts, as a fraction of the path's length (default 0); with strokeEnd it strokes "
+          "part of the path. Values are clamped to 0...1 when drawn."),
+    P("strokeEnd", "CAShapeLayer", "Double", shape("strokeEnd", "1"), default="1", animatable=True,
+      setter="kvc", param="value",
+      doc="Where the stroke ends, as a fraction of the path's length (default 1). Animating it from 0 to 1 draws "
+          "the outline; nothing is stroked when it is at or before strokeStart."),
+    P("lineWidth", "CAShapeLayer", "Double", shape("lineWidth", "1"), default="1", animatable=True, setter="kvc",
+      param="width", doc="The width of the stroke (default 1; 0 or less: not stroked)."),
+    P("miterLimit", "CAShapeLayer", "Double", shape("miterLimit", "10"), default="10", animatable=True,
+      setter="kvc", param="limit",
+      doc="The miter limit of kCALineJoinMiter joins (default 10): sharper joins are bevelled."),
+    P("lineCap", "CAShapeLayer", "constant", shape("lineCap", "0"), default="0", cset="lineCap", setter="kvc",
+      param="cap",
+      doc="The ends of the stroke: kCALineCapButt (default), Round or Square. Borrowed static string.",
+      pydoc='The line cap: "butt" (default), "round" or "square" (kCALineCap* values).'),
+    P("lineJoin", "CAShapeLayer", "constant", shape("lineJoin", "0"), default="0", cset="lineJoin", setter="kvc",
+      param="join",
+      doc="The corners of the stroke: kCALineJoinMiter (default), Round or Bevel. Borrowed static string.",
+      pydoc='The line join: "miter" (default), "round" or "bevel" (kCALineJoin* values).'),
+    P("lineDashPhase", "CAShapeLayer", "Double", shape("lineDashPhase", "0"), default="0", animatable=True,
+      setter="kvc", param="phase", doc="How far into the dash pattern the stroke starts (default 0)."),
+    P("lineDashPattern", "CAShapeLayer", "value", shape("lineDashPattern", "nil"), default="nil", setter="kvc",
+      accepts=["array"], param="pattern",
+      doc="The dash pattern: an array value of lengths, painted and unpainted alternately (default NULL: solid). "
+          "Borrowed: valid until the property next changes.",
+      setdoc="Sets the dash pattern: an array value of non-negative numbers, retained; NULL (or an array whose "
+             "lengths are all 0) draws a solid line. A value that is not an array of numbers records "
+             "QZErrorWrongType, a NaN, infinite or negative length QZErrorInvalidArgument; each changes nothing. "
+             "A layer that is not a CAShapeLayer records QZErrorWrongType.",
+      kvc_store="if let v = r.v {\n"
+                "    guard let n = GradientLayerState.numberList(v) else { return r.fail(\"an array of numbers\") }\n"
+                "    guard n.finite, n.list.allSatisfy({ $0 >= 0 }) else {\n"
+                "        recordError(QZErrorInvalidArgument, r.function, \"dash lengths must be finite and not negative\")\n"
+                "        return .failed\n    }\n"
+                "}\n"
+                "l.shape?.lineDashPattern = r.v",
+      pydoc="The dash lengths (a list of numbers), or None (default: solid)."),
     # MARK: CAEAGLLayer (EAGLDrawable)
     P("drawableProperties", "CAEAGLLayer", "value", eagl("properties", "nil"), default="EAGLLayerState.defaultProperties",
       setter="kvc", accepts=["dictionary"], param="properties",
@@ -624,7 +759,7 @@ def gen_layer_key():
             "    /// on layers of other classes).",
             "    package var declaringKind: BuiltinLayerKind {",
             "        switch self {"]
-    for kind in ("scroll", "text", "tiled", "eagl"):
+    for kind in ("scroll", "text", "tiled", "eagl", "gradient", "shape"):
         ks = [p.key for p in PROPERTIES if p.kind == kind]
         out += textwrap.wrap("case " + ", ".join("." + k for k in ks) + f": return .{kind}", 112,
                              initial_indent="        ", subsequent_indent="             ")
@@ -915,14 +1050,16 @@ def c_setter(p):
 
 
 SECTION_TITLES = {"CALayer": "CALayer", "CAScrollLayer": "CAScrollLayer", "CATextLayer": "CATextLayer",
-                  "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer"}
+                  "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer", "CAGradientLayer": "CAGradientLayer",
+                  "CAShapeLayer": "CAShapeLayer"}
 
 
 def gen_exports():
     out = ["import CQuartzite", "import QuartziteCore", "import QuartziteGeometry", "import QuartziteVideo",
            "import QuartziteGraphics", "import QuartziteModel", "import QuartziteRender", "",
            "// Typed getters and setters of CALayer's declared properties (and those of",
-           "// CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in",
+           "// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the",
+           "// spec's (or Apple's later documentation's) defaults, in",
            "// the order of the property table (scripts/generate-layer-properties.py).",
            "// Setters check their input (NaN records QZErrorNotFinite, an unknown",
            "// constant QZErrorUnknownConstant) and change nothing on error. A style",

@@ -1035,6 +1035,24 @@ CALayerRef CATextLayerCreate(void);
 CALayerRef CATiledLayerCreate(void);
 
 /**
+ * Creates a CAGradientLayer (no colours, so nothing drawn until they are
+ * set; locations NULL; startPoint (0.5, 0); endPoint (0.5, 1); type
+ * kCAGradientLayerAxial). The renderers draw its gradient over its
+ * background colour and under its contents, inside its (rounded) bounds.
+ * Returns +1.
+ */
+CALayerRef CAGradientLayerCreate(void);
+
+/**
+ * Creates a CAShapeLayer (no path; fill opaque black, non-zero rule; no
+ * stroke colour; stroke from 0 to 1; line width 1, miter limit 10, butt
+ * caps, miter joins, no dashes). The renderers draw its path every frame
+ * from its presentation values, over its background and gradient and
+ * under its sublayers. Returns +1.
+ */
+CALayerRef CAShapeLayerCreate(void);
+
+/**
  * Returns the layer's class. Borrowed.
  */
 CALayerClassRef CALayerGetClass(CALayerRef layer);
@@ -1378,7 +1396,8 @@ double CALayerGetNumberForKeyPath(CALayerRef layer, const char *keyPath);
  * MARK: - CALayer and its subclasses: properties
  *
  * Typed getters and setters of CALayer's declared properties (and those of
- * CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in
+ * CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the
+ * spec's (or Apple's later documentation's) defaults, in
  * the order of the property table (scripts/generate-layer-properties.py).
  * Setters check their input (NaN records QZErrorNotFinite, an unknown
  * constant QZErrorUnknownConstant) and change nothing on error. A style
@@ -2092,6 +2111,223 @@ void CATiledLayerSetTileSize(CALayerRef layer, CGSize size);
  */
 CFTimeInterval CATiledLayerGetFadeDuration(void);
 
+/* MARK: CAGradientLayer */
+
+/**
+ * The gradient's colours (an array value of colours, first at startPoint; default NULL: nothing is
+ * drawn). Animatable: arrays of the same length animate colour by colour. Borrowed: valid until
+ * the property next changes.
+ */
+CAValueRef CAGradientLayerGetColors(CALayerRef layer);
+
+/**
+ * Sets the colours: an array value of colour values (CAValueCreateColor), retained; NULL clears
+ * them (nothing is drawn). A value that is not an array of colours records QZErrorWrongType and
+ * changes nothing. When locations has another count the colours are spread evenly until it
+ * matches. A layer that is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetColors(CALayerRef layer, CAValueRef colors);
+
+/**
+ * Where each colour stops, from 0 (startPoint) to 1 (endPoint): an array value of numbers, one per
+ * colour (default NULL: spread evenly). Animatable. Borrowed: valid until the property next
+ * changes.
+ */
+CAValueRef CAGradientLayerGetLocations(CALayerRef layer);
+
+/**
+ * Sets the stop locations: an array value of numbers (clamped to 0...1 and made non-decreasing
+ * when drawn), retained; NULL spreads the colours evenly. A value that is not an array of numbers
+ * records QZErrorWrongType, a NaN or infinite location QZErrorNotFinite, and a count other than
+ * the colours' (when colours are set) QZErrorInvalidArgument; each changes nothing. A layer that
+ * is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetLocations(CALayerRef layer, CAValueRef locations);
+
+/**
+ * Where the gradient starts, in the unit square of the bounds (default (0.5, 0): the top edge's
+ * middle); the centre of radial and conic gradients.
+ */
+CGPoint CAGradientLayerGetStartPoint(CALayerRef layer);
+
+/**
+ * Sets startPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+ * that is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetStartPoint(CALayerRef layer, CGPoint point);
+
+/**
+ * Where the gradient ends, in the unit square of the bounds (default (0.5, 1): the bottom edge's
+ * middle); for a radial gradient the corner of the ellipse's bounding box, for a conic one the
+ * direction of its first colour.
+ */
+CGPoint CAGradientLayerGetEndPoint(CALayerRef layer);
+
+/**
+ * Sets endPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+ * that is not a CAGradientLayer records QZErrorWrongType.
+ */
+void CAGradientLayerSetEndPoint(CALayerRef layer, CGPoint point);
+
+/**
+ * kCAGradientLayerAxial (default: along the line from startPoint to endPoint), Radial (an ellipse
+ * centred on startPoint through endPoint) or Conic (around startPoint, starting towards endPoint,
+ * clockwise on screen). Borrowed static string.
+ */
+const char *CAGradientLayerGetType(CALayerRef layer);
+
+/**
+ * Sets type. The string is compared by content; NULL records QZErrorNullArgument and an unknown
+ * string QZErrorUnknownConstant, and either changes nothing. A layer that is not a CAGradientLayer
+ * records QZErrorWrongType.
+ */
+void CAGradientLayerSetType(CALayerRef layer, const char *type);
+
+/* MARK: CAShapeLayer */
+
+/**
+ * The shape's path, in the layer's coordinates, or NULL (default: nothing drawn). Animatable:
+ * paths with the same elements animate point by point, others switch half-way. Borrowed.
+ */
+CGPathRef CAShapeLayerGetPath(CALayerRef layer);
+
+/**
+ * Sets the path. A mutable path is copied (later changes to it do not reach the layer); an
+ * immutable one is retained. NULL removes it. A layer that is not a CAShapeLayer records
+ * QZErrorWrongType.
+ */
+void CAShapeLayerSetPath(CALayerRef layer, CGPathRef path);
+
+/**
+ * The colour inside the path (default opaque black; NULL: not filled). Borrowed.
+ */
+CGColorRef CAShapeLayerGetFillColor(CALayerRef layer);
+
+/**
+ * Sets fillColor. The colour is retained; NULL means none. A layer that is not a CAShapeLayer
+ * records QZErrorWrongType.
+ */
+void CAShapeLayerSetFillColor(CALayerRef layer, CGColorRef color);
+
+/**
+ * Which points are inside the path: kCAFillRuleNonZero (default) or kCAFillRuleEvenOdd. Borrowed
+ * static string.
+ */
+const char *CAShapeLayerGetFillRule(CALayerRef layer);
+
+/**
+ * Sets fillRule. The string is compared by content; NULL records QZErrorNullArgument and an
+ * unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+ * CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetFillRule(CALayerRef layer, const char *rule);
+
+/**
+ * The colour of the path's outline (default NULL: not stroked). Borrowed.
+ */
+CGColorRef CAShapeLayerGetStrokeColor(CALayerRef layer);
+
+/**
+ * Sets strokeColor. The colour is retained; NULL means none. A layer that is not a CAShapeLayer
+ * records QZErrorWrongType.
+ */
+void CAShapeLayerSetStrokeColor(CALayerRef layer, CGColorRef color);
+
+/**
+ * Where the stroke starts, as a fraction of the path's length (default 0); with strokeEnd it
+ * strokes part of the path. Values are clamped to 0...1 when drawn.
+ */
+double CAShapeLayerGetStrokeStart(CALayerRef layer);
+
+/**
+ * Sets strokeStart. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetStrokeStart(CALayerRef layer, double value);
+
+/**
+ * Where the stroke ends, as a fraction of the path's length (default 1). Animating it from 0 to 1
+ * draws the outline; nothing is stroked when it is at or before strokeStart.
+ */
+double CAShapeLayerGetStrokeEnd(CALayerRef layer);
+
+/**
+ * Sets strokeEnd. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetStrokeEnd(CALayerRef layer, double value);
+
+/**
+ * The width of the stroke (default 1; 0 or less: not stroked).
+ */
+double CAShapeLayerGetLineWidth(CALayerRef layer);
+
+/**
+ * Sets lineWidth. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineWidth(CALayerRef layer, double width);
+
+/**
+ * The miter limit of kCALineJoinMiter joins (default 10): sharper joins are bevelled.
+ */
+double CAShapeLayerGetMiterLimit(CALayerRef layer);
+
+/**
+ * Sets miterLimit. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetMiterLimit(CALayerRef layer, double limit);
+
+/**
+ * The ends of the stroke: kCALineCapButt (default), Round or Square. Borrowed static string.
+ */
+const char *CAShapeLayerGetLineCap(CALayerRef layer);
+
+/**
+ * Sets lineCap. The string is compared by content; NULL records QZErrorNullArgument and an unknown
+ * string QZErrorUnknownConstant, and either changes nothing. A layer that is not a CAShapeLayer
+ * records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineCap(CALayerRef layer, const char *cap);
+
+/**
+ * The corners of the stroke: kCALineJoinMiter (default), Round or Bevel. Borrowed static string.
+ */
+const char *CAShapeLayerGetLineJoin(CALayerRef layer);
+
+/**
+ * Sets lineJoin. The string is compared by content; NULL records QZErrorNullArgument and an
+ * unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+ * CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineJoin(CALayerRef layer, const char *join);
+
+/**
+ * How far into the dash pattern the stroke starts (default 0).
+ */
+double CAShapeLayerGetLineDashPhase(CALayerRef layer);
+
+/**
+ * Sets lineDashPhase. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that
+ * is not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineDashPhase(CALayerRef layer, double phase);
+
+/**
+ * The dash pattern: an array value of lengths, painted and unpainted alternately (default NULL:
+ * solid). Borrowed: valid until the property next changes.
+ */
+CAValueRef CAShapeLayerGetLineDashPattern(CALayerRef layer);
+
+/**
+ * Sets the dash pattern: an array value of non-negative numbers, retained; NULL (or an array whose
+ * lengths are all 0) draws a solid line. A value that is not an array of numbers records
+ * QZErrorWrongType, a NaN, infinite or negative length QZErrorInvalidArgument; each changes
+ * nothing. A layer that is not a CAShapeLayer records QZErrorWrongType.
+ */
+void CAShapeLayerSetLineDashPattern(CALayerRef layer, CAValueRef pattern);
+
 /* MARK: CAEAGLLayer */
 
 /**
@@ -2403,6 +2639,91 @@ CAValueRef CABasicAnimationGetByValue(CAAnimationRef a);
  * Sets the change relative to the start or end value (retained; NULL: none).
  */
 void CABasicAnimationSetByValue(CAAnimationRef a, CAValueRef v);
+
+/* MARK: CASpringAnimation */
+
+/**
+ * Creates a CASpringAnimation of `keyPath` (may be NULL): a CABasicAnimation
+ * whose value follows a damped spring from fromValue to toValue (mass 1,
+ * stiffness 100, damping 10, initialVelocity 0). The spring is evaluated in
+ * closed form at the seconds elapsed in the pass; the timing function is
+ * not used. Its duration defaults to 0 like every animation's (the
+ * transaction's duration once added), so set it, usually to
+ * CASpringAnimationGetSettlingDuration, or the spring stops early. Returns +1.
+ */
+CAAnimationRef CASpringAnimationCreate(const char *keyPath);
+
+/**
+ * Apple's -initWithPerceptualDuration:bounce:: a spring with mass 1,
+ * stiffness (2π / perceptualDuration)² and the damping that gives a damping
+ * ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0), no key
+ * path, and its duration set to its settling duration (the perceptual
+ * duration when the spring never settles, bounce 1). perceptualDuration must
+ * be finite and greater than 0 and bounce in (-1, 1]: otherwise records
+ * QZErrorNotFinite or QZErrorInvalidArgument and returns NULL. Returns +1.
+ */
+CAAnimationRef CASpringAnimationCreateWithPerceptualDuration(CFTimeInterval perceptualDuration, double bounce);
+
+/**
+ * The mass of the object on the spring (default 1).
+ */
+double CASpringAnimationGetMass(CAAnimationRef a);
+
+/**
+ * Sets the mass (greater than 0, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+ */
+void CASpringAnimationSetMass(CAAnimationRef a, double v);
+
+/**
+ * The spring's stiffness coefficient (default 100).
+ */
+double CASpringAnimationGetStiffness(CAAnimationRef a);
+
+/**
+ * Sets the stiffness (greater than 0, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+ */
+void CASpringAnimationSetStiffness(CAAnimationRef a, double v);
+
+/**
+ * The damping coefficient (default 10).
+ */
+double CASpringAnimationGetDamping(CAAnimationRef a);
+
+/**
+ * Sets the damping (0 or more, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+ * Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it overdamped.
+ */
+void CASpringAnimationSetDamping(CAAnimationRef a, double v);
+
+/**
+ * The initial velocity (default 0), in distances (from → to) per second; positive moves towards
+ * the target, negative away from it.
+ */
+double CASpringAnimationGetInitialVelocity(CAAnimationRef a);
+
+/**
+ * Sets the initial velocity (NaN or infinity records QZErrorNotFinite).
+ */
+void CASpringAnimationSetInitialVelocity(CAAnimationRef a, double v);
+
+/**
+ * The time (seconds) after which the spring stays within 0.001 of the
+ * distance from its target, computed from the current parameters and
+ * initial velocity (INFINITY for damping 0). Read-only; independent of duration.
+ */
+CFTimeInterval CASpringAnimationGetSettlingDuration(CAAnimationRef a);
+
+/**
+ * The perceptual duration, 2π√(mass / stiffness) (what
+ * CASpringAnimationCreateWithPerceptualDuration was given). Read-only.
+ */
+CFTimeInterval CASpringAnimationGetPerceptualDuration(CAAnimationRef a);
+
+/**
+ * The bounce of the current parameters: 1 - ζ for a damping ratio ζ ≤ 1,
+ * 1/ζ - 1 beyond (what CASpringAnimationCreateWithPerceptualDuration was given). Read-only.
+ */
+double CASpringAnimationGetBounce(CAAnimationRef a);
 
 /* MARK: CAKeyframeAnimation */
 

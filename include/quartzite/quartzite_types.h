@@ -225,6 +225,19 @@ typedef struct CAAnimationDelegateCallbacks {
 #define kCAScrollVertically "vertically"
 #define kCAScrollHorizontally "horizontally"
 #define kCAScrollBoth "both"
+/* CAGradientLayer type */
+#define kCAGradientLayerAxial "axial"
+#define kCAGradientLayerRadial "radial"
+#define kCAGradientLayerConic "conic"
+/* CAShapeLayer fillRule, lineCap and lineJoin */
+#define kCAFillRuleNonZero "non-zero"
+#define kCAFillRuleEvenOdd "even-odd"
+#define kCALineCapButt "butt"
+#define kCALineCapRound "round"
+#define kCALineCapSquare "square"
+#define kCALineJoinMiter "miter"
+#define kCALineJoinRound "round"
+#define kCALineJoinBevel "bevel"
 /* CATextLayer alignmentMode and truncationMode */
 #define kCAAlignmentNatural "natural"
 #define kCAAlignmentLeft "left"

@@ -33,7 +33,9 @@ func kindAnimation<R>(_ a: CAAnimationRef?, _ kinds: [Animation.Kind], _ fallbac
     }
 }
 
-let propertyKinds: [Animation.Kind] = [.basic, .keyframe]
+let propertyKinds: [Animation.Kind] = [.basic, .keyframe, .spring]
+/// CABasicAnimation and its subclass CASpringAnimation.
+let basicKinds: [Animation.Kind] = [.basic, .spring]
 
 func optionalValueArgument(_ v: CAValueRef?, _ function: StaticString) -> (ok: Bool, value: Value?) {
     guard let v else { return (true, nil) }
@@ -242,14 +244,14 @@ func setAnimationTiming(_ a: CAAnimationRef?, _ x: Double, allowInfinity: Bool, 
 
 @inline(__always)
 func basicValue(_ a: CAAnimationRef?, _ function: StaticString, _ read: (Animation) -> Value?) -> CAValueRef? {
-    kindAnimation(a, [.basic], nil, function) { read($0).map(borrowedHandle) }
+    kindAnimation(a, basicKinds, nil, function) { read($0).map(borrowedHandle) }
 }
 
 @inline(__always)
 func setBasicValue(_ a: CAAnimationRef?, _ value: CAValueRef?, _ function: StaticString, _ write: (Animation, Value?) -> Void) {
     let v = optionalValueArgument(value, function)
     guard v.ok else { return }
-    kindAnimation(a, [.basic], (), function) { write($0, v.value) }
+    kindAnimation(a, basicKinds, (), function) { write($0, v.value) }
 }
 
 /// The start value (NULL: the layer's current value). Borrowed.
@@ -264,6 +266,89 @@ func setBasicValue(_ a: CAAnimationRef?, _ value: CAValueRef?, _ function: Stati
 @c public func CABasicAnimationGetByValue(_ a: CAAnimationRef?) -> CAValueRef? { basicValue(a, #function) { $0.byValue } }
 /// Sets the change relative to the start or end value (retained; NULL: none).
 @c public func CABasicAnimationSetByValue(_ a: CAAnimationRef?, _ v: CAValueRef?) { setBasicValue(a, v, #function) { $0.byValue = $1 } }
+
+// MARK: - CASpringAnimation
+
+/// Creates a CASpringAnimation of `keyPath` (may be NULL): a CABasicAnimation
+/// whose value follows a damped spring from fromValue to toValue (mass 1,
+/// stiffness 100, damping 10, initialVelocity 0). The spring is evaluated in
+/// closed form at the seconds elapsed in the pass; the timing function is
+/// not used. Its duration defaults to 0 like every animation's (the
+/// transaction's duration once added), so set it, usually to
+/// CASpringAnimationGetSettlingDuration, or the spring stops early. Returns +1.
+@c public func CASpringAnimationCreate(_ keyPath: UnsafePointer<CChar>?) -> CAAnimationRef? {
+    let a = Animation(kind: .spring)
+    a.keyPath = keyPath.map { String(cString: $0) }
+    return retainedHandle(a)
+}
+
+/// Apple's -initWithPerceptualDuration:bounce:: a spring with mass 1,
+/// stiffness (2π / perceptualDuration)² and the damping that gives a damping
+/// ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0), no key
+/// path, and its duration set to its settling duration (the perceptual
+/// duration when the spring never settles, bounce 1). perceptualDuration must
+/// be finite and greater than 0 and bounce in (-1, 1]: otherwise records
+/// QZErrorNotFinite or QZErrorInvalidArgument and returns NULL. Returns +1.
+@c public func CASpringAnimationCreateWithPerceptualDuration(_ perceptualDuration: CFTimeInterval, _ bounce: Double) -> CAAnimationRef? {
+    guard perceptualDuration.isFinite, bounce.isFinite else {
+        recordError(QZErrorNotFinite, #function, "perceptualDuration and bounce must be finite, got \(perceptualDuration) and \(bounce)")
+        return nil
+    }
+    guard perceptualDuration > 0, bounce > -1, bounce <= 1 else {
+        recordError(QZErrorInvalidArgument, #function,
+                    "perceptualDuration must be greater than 0 and bounce in (-1, 1], got \(perceptualDuration) and \(bounce)")
+        return nil
+    }
+    let a = Animation(kind: .spring)
+    let s = Spring(perceptualDuration: perceptualDuration, bounce: bounce)
+    a.spring = s
+    let settle = s.settlingDuration
+    a.timing.duration = settle.isFinite ? settle : perceptualDuration
+    return retainedHandle(a)
+}
+
+@inline(__always)
+func setSpringParameter(_ a: CAAnimationRef?, _ key: String, _ value: Double, _ function: StaticString) {
+    kindAnimation(a, [.spring], (), function) { x in
+        if let s = Spring.setting(key, value, on: x.spring, function: function) { x.spring = s }
+    }
+}
+
+/// The mass of the object on the spring (default 1).
+@c public func CASpringAnimationGetMass(_ a: CAAnimationRef?) -> Double { kindAnimation(a, [.spring], 1) { $0.spring.mass } }
+/// Sets the mass (greater than 0, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+@c public func CASpringAnimationSetMass(_ a: CAAnimationRef?, _ v: Double) { setSpringParameter(a, "mass", v, #function) }
+/// The spring's stiffness coefficient (default 100).
+@c public func CASpringAnimationGetStiffness(_ a: CAAnimationRef?) -> Double { kindAnimation(a, [.spring], 100) { $0.spring.stiffness } }
+/// Sets the stiffness (greater than 0, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+@c public func CASpringAnimationSetStiffness(_ a: CAAnimationRef?, _ v: Double) { setSpringParameter(a, "stiffness", v, #function) }
+/// The damping coefficient (default 10).
+@c public func CASpringAnimationGetDamping(_ a: CAAnimationRef?) -> Double { kindAnimation(a, [.spring], 10) { $0.spring.damping } }
+/// Sets the damping (0 or more, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
+/// Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it overdamped.
+@c public func CASpringAnimationSetDamping(_ a: CAAnimationRef?, _ v: Double) { setSpringParameter(a, "damping", v, #function) }
+/// The initial velocity (default 0), in distances (from → to) per second; positive moves towards
+/// the target, negative away from it.
+@c public func CASpringAnimationGetInitialVelocity(_ a: CAAnimationRef?) -> Double { kindAnimation(a, [.spring], 0) { $0.spring.initialVelocity } }
+/// Sets the initial velocity (NaN or infinity records QZErrorNotFinite).
+@c public func CASpringAnimationSetInitialVelocity(_ a: CAAnimationRef?, _ v: Double) { setSpringParameter(a, "initialVelocity", v, #function) }
+
+/// The time (seconds) after which the spring stays within 0.001 of the
+/// distance from its target, computed from the current parameters and
+/// initial velocity (INFINITY for damping 0). Read-only; independent of duration.
+@c public func CASpringAnimationGetSettlingDuration(_ a: CAAnimationRef?) -> CFTimeInterval {
+    kindAnimation(a, [.spring], 0) { $0.spring.settlingDuration }
+}
+/// The perceptual duration, 2π√(mass / stiffness) (what
+/// CASpringAnimationCreateWithPerceptualDuration was given). Read-only.
+@c public func CASpringAnimationGetPerceptualDuration(_ a: CAAnimationRef?) -> CFTimeInterval {
+    kindAnimation(a, [.spring], 0) { $0.spring.perceptualDuration }
+}
+/// The bounce of the current parameters: 1 - ζ for a damping ratio ζ ≤ 1,
+/// 1/ζ - 1 beyond (what CASpringAnimationCreateWithPerceptualDuration was given). Read-only.
+@c public func CASpringAnimationGetBounce(_ a: CAAnimationRef?) -> Double {
+    kindAnimation(a, [.spring], 0) { $0.spring.bounce }
+}
 
 // MARK: - CAKeyframeAnimation
 

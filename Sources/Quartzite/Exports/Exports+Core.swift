@@ -80,7 +80,7 @@ import QuartziteRender
 func releaseHandle(_ handle: UnsafeRawPointer, tag: UInt32) {
     let object = Unmanaged<QZObject>.fromOpaque(handle)
     switch ObjectKind(rawValue: UInt16(truncatingIfNeeded: tag)) {
-    case .layer, .value, .basicAnimation, .keyframeAnimation, .animationGroup, .transition, .renderer:
+    case .layer, .value, .basicAnimation, .springAnimation, .keyframeAnimation, .animationGroup, .transition, .animation, .renderer:
         withModelLock { object.release() }
     default:
         object.release()

@@ -109,6 +109,24 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .tiled)) })
 }
 
+/// Creates a CAGradientLayer (no colours, so nothing drawn until they are
+/// set; locations NULL; startPoint (0.5, 0); endPoint (0.5, 1); type
+/// kCAGradientLayerAxial). The renderers draw its gradient over its
+/// background colour and under its contents, inside its (rounded) bounds.
+/// Returns +1.
+@c public func CAGradientLayerCreate() -> CALayerRef? {
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .gradient)) })
+}
+
+/// Creates a CAShapeLayer (no path; fill opaque black, non-zero rule; no
+/// stroke colour; stroke from 0 to 1; line width 1, miter limit 10, butt
+/// caps, miter joins, no dashes). The renderers draw its path every frame
+/// from its presentation values, over its background and gradient and
+/// under its sublayers. Returns +1.
+@c public func CAShapeLayerCreate() -> CALayerRef? {
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .shape)) })
+}
+
 /// Returns the layer's class. Borrowed.
 @c public func CALayerGetClass(_ layer: CALayerRef?) -> CALayerClassRef? {
     readLayer(layer, nil) { borrowedHandle($0.layerClass) }

@@ -7,7 +7,8 @@ import QuartziteModel
 import QuartziteRender
 
 // Typed getters and setters of CALayer's declared properties (and those of
-// CAScrollLayer, CATextLayer, CATiledLayer and CAEAGLLayer), with the spec's defaults, in
+// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the
+// spec's (or Apple's later documentation's) defaults, in
 // the order of the property table (scripts/generate-layer-properties.py).
 // Setters check their input (NaN records QZErrorNotFinite, an unknown
 // constant QZErrorUnknownConstant) and change nothing on error. A style
@@ -801,6 +802,243 @@ import QuartziteRender
 
 /// Apple's +[CATiledLayer fadeDuration]: 0.25 s.
 @c public func CATiledLayerGetFadeDuration() -> CFTimeInterval { 0.25 }
+
+// MARK: - CAGradientLayer
+
+/// The gradient's colours (an array value of colours, first at startPoint; default NULL: nothing is
+/// drawn). Animatable: arrays of the same length animate colour by colour. Borrowed: valid until
+/// the property next changes.
+@c public func CAGradientLayerGetColors(_ layer: CALayerRef?) -> CAValueRef? {
+    readSubclassLayer(layer, .gradient, nil) { l in l.gradient?.colors.map(borrowedHandle) }
+}
+
+/// Sets the colours: an array value of colour values (CAValueCreateColor), retained; NULL clears
+/// them (nothing is drawn). A value that is not an array of colours records QZErrorWrongType and
+/// changes nothing. When locations has another count the colours are spread evenly until it
+/// matches. A layer that is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetColors(_ layer: CALayerRef?, _ colors: CAValueRef?) {
+    var v: Value?
+    if let colors { guard let o = object(colors, as: Value.self, #function) else { return }; v = o }
+    setLayerValue(layer, .colors, v)
+}
+
+/// Where each colour stops, from 0 (startPoint) to 1 (endPoint): an array value of numbers, one per
+/// colour (default NULL: spread evenly). Animatable. Borrowed: valid until the property next
+/// changes.
+@c public func CAGradientLayerGetLocations(_ layer: CALayerRef?) -> CAValueRef? {
+    readSubclassLayer(layer, .gradient, nil) { l in l.gradient?.locations.map(borrowedHandle) }
+}
+
+/// Sets the stop locations: an array value of numbers (clamped to 0...1 and made non-decreasing
+/// when drawn), retained; NULL spreads the colours evenly. A value that is not an array of numbers
+/// records QZErrorWrongType, a NaN or infinite location QZErrorNotFinite, and a count other than
+/// the colours' (when colours are set) QZErrorInvalidArgument; each changes nothing. A layer that
+/// is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetLocations(_ layer: CALayerRef?, _ locations: CAValueRef?) {
+    var v: Value?
+    if let locations { guard let o = object(locations, as: Value.self, #function) else { return }; v = o }
+    setLayerValue(layer, .locations, v)
+}
+
+/// Where the gradient starts, in the unit square of the bounds (default (0.5, 0): the top edge's
+/// middle); the centre of radial and conic gradients.
+@c public func CAGradientLayerGetStartPoint(_ layer: CALayerRef?) -> CGPoint {
+    readSubclassLayer(layer, .gradient, CGPoint(x: 0.5, y: 0)) { l in (l.gradient.map { $0.startPoint } ?? CGPoint(x: 0.5, y: 0)) }
+}
+
+/// Sets startPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+/// that is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetStartPoint(_ layer: CALayerRef?, _ point: CGPoint) {
+    guard checkFinite(point.x, point.y, function: #function) else { return }
+    setLayerValue(layer, .startPoint, Value(.point(point)))
+}
+
+/// Where the gradient ends, in the unit square of the bounds (default (0.5, 1): the bottom edge's
+/// middle); for a radial gradient the corner of the ellipse's bounding box, for a conic one the
+/// direction of its first colour.
+@c public func CAGradientLayerGetEndPoint(_ layer: CALayerRef?) -> CGPoint {
+    readSubclassLayer(layer, .gradient, CGPoint(x: 0.5, y: 1)) { l in (l.gradient.map { $0.endPoint } ?? CGPoint(x: 0.5, y: 1)) }
+}
+
+/// Sets endPoint. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A layer
+/// that is not a CAGradientLayer records QZErrorWrongType.
+@c public func CAGradientLayerSetEndPoint(_ layer: CALayerRef?, _ point: CGPoint) {
+    guard checkFinite(point.x, point.y, function: #function) else { return }
+    setLayerValue(layer, .endPoint, Value(.point(point)))
+}
+
+/// kCAGradientLayerAxial (default: along the line from startPoint to endPoint), Radial (an ellipse
+/// centred on startPoint through endPoint) or Conic (around startPoint, starting towards endPoint,
+/// clockwise on screen). Borrowed static string.
+@c public func CAGradientLayerGetType(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .gradient, nil) { l in ConstantSet.gradientType.cString((l.gradient.map { $0.type } ?? 0)) }
+}
+
+/// Sets type. The string is compared by content; NULL records QZErrorNullArgument and an unknown
+/// string QZErrorUnknownConstant, and either changes nothing. A layer that is not a CAGradientLayer
+/// records QZErrorWrongType.
+@c public func CAGradientLayerSetType(_ layer: CALayerRef?, _ type: UnsafePointer<CChar>?) {
+    if let v = constantValue(type, #function) { setLayerValue(layer, .type, v) }
+}
+
+// MARK: - CAShapeLayer
+
+/// The shape's path, in the layer's coordinates, or NULL (default: nothing drawn). Animatable:
+/// paths with the same elements animate point by point, others switch half-way. Borrowed.
+@c public func CAShapeLayerGetPath(_ layer: CALayerRef?) -> QZCGPathRef? {
+    readSubclassLayer(layer, .shape, nil) { l in (l.shape?.path).map { OpaquePointer(Unmanaged.passUnretained($0).toOpaque()) } }
+}
+
+/// Sets the path. A mutable path is copied (later changes to it do not reach the layer); an
+/// immutable one is retained. NULL removes it. A layer that is not a CAShapeLayer records
+/// QZErrorWrongType.
+@c public func CAShapeLayerSetPath(_ layer: CALayerRef?, _ path: QZCGPathRef?) {
+    var v: Value?
+    if let path {
+        guard let p = object(path, as: Path.self) else { return }
+        v = Value(.object(p.isMutable ? Path(p.data, mutable: false) : p))
+    }
+    setLayerValue(layer, .path, v)
+}
+
+/// The colour inside the path (default opaque black; NULL: not filled). Borrowed.
+@c public func CAShapeLayerGetFillColor(_ layer: CALayerRef?) -> QZCGColorRef? {
+    readSubclassLayer(layer, .shape, nil) { l in borrowedColor(l.shape?.fillColor) }
+}
+
+/// Sets fillColor. The colour is retained; NULL means none. A layer that is not a CAShapeLayer
+/// records QZErrorWrongType.
+@c public func CAShapeLayerSetFillColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
+    let c = colorValue(color, #function)
+    if c.ok { setLayerValue(layer, .fillColor, c.value) }
+}
+
+/// Which points are inside the path: kCAFillRuleNonZero (default) or kCAFillRuleEvenOdd. Borrowed
+/// static string.
+@c public func CAShapeLayerGetFillRule(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .shape, nil) { l in ConstantSet.fillRule.cString((l.shape.map { $0.fillRule } ?? 0)) }
+}
+
+/// Sets fillRule. The string is compared by content; NULL records QZErrorNullArgument and an
+/// unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+/// CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetFillRule(_ layer: CALayerRef?, _ rule: UnsafePointer<CChar>?) {
+    if let v = constantValue(rule, #function) { setLayerValue(layer, .fillRule, v) }
+}
+
+/// The colour of the path's outline (default NULL: not stroked). Borrowed.
+@c public func CAShapeLayerGetStrokeColor(_ layer: CALayerRef?) -> QZCGColorRef? {
+    readSubclassLayer(layer, .shape, nil) { l in borrowedColor(l.shape?.strokeColor) }
+}
+
+/// Sets strokeColor. The colour is retained; NULL means none. A layer that is not a CAShapeLayer
+/// records QZErrorWrongType.
+@c public func CAShapeLayerSetStrokeColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
+    let c = colorValue(color, #function)
+    if c.ok { setLayerValue(layer, .strokeColor, c.value) }
+}
+
+/// Where the stroke starts, as a fraction of the path's length (default 0); with strokeEnd it
+/// strokes part of the path. Values are clamped to 0...1 when drawn.
+@c public func CAShapeLayerGetStrokeStart(_ layer: CALayerRef?) -> Double {
+    readSubclassLayer(layer, .shape, 0) { l in (l.shape.map { $0.strokeStart } ?? 0) }
+}
+
+/// Sets strokeStart. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+/// not a CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetStrokeStart(_ layer: CALayerRef?, _ value: Double) {
+    guard checkFinite(value, function: #function) else { return }
+    setLayerValue(layer, .strokeStart, Value(.number(value)))
+}
+
+/// Where the stroke ends, as a fraction of the path's length (default 1). Animating it from 0 to 1
+/// draws the outline; nothing is stroked when it is at or before strokeStart.
+@c public func CAShapeLayerGetStrokeEnd(_ layer: CALayerRef?) -> Double {
+    readSubclassLayer(layer, .shape, 1) { l in (l.shape.map { $0.strokeEnd } ?? 1) }
+}
+
+/// Sets strokeEnd. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+/// not a CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetStrokeEnd(_ layer: CALayerRef?, _ value: Double) {
+    guard checkFinite(value, function: #function) else { return }
+    setLayerValue(layer, .strokeEnd, Value(.number(value)))
+}
+
+/// The width of the stroke (default 1; 0 or less: not stroked).
+@c public func CAShapeLayerGetLineWidth(_ layer: CALayerRef?) -> Double {
+    readSubclassLayer(layer, .shape, 1) { l in (l.shape.map { $0.lineWidth } ?? 1) }
+}
+
+/// Sets lineWidth. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+/// not a CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetLineWidth(_ layer: CALayerRef?, _ width: Double) {
+    guard checkFinite(width, function: #function) else { return }
+    setLayerValue(layer, .lineWidth, Value(.number(width)))
+}
+
+/// The miter limit of kCALineJoinMiter joins (default 10): sharper joins are bevelled.
+@c public func CAShapeLayerGetMiterLimit(_ layer: CALayerRef?) -> Double {
+    readSubclassLayer(layer, .shape, 10) { l in (l.shape.map { $0.miterLimit } ?? 10) }
+}
+
+/// Sets miterLimit. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+/// not a CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetMiterLimit(_ layer: CALayerRef?, _ limit: Double) {
+    guard checkFinite(limit, function: #function) else { return }
+    setLayerValue(layer, .miterLimit, Value(.number(limit)))
+}
+
+/// The ends of the stroke: kCALineCapButt (default), Round or Square. Borrowed static string.
+@c public func CAShapeLayerGetLineCap(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .shape, nil) { l in ConstantSet.lineCap.cString((l.shape.map { $0.lineCap } ?? 0)) }
+}
+
+/// Sets lineCap. The string is compared by content; NULL records QZErrorNullArgument and an unknown
+/// string QZErrorUnknownConstant, and either changes nothing. A layer that is not a CAShapeLayer
+/// records QZErrorWrongType.
+@c public func CAShapeLayerSetLineCap(_ layer: CALayerRef?, _ cap: UnsafePointer<CChar>?) {
+    if let v = constantValue(cap, #function) { setLayerValue(layer, .lineCap, v) }
+}
+
+/// The corners of the stroke: kCALineJoinMiter (default), Round or Bevel. Borrowed static string.
+@c public func CAShapeLayerGetLineJoin(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .shape, nil) { l in ConstantSet.lineJoin.cString((l.shape.map { $0.lineJoin } ?? 0)) }
+}
+
+/// Sets lineJoin. The string is compared by content; NULL records QZErrorNullArgument and an
+/// unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+/// CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetLineJoin(_ layer: CALayerRef?, _ join: UnsafePointer<CChar>?) {
+    if let v = constantValue(join, #function) { setLayerValue(layer, .lineJoin, v) }
+}
+
+/// How far into the dash pattern the stroke starts (default 0).
+@c public func CAShapeLayerGetLineDashPhase(_ layer: CALayerRef?) -> Double {
+    readSubclassLayer(layer, .shape, 0) { l in (l.shape.map { $0.lineDashPhase } ?? 0) }
+}
+
+/// Sets lineDashPhase. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that
+/// is not a CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetLineDashPhase(_ layer: CALayerRef?, _ phase: Double) {
+    guard checkFinite(phase, function: #function) else { return }
+    setLayerValue(layer, .lineDashPhase, Value(.number(phase)))
+}
+
+/// The dash pattern: an array value of lengths, painted and unpainted alternately (default NULL:
+/// solid). Borrowed: valid until the property next changes.
+@c public func CAShapeLayerGetLineDashPattern(_ layer: CALayerRef?) -> CAValueRef? {
+    readSubclassLayer(layer, .shape, nil) { l in l.shape?.lineDashPattern.map(borrowedHandle) }
+}
+
+/// Sets the dash pattern: an array value of non-negative numbers, retained; NULL (or an array whose
+/// lengths are all 0) draws a solid line. A value that is not an array of numbers records
+/// QZErrorWrongType, a NaN, infinite or negative length QZErrorInvalidArgument; each changes
+/// nothing. A layer that is not a CAShapeLayer records QZErrorWrongType.
+@c public func CAShapeLayerSetLineDashPattern(_ layer: CALayerRef?, _ pattern: CAValueRef?) {
+    var v: Value?
+    if let pattern { guard let o = object(pattern, as: Value.self, #function) else { return }; v = o }
+    setLayerValue(layer, .lineDashPattern, v)
+}
 
 // MARK: - CAEAGLLayer
 

@@ -46,6 +46,9 @@ public enum ObjectKind: UInt16, Sendable {
     case line = 122
     case framesetter = 123
     case frame = 124
+    /// A CASpringAnimation (a CABasicAnimation subclass; next to the other
+    /// animations' numbers, declared last so that no case's index moves).
+    case springAnimation = 53
 
     /// The C type name without "Ref", as a static C string.
     package var cTypeName: StaticString {
@@ -63,6 +66,7 @@ public enum ObjectKind: UInt16, Sendable {
         case .animationGroup: return "CAAnimationGroup"
         case .transition: return "CATransition"
         case .animation: return "CAAnimation"
+        case .springAnimation: return "CASpringAnimation"
         case .pixelBuffer: return "CVPixelBuffer"
         case .pixelBufferPool: return "CVPixelBufferPool"
         case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"

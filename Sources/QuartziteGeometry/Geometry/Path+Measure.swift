@@ -143,7 +143,7 @@ public final class PathMeasure {
     /// The parameter t in the piece where the arc length from its start is
     /// `target`: Newton steps on the arc length, kept inside a shrinking
     /// bracket (bisection when a step would leave it).
-    private func parameter(in piece: Piece, atLength target: Double) -> Double {
+    package func parameter(in piece: Piece, atLength target: Double) -> Double {
         if case .line = piece.segment {
             return piece.t0 + (piece.t1 - piece.t0) * (target / piece.length)
         }

@@ -30,7 +30,7 @@ extension Animation {
             sample = s
         }
         switch animationKind {
-        case .basic:
+        case .basic, .spring:
             if fastPlan.kind != .general, !target.flags.contains(.hasStyle) {
                 applyPlan(to: target, progress: sample.progress)
                 return true
@@ -95,7 +95,11 @@ extension Animation {
         let base = target.value(forKeyPath: keyPath) ?? defaultBase(for: target, keyPath) ?? Value.null
         var (from, to) = basicEndpoints(base: base)
         if additive && fromValue == nil && toValue == nil && byValue == nil { from = base; to = base }
-        let p = timingFunction?.solve(sample.progress) ?? sample.progress
+        // A spring's progress is the spring's response at the time elapsed
+        // in this pass (seconds, not a fraction of the duration); the
+        // duration only says when it stops. Its timing function is not used.
+        let p = animationKind == .spring ? spring.progress(at: sample.progress * duration)
+            : timingFunction?.solve(sample.progress) ?? sample.progress
         var v = Value.interpolate(from, to, p)
         if cumulative, let end = Value.repeated(to, sample.iteration) { v = Value.add(end, v) }
         store(v, base: base, into: target, keyPath: keyPath)

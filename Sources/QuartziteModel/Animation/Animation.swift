@@ -11,7 +11,9 @@ public final class Animation: QZObject, Handle {
     public enum Kind: UInt16, Sendable {
         /// `plain`: Apple's +[CAAnimation animation], a timing object with a
         /// delegate and no effect of its own.
-        case basic = 48, keyframe = 49, group = 50, transition = 51, plain = 52
+        /// `spring`: a CASpringAnimation, a basic animation whose progress
+        /// follows `spring` instead of a timing function.
+        case basic = 48, keyframe = 49, group = 50, transition = 51, plain = 52, spring = 53
         package var objectKind: ObjectKind { ObjectKind(rawValue: rawValue)! }
     }
 
@@ -135,6 +137,13 @@ public final class Animation: QZObject, Handle {
         set { ensureExtras().endProgress = newValue }
     }
 
+    // CASpringAnimation
+    /// The spring a `.spring` animation follows (Apple's defaults until set).
+    public var spring: Spring {
+        get { extras?.spring ?? Spring() }
+        set { ensureExtras().spring = newValue; invalidatePlan() }
+    }
+
     /// The properties most animations never set (the other kinds' and
     /// key-value coding's), allocated on the first write: a basic animation
     /// (every implicit one) stays small and is quick to create.
@@ -158,7 +167,7 @@ public final class Animation: QZObject, Handle {
 
     @inlinable package static var handleKind: ObjectKind { .animation }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool {
-        tag >= tagMagic | UInt32(Kind.basic.rawValue) && tag <= tagMagic | UInt32(Kind.plain.rawValue)
+        tag >= tagMagic | UInt32(Kind.basic.rawValue) && tag <= tagMagic | UInt32(Kind.spring.rawValue)
     }
 
     public init(kind: Kind) {
@@ -207,7 +216,9 @@ public final class Animation: QZObject, Handle {
     }
 
 
-    package var isPropertyAnimation: Bool { animationKind == .basic || animationKind == .keyframe }
+    package var isPropertyAnimation: Bool { animationKind == .basic || animationKind == .keyframe || animationKind == .spring }
+    /// A CABasicAnimation or its subclass CASpringAnimation.
+    package var isBasic: Bool { animationKind == .basic || animationKind == .spring }
 
     /// True when `other` is this animation or one of the animations of its
     /// groups, at any depth (a group must not contain itself).
@@ -263,6 +274,7 @@ package final class AnimationExtras {
     package var transitionSubtype: UInt8?
     package var startProgress: Float = 0
     package var endProgress: Float = 1
+    package var spring = Spring()
 
     /// A copy sharing the animations (the caller copies them when it must).
     package func copy() -> AnimationExtras {
@@ -282,6 +294,7 @@ package final class AnimationExtras {
         x.transitionSubtype = transitionSubtype
         x.startProgress = startProgress
         x.endProgress = endProgress
+        x.spring = spring
         return x
     }
 }
@@ -414,9 +427,9 @@ extension Animation {
         case "keyPath" where isPropertyAnimation: return keyPath.map { Value(string: $0) }
         case "additive" where isPropertyAnimation: return Value(.bool(additive))
         case "cumulative" where isPropertyAnimation: return Value(.bool(cumulative))
-        case "fromValue" where animationKind == .basic: return fromValue
-        case "toValue" where animationKind == .basic: return toValue
-        case "byValue" where animationKind == .basic: return byValue
+        case "fromValue" where isBasic: return fromValue
+        case "toValue" where isBasic: return toValue
+        case "byValue" where isBasic: return byValue
         case "values" where animationKind == .keyframe: return values.map { Value(.array($0)) }
         case "keyTimes" where animationKind == .keyframe: return keyTimes.map { Value(.array($0.map { Value(.number($0)) })) }
         case "calculationMode" where animationKind == .keyframe: return Value(string: ConstantSet.calculationMode.name(calculationMode))
@@ -432,6 +445,13 @@ extension Animation {
         case "subtype" where animationKind == .transition: return transitionSubtype.map { Value(string: ConstantSet.transitionSubtype.name($0)) }
         case "startProgress" where animationKind == .transition: return Value(.number(Double(startProgress)))
         case "endProgress" where animationKind == .transition: return Value(.number(Double(endProgress)))
+        case "mass" where animationKind == .spring: return Value(.number(spring.mass))
+        case "stiffness" where animationKind == .spring: return Value(.number(spring.stiffness))
+        case "damping" where animationKind == .spring: return Value(.number(spring.damping))
+        case "initialVelocity" where animationKind == .spring: return Value(.number(spring.initialVelocity))
+        case "settlingDuration" where animationKind == .spring: return Value(.number(spring.settlingDuration))
+        case "perceptualDuration" where animationKind == .spring: return Value(.number(spring.perceptualDuration))
+        case "bounce" where animationKind == .spring: return Value(.number(spring.bounce))
         default: return custom[key]
         }
     }
@@ -476,9 +496,9 @@ extension Animation {
         case "keyPath" where isPropertyAnimation: keyPath = v?.string
         case "additive" where isPropertyAnimation: guard let b = bool() else { return false }; additive = b
         case "cumulative" where isPropertyAnimation: guard let b = bool() else { return false }; cumulative = b
-        case "fromValue" where animationKind == .basic: fromValue = v
-        case "toValue" where animationKind == .basic: toValue = v
-        case "byValue" where animationKind == .basic: byValue = v
+        case "fromValue" where isBasic: fromValue = v
+        case "toValue" where isBasic: toValue = v
+        case "byValue" where isBasic: byValue = v
         case "values" where animationKind == .keyframe:
             if let v, case .array(let items) = v.storage { values = items } else if v == nil { values = nil } else { return wrong("an array") }
         case "keyTimes" where animationKind == .keyframe,
@@ -542,6 +562,15 @@ extension Animation {
             guard let n = number() else { return false }; startProgress = Float(n)
         case "endProgress" where animationKind == .transition:
             guard let n = number() else { return false }; endProgress = Float(n)
+        case "mass" where animationKind == .spring, "stiffness" where animationKind == .spring,
+             "damping" where animationKind == .spring, "initialVelocity" where animationKind == .spring:
+            guard let n = number() else { return false }
+            guard let s = Spring.setting(key, n, on: spring, function: function) else { return false }
+            spring = s
+        case "settlingDuration" where animationKind == .spring, "perceptualDuration" where animationKind == .spring,
+             "bounce" where animationKind == .spring:
+            recordError(QZErrorInvalidArgument, function, "\(key) is read-only")
+            return false
         default:
             if let v { custom.set(v, for: key) } else if custom[key] != nil {
                 var d = ValueDictionary()

@@ -79,6 +79,23 @@ extension Layer {
         case .levelsOfDetail: return Value(.number(Double(1)))
         case .levelsOfDetailBias: return Value(.number(Double(0)))
         case .tileSize: return Value(.size(CGSize(width: 256, height: 256)))
+        case .colors: return nil
+        case .locations: return nil
+        case .startPoint: return Value(.point(CGPoint(x: 0.5, y: 0)))
+        case .endPoint: return Value(.point(CGPoint(x: 0.5, y: 1)))
+        case .type: return Value(string: ConstantSet.gradientType.name(0))
+        case .path: return nil
+        case .fillColor: return Value(.color(Color.opaqueBlack))
+        case .fillRule: return Value(string: ConstantSet.fillRule.name(0))
+        case .strokeColor: return nil
+        case .strokeStart: return Value(.number(0))
+        case .strokeEnd: return Value(.number(1))
+        case .lineWidth: return Value(.number(1))
+        case .miterLimit: return Value(.number(10))
+        case .lineCap: return Value(string: ConstantSet.lineCap.name(0))
+        case .lineJoin: return Value(string: ConstantSet.lineJoin.name(0))
+        case .lineDashPhase: return Value(.number(0))
+        case .lineDashPattern: return nil
         case .drawableProperties: return EAGLLayerState.defaultProperties
         }
     }
@@ -165,6 +182,23 @@ extension Layer {
         case .levelsOfDetail: return Value(.number(Double((l.tiled.map { $0.levelsOfDetail } ?? 1))))
         case .levelsOfDetailBias: return Value(.number(Double((l.tiled.map { $0.levelsOfDetailBias } ?? 0))))
         case .tileSize: return Value(.size((l.tiled.map { $0.tileSize } ?? CGSize(width: 256, height: 256))))
+        case .colors: return l.gradient?.colors
+        case .locations: return l.gradient?.locations
+        case .startPoint: return Value(.point((l.gradient.map { $0.startPoint } ?? CGPoint(x: 0.5, y: 0))))
+        case .endPoint: return Value(.point((l.gradient.map { $0.endPoint } ?? CGPoint(x: 0.5, y: 1))))
+        case .type: return Value(string: ConstantSet.gradientType.name((l.gradient.map { $0.type } ?? 0)))
+        case .path: return l.shape?.path.map { Value(.object($0)) }
+        case .fillColor: return l.shape?.fillColor.map { Value(.color($0)) }
+        case .fillRule: return Value(string: ConstantSet.fillRule.name((l.shape.map { $0.fillRule } ?? 0)))
+        case .strokeColor: return l.shape?.strokeColor.map { Value(.color($0)) }
+        case .strokeStart: return Value(.number((l.shape.map { $0.strokeStart } ?? 0)))
+        case .strokeEnd: return Value(.number((l.shape.map { $0.strokeEnd } ?? 1)))
+        case .lineWidth: return Value(.number((l.shape.map { $0.lineWidth } ?? 1)))
+        case .miterLimit: return Value(.number((l.shape.map { $0.miterLimit } ?? 10)))
+        case .lineCap: return Value(string: ConstantSet.lineCap.name((l.shape.map { $0.lineCap } ?? 0)))
+        case .lineJoin: return Value(string: ConstantSet.lineJoin.name((l.shape.map { $0.lineJoin } ?? 0)))
+        case .lineDashPhase: return Value(.number((l.shape.map { $0.lineDashPhase } ?? 0)))
+        case .lineDashPattern: return l.shape?.lineDashPattern
         case .drawableProperties: return l.eagl?.properties
         }
     }
@@ -444,6 +478,92 @@ extension Layer {
                 return .failed
             }
             l.tiled?.tileSize = s
+            return .stored
+        case .colors:
+            if let v = r.v, GradientLayerState.colorList(v) == nil { return r.fail("an array of colours") }
+            l.gradient?.colors = r.v
+            return .stored
+        case .locations:
+            if let v = r.v {
+                guard let n = GradientLayerState.numberList(v) else { return r.fail("an array of numbers") }
+                guard n.finite else {
+                    recordError(QZErrorNotFinite, r.function, "locations must be finite numbers")
+                    return .failed
+                }
+                if let c = l.gradient?.colors, let colors = GradientLayerState.colorList(c), colors.count != n.list.count {
+                    recordError(QZErrorInvalidArgument, r.function,
+                                "\(n.list.count) locations for \(colors.count) colours (set the colours first)")
+                    return .failed
+                }
+            }
+            l.gradient?.locations = r.v
+            return .stored
+        case .startPoint:
+            guard let p = r.point(), p.isFinite else { return r.fail("a finite point") }
+            l.gradient?.startPoint = p
+            return .stored
+        case .endPoint:
+            guard let p = r.point(), p.isFinite else { return r.fail("a finite point") }
+            l.gradient?.endPoint = p
+            return .stored
+        case .type:
+            guard let i = r.constant(.gradientType) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.gradient?.type = i
+            return .stored
+        case .path:
+            guard let o = r.object(), o == nil || o! is Path else { return r.fail("a path") }
+            // Keep an immutable snapshot: later edits of a mutable path must not reach the layer.
+            if let p = o as? Path, p.isMutable { l.shape?.path = Path(p.data, mutable: false) } else { l.shape?.path = o as? Path }
+            return .stored
+        case .fillColor:
+            guard let c = r.color() else { return r.fail("a color") }
+            l.shape?.fillColor = c
+            return .stored
+        case .fillRule:
+            guard let i = r.constant(.fillRule) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.shape?.fillRule = i
+            return .stored
+        case .strokeColor:
+            guard let c = r.color() else { return r.fail("a color") }
+            l.shape?.strokeColor = c
+            return .stored
+        case .strokeStart:
+            guard let n = r.number() else { return r.numberFail() }
+            l.shape?.strokeStart = n
+            return .stored
+        case .strokeEnd:
+            guard let n = r.number() else { return r.numberFail() }
+            l.shape?.strokeEnd = n
+            return .stored
+        case .lineWidth:
+            guard let n = r.number() else { return r.numberFail() }
+            l.shape?.lineWidth = n
+            return .stored
+        case .miterLimit:
+            guard let n = r.number() else { return r.numberFail() }
+            l.shape?.miterLimit = n
+            return .stored
+        case .lineCap:
+            guard let i = r.constant(.lineCap) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.shape?.lineCap = i
+            return .stored
+        case .lineJoin:
+            guard let i = r.constant(.lineJoin) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.shape?.lineJoin = i
+            return .stored
+        case .lineDashPhase:
+            guard let n = r.number() else { return r.numberFail() }
+            l.shape?.lineDashPhase = n
+            return .stored
+        case .lineDashPattern:
+            if let v = r.v {
+                guard let n = GradientLayerState.numberList(v) else { return r.fail("an array of numbers") }
+                guard n.finite, n.list.allSatisfy({ $0 >= 0 }) else {
+                    recordError(QZErrorInvalidArgument, r.function, "dash lengths must be finite and not negative")
+                    return .failed
+                }
+            }
+            l.shape?.lineDashPattern = r.v
             return .stored
         case .drawableProperties:
             // Stored as given (Apple's copy property); read when storage is made.

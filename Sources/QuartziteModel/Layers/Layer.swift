@@ -88,6 +88,16 @@ public final class Layer: QZObject, Handle {
         get { extras?.eagl }
         set { if newValue != nil || extras != nil { ensureExtras.eagl = newValue } }
     }
+    /// CAGradientLayer's colours, locations, end points and type (GradientLayer.swift).
+    package var gradient: GradientLayerState? {
+        get { extras?.gradient }
+        set { if newValue != nil || extras != nil { ensureExtras.gradient = newValue } }
+    }
+    /// CAShapeLayer's path and stroke and fill properties (ShapeLayer.swift).
+    package var shape: ShapeLayerState? {
+        get { extras?.shape }
+        set { if newValue != nil || extras != nil { ensureExtras.shape = newValue } }
+    }
     package var custom: CustomValues? {
         get { extras?.custom }
         set { if newValue != nil || extras != nil { ensureExtras.custom = newValue } }
@@ -128,6 +138,8 @@ public final class Layer: QZObject, Handle {
         case .text: text = TextLayerState()
         case .tiled: tiled = TiledLayerState()
         case .eagl: eagl = EAGLLayerState()
+        case .gradient: gradient = GradientLayerState()
+        case .shape: shape = ShapeLayerState()
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
@@ -184,11 +196,14 @@ public final class Layer: QZObject, Handle {
     private func assignExtras(copyOf other: Layer) {
         let old = extras
         extras = nil
-        if let m = other.extras, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil {
+        if let m = other.extras, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil
+            || m.gradient != nil || m.shape != nil {
             let r = LayerExtras()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
             r.eagl = m.eagl?.copy()
+            r.gradient = m.gradient?.copy()
+            r.shape = m.shape?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
             extras = r
         }
@@ -371,6 +386,8 @@ package final class LayerExtras {
     package var text: TextLayerState?
     package var tiled: TiledLayerState?
     package var eagl: EAGLLayerState?
+    package var gradient: GradientLayerState?
+    package var shape: ShapeLayerState?
     package var custom: CustomValues?
     @usableFromInline package var hooks: LayerHooks?
     package var presentationParent: Layer?

@@ -50,6 +50,8 @@ public final class LayerClass: QZObject, Handle {
     public static let text = LayerClass(name: "CATextLayer", superclass: base, builtin: .text, callbacks: nil, info: nil)
     public static let tiled = LayerClass(name: "CATiledLayer", superclass: base, builtin: .tiled, callbacks: nil, info: nil)
     public static let eagl = LayerClass(name: "CAEAGLLayer", superclass: base, builtin: .eagl, callbacks: nil, info: nil)
+    public static let shape = LayerClass(name: "CAShapeLayer", superclass: base, builtin: .shape, callbacks: nil, info: nil)
+    public static let gradient = LayerClass(name: "CAGradientLayer", superclass: base, builtin: .gradient, callbacks: nil, info: nil)
 
     package static func builtin(named name: String) -> LayerClass? {
         switch name {
@@ -58,6 +60,8 @@ public final class LayerClass: QZObject, Handle {
         case "CATextLayer": return text
         case "CATiledLayer": return tiled
         case "CAEAGLLayer": return eagl
+        case "CAGradientLayer": return gradient
+        case "CAShapeLayer": return shape
         default: return nil
         }
     }

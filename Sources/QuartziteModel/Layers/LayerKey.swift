@@ -17,7 +17,9 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         shouldRasterize, rasterizationScale, filters, backgroundFilters, compositingFilter, style, name,
         actions, sublayers, beginTime, duration, speed, timeOffset, repeatCount, repeatDuration, autoreverses,
         fillMode, scrollMode, string, font, fontSize, foregroundColor, wrapped, alignmentMode, truncationMode,
-        levelsOfDetail, levelsOfDetailBias, tileSize, drawableProperties
+        levelsOfDetail, levelsOfDetailBias, tileSize, colors, locations, startPoint, endPoint, type, path,
+        fillColor, fillRule, strokeColor, strokeStart, strokeEnd, lineWidth, miterLimit, lineCap, lineJoin,
+        lineDashPhase, lineDashPattern, drawableProperties
 
     public var name: String {
         switch self {
@@ -83,6 +85,23 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .levelsOfDetail: return "levelsOfDetail"
         case .levelsOfDetailBias: return "levelsOfDetailBias"
         case .tileSize: return "tileSize"
+        case .colors: return "colors"
+        case .locations: return "locations"
+        case .startPoint: return "startPoint"
+        case .endPoint: return "endPoint"
+        case .type: return "type"
+        case .path: return "path"
+        case .fillColor: return "fillColor"
+        case .fillRule: return "fillRule"
+        case .strokeColor: return "strokeColor"
+        case .strokeStart: return "strokeStart"
+        case .strokeEnd: return "strokeEnd"
+        case .lineWidth: return "lineWidth"
+        case .miterLimit: return "miterLimit"
+        case .lineCap: return "lineCap"
+        case .lineJoin: return "lineJoin"
+        case .lineDashPhase: return "lineDashPhase"
+        case .lineDashPattern: return "lineDashPattern"
         case .drawableProperties: return "drawableProperties"
         }
     }
@@ -102,6 +121,9 @@ public enum LayerKey: Int, CaseIterable, Sendable {
              .text
         case .levelsOfDetail, .levelsOfDetailBias, .tileSize: return .tiled
         case .drawableProperties: return .eagl
+        case .colors, .locations, .startPoint, .endPoint, .type: return .gradient
+        case .path, .fillColor, .fillRule, .strokeColor, .strokeStart, .strokeEnd, .lineWidth, .miterLimit,
+             .lineCap, .lineJoin, .lineDashPhase, .lineDashPattern: return .shape
         default: return .layer
         }
     }
@@ -122,7 +144,8 @@ public enum LayerKey: Int, CaseIterable, Sendable {
              .opacity, .hidden, .masksToBounds, .mask, .doubleSided, .cornerRadius, .borderWidth, .borderColor,
              .backgroundColor, .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .shadowPath,
              .rasterizationScale, .filters, .backgroundFilters, .compositingFilter, .sublayers, .string,
-             .fontSize, .foregroundColor:
+             .fontSize, .foregroundColor, .colors, .locations, .startPoint, .endPoint, .path, .fillColor,
+             .strokeColor, .strokeStart, .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase:
             return true
         default:
             return false
@@ -149,13 +172,14 @@ public enum LayerKey: Int, CaseIterable, Sendable {
                  .shadowRadius, .opaque, .edgeAntialiasingMask, .geometryFlipped,
                  .needsDisplayOnBoundsChange, .shouldRasterize, .rasterizationScale, .beginTime,
                  .duration, .speed, .timeOffset, .repeatCount, .repeatDuration, .autoreverses,
-                 .fontSize, .wrapped, .levelsOfDetail, .levelsOfDetailBias: return
-                 value.number?.isNaN == false
+                 .fontSize, .wrapped, .levelsOfDetail, .levelsOfDetailBias, .strokeStart,
+                 .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase: return value.number?.isNaN ==
+                 false
             default: return false
             }
         case .point:
             switch self {
-            case .position, .anchorPoint: return true
+            case .position, .anchorPoint, .startPoint, .endPoint: return true
             default: return false
             }
         case .size:
@@ -175,12 +199,14 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             }
         case .color:
             switch self {
-            case .borderColor, .backgroundColor, .shadowColor, .foregroundColor: return true
+            case .borderColor, .backgroundColor, .shadowColor, .foregroundColor, .fillColor,
+                 .strokeColor: return true
             default: return false
             }
         case .array:
             switch self {
-            case .filters, .backgroundFilters, .string: return true
+            case .filters, .backgroundFilters, .string, .colors, .locations, .lineDashPattern:
+                 return true
             default: return false
             }
         case .dictionary:
@@ -195,7 +221,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             default: return false
             }
         case .object(let o):
-            return self == .contents || self == .compositingFilter || (self == .shadowPath && o is Path) || (self == .string && o is AttributedText) || (self == .font && o is Font)
+            return self == .contents || self == .compositingFilter || (self == .shadowPath && o is Path) || (self == .string && o is AttributedText) || (self == .font && o is Font) || (self == .path && o is Path)
         case .null: return false
         }
     }
@@ -216,6 +242,10 @@ extension ConstantSet {
     package static let scrollMode = ConstantSet(names: ["both", "none", "vertically", "horizontally"])
     package static let alignment = ConstantSet(names: ["natural", "left", "right", "center", "justified"])
     package static let truncation = ConstantSet(names: ["none", "start", "end", "middle"])
+    package static let gradientType = ConstantSet(names: ["axial", "radial", "conic"])
+    package static let fillRule = ConstantSet(names: ["non-zero", "even-odd"])
+    package static let lineCap = ConstantSet(names: ["butt", "round", "square"])
+    package static let lineJoin = ConstantSet(names: ["miter", "round", "bevel"])
 
     /// The constant set of a string-valued key.
     package static func forKey(_ key: LayerKey) -> ConstantSet? {
@@ -226,6 +256,10 @@ extension ConstantSet {
         case .scrollMode: return .scrollMode
         case .alignmentMode: return .alignment
         case .truncationMode: return .truncation
+        case .type: return .gradientType
+        case .fillRule: return .fillRule
+        case .lineCap: return .lineCap
+        case .lineJoin: return .lineJoin
         default: return nil
         }
     }

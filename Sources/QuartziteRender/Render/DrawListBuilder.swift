@@ -10,7 +10,8 @@ import QuartziteModel
 // its plane (a 2D homography per layer, as Layer+Geometry does); siblings are
 // ordered by zPosition, then by index. Per layer: shadow, then (in a group
 // when opacity < 1 applies to more than one operation, or a mask is set)
-// background, contents (clipped when masksToBounds), sublayers, border.
+// background, a gradient layer's gradient, a shape layer's shape, contents (clipped when
+// masksToBounds), sublayers, border.
 // Callers hold the model lock.
 
 package struct DrawListBuilder {
@@ -115,6 +116,10 @@ package struct DrawListBuilder {
             op.color = bg.premultipliedRGBA; op.opacity = opacity; op.edgeMask = edges; op.layerID = id
             add(op, bounds: h.bounds(of: b))
         }
+        if layer.gradient != nil {
+            emitGradient(layer, h, bounds: b, cornerRadius: radius, opacity: opacity, edges: edges, id: id)
+        }
+        if layer.shape != nil { emitShape(layer, h, opacity: opacity, id: id) }
         let clips = layer.flags.contains(.masksToBounds)
         if clips { pushClip(layer, h) }
         if let v, let pb = v.contentsPixels {
@@ -320,8 +325,9 @@ package struct DrawListBuilder {
     /// At most how many operations the layer itself emits (emitBody's and
     /// emitContents's tests, shared through LayerVisuals).
     private func ownOperationCount(_ layer: Layer) -> Int {
-        guard let v = layer.visuals else { return 0 }
-        var n = 0
+        let g = (layer.gradient != nil ? 1 : 0) + (layer.shape != nil ? 1 : 0)
+        guard let v = layer.visuals else { return g }
+        var n = g
         if v.paintsBackground { n += 1 }
         if v.contentsPixels != nil { n += v.slicesContents ? 9 : 1 }
         if v.paintsBorder { n += 1 }

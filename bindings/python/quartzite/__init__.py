@@ -35,8 +35,8 @@ from inside the package (an installed wheel), else from the build tree
 from . import _lib, run_loop
 from ._export import HAS_BUFFER_PROTOCOL
 from .animation import (
-    Animation, AnimationGroup, BasicAnimation, KeyframeAnimation, PropertyAnimation, TimingFunction,
-    Transition, process_animation_events,
+    Animation, AnimationGroup, BasicAnimation, KeyframeAnimation, PropertyAnimation, SpringAnimation,
+    TimingFunction, Transition, process_animation_events,
 )
 from .color import Color
 from .display_link import DisplayLink
@@ -51,7 +51,7 @@ from .graphics import (
     BlendMode, Context, Gradient, GradientDrawingOptions, Image, InterpolationQuality, LineCap, LineJoin,
     PathDrawingMode,
 )
-from .layer import EAGLLayer, Edge, Layer, ScrollLayer, TextLayer, TiledLayer
+from .layer import EAGLLayer, Edge, GradientLayer, Layer, ScrollLayer, ShapeLayer, TextLayer, TiledLayer
 from .gl import EAGLContext
 from .path import Path, PathElement, PathElementType
 from .renderer import DrawList, Frame, Renderer, render_in_context
@@ -76,8 +76,8 @@ __all__ = [
     "InvalidStateError", "KeyframeAnimation", "Layer", "NotFiniteError",
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement",
     "PathElementType", "PixelBuffer", "PixelBufferPool", "Plane", "Point",
-    "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "TextLayer",
-    "TiledLayer", "EAGLLayer", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
+    "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "SpringAnimation", "TextLayer",
+    "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
     "Value", "ValueType", "WrongTypeError", "all_pixel_format_descriptions", "call",
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
     "last_error", "pixel_format_description", "process_animation_events",

@@ -8,6 +8,7 @@ Classes (Apple's tree; every property is a snake_case Python property)::
                                         object with no effect of its own)
         PropertyAnimation               CAPropertyAnimation (abstract)
             BasicAnimation              CABasicAnimation
+                SpringAnimation         CASpringAnimation
             KeyframeAnimation           CAKeyframeAnimation
         AnimationGroup                  CAAnimationGroup
         Transition                      CATransition
@@ -68,7 +69,7 @@ from .layer import _decode, _make_value, _number, _run_callback, _take_value, _u
 
 __all__ = [
     "TimingFunction", "Animation", "PropertyAnimation", "BasicAnimation", "KeyframeAnimation",
-    "AnimationGroup", "Transition", "process_animation_events",
+    "AnimationGroup", "Transition", "SpringAnimation", "process_animation_events",
 ]
 
 
@@ -693,6 +694,72 @@ class BasicAnimation(PropertyAnimation):
                          "The change relative to the start or end, or None.")
 
 
+def _spring_prop(name, function, doc):
+    get, set_ = getattr(_lib, f"CASpringAnimationGet{function}"), getattr(_lib, f"CASpringAnimationSet{function}")
+    return _prop(lambda self: call(get, self), lambda self, v: call(set_, self, _number(v, name)), doc)
+
+
+class SpringAnimation(BasicAnimation):
+    """CASpringAnimation: a BasicAnimation whose value follows a damped
+    spring from from_value to to_value, evaluated in closed form at the
+    seconds elapsed (its timing_function is not used)::
+
+        drop = SpringAnimation("position.y", from_value=0, to_value=200, damping=8)
+        drop.duration = drop.settling_duration
+        bouncy = SpringAnimation.perceptual(0.5, bounce=0.3, key_path="transform.scale")
+
+    mass (default 1) and stiffness (100) must be greater than 0 and damping
+    (10) at least 0 (InvalidArgumentError otherwise); initial_velocity (0)
+    is in distances per second, positive towards the target. duration
+    defaults to 0 like every animation's (0.25 s once added), so set it;
+    :meth:`perceptual` sets it to the settling duration."""
+
+    __slots__ = ()
+    _c_type = "CASpringAnimation"
+
+    def __init__(self, key_path=None, from_value=None, to_value=None, by_value=None, **properties):
+        properties = {name: value for name, value in (("from_value", from_value), ("to_value", to_value),
+                                                      ("by_value", by_value)) if value is not None} | properties
+        self._init(_lib.CASpringAnimationCreate, (_optional_text(key_path, "key_path"),), properties)
+
+    @classmethod
+    def perceptual(cls, perceptual_duration, bounce=0.0, key_path=None, **properties):
+        """Apple's init(perceptualDuration:bounce:): mass 1, stiffness
+        (2π / perceptual_duration)², damping ratio 1 - bounce (bounce ≥ 0) or
+        1 / (1 + bounce) (bounce < 0); duration = settling_duration.
+        perceptual_duration > 0 and -1 < bounce ≤ 1, else InvalidArgumentError."""
+        self = cls.__new__(cls)
+        self._init(_lib.CASpringAnimationCreateWithPerceptualDuration,
+                   (_number(perceptual_duration, "perceptual_duration"), _number(bounce, "bounce")), {})
+        if key_path is not None:
+            self.key_path = key_path
+        self._configure(properties)
+        return self
+
+    mass = _spring_prop("mass", "Mass", "The mass on the spring (default 1; > 0).")
+    stiffness = _spring_prop("stiffness", "Stiffness", "The stiffness coefficient (default 100; > 0).")
+    damping = _spring_prop("damping", "Damping", "The damping coefficient (default 10; >= 0).")
+    initial_velocity = _spring_prop("initial_velocity", "InitialVelocity",
+                                    "The initial velocity in distances per second, positive towards the "
+                                    "target (default 0).")
+
+    @property
+    def settling_duration(self):
+        """Seconds until the spring stays within 0.001 of the distance from
+        its target (math.inf when damping is 0). Read-only."""
+        return call(_lib.CASpringAnimationGetSettlingDuration, self)
+
+    @property
+    def perceptual_duration(self):
+        """2π√(mass / stiffness). Read-only."""
+        return call(_lib.CASpringAnimationGetPerceptualDuration, self)
+
+    @property
+    def bounce(self):
+        """1 - damping ratio up to critical damping, 1/ratio - 1 beyond. Read-only."""
+        return call(_lib.CASpringAnimationGetBounce, self)
+
+
 class KeyframeAnimation(PropertyAnimation):
     """CAKeyframeAnimation: ``KeyframeAnimation("position.x", values=[0, 10, 30],
     key_times=[0, 0.5, 1], duration=1)``, or along a ``path``."""
@@ -888,7 +955,8 @@ class Transition(Animation):
         return f" {self.type!r}" + (f" {subtype!r}" if subtype else "")
 
 
-_CLASSES.update({cls._c_type: cls for cls in (Animation, BasicAnimation, KeyframeAnimation, AnimationGroup, Transition)})
+_CLASSES.update({cls._c_type: cls for cls in (Animation, BasicAnimation, SpringAnimation, KeyframeAnimation, AnimationGroup,
+                                              Transition)})
 
 # Object values holding animations and timing functions convert to these
 # classes in from_value (checked first: QZGetTypeName records no error).

@@ -128,7 +128,7 @@ from .graphics import Context
 from .handle import Handle
 from .values import Value, from_value, to_value
 
-__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "EAGLLayer", "Context", "Edge"]
+__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer", "Context", "Edge"]
 
 # MARK: - Helpers
 
@@ -1666,7 +1666,60 @@ class EAGLLayer(Layer):
     # (drawable_properties comes from the property table, _install_properties.)
 
 
-for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer):
+class GradientLayer(Layer):
+    """A CAGradientLayer: a gradient over its background, inside its
+    (rounded) bounds. ``colors`` is a list of Color (None: nothing drawn),
+    ``locations`` a list of numbers in [0, 1], one per colour (None: even),
+    ``start_point`` (default (0.5, 0)) and ``end_point`` ((0.5, 1)) are in
+    the unit square of the bounds, ``type`` is "axial" (default), "radial"
+    or "conic". Colours, locations and the points animate::
+
+        sky = GradientLayer(frame=(0, 0, 320, 240),
+                            colors=[Color(0.2, 0.4, 0.9), Color(0.9, 0.6, 0.3)])
+    """
+
+    __slots__ = ()
+    _qz_builtin = "CAGradientLayer"
+    _qz_create = "CAGradientLayerCreate"
+
+    # (The properties come from the property table, _install_properties.)
+
+
+class ShapeLayer(Layer):
+    """A CAShapeLayer: a path filled and stroked, drawn every frame from the
+    presentation values. ``path`` is a Path (None: nothing drawn);
+    ``fill_color`` (default opaque black; None: no fill), ``fill_rule``
+    ("non-zero" or "even-odd"), ``stroke_color`` (default None: no stroke),
+    ``stroke_start``/``stroke_end`` (0 and 1: the part of the path stroked),
+    ``line_width`` (1), ``miter_limit`` (10), ``line_cap`` ("butt", "round",
+    "square"), ``line_join`` ("miter", "round", "bevel"), ``line_dash_phase``
+    and ``line_dash_pattern`` (a list of lengths, or None)::
+
+        ring = ShapeLayer(path=Path.ellipse((10, 10, 80, 80)), fill_color=None,
+                          stroke_color=Color(0.2, 0.8, 0.4), line_width=6, stroke_end=0.3)
+    """
+
+    __slots__ = ()
+    _qz_builtin = "CAShapeLayer"
+    _qz_create = "CAShapeLayerCreate"
+
+    @property
+    def path(self):
+        """The path as an immutable Path, or None (default)."""
+        ref = call(_lib.CAShapeLayerGetPath, self)
+        return _path.Path.from_handle(ref) if ref else None
+
+    @path.setter
+    def path(self, path):
+        if path is not None and not isinstance(path, _path.Path):
+            raise _wrong_type("path", "a Path or None", path)
+        # The library keeps its own snapshot of a mutable path.
+        call(_lib.CAShapeLayerSetPath, self, path)
+
+    # (The other properties come from the property table, _install_properties.)
+
+
+for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer, GradientLayer, ShapeLayer):
     _python_classes[_builtin.class_ref()] = _builtin
 del _builtin
 
@@ -1679,7 +1732,8 @@ def _install_properties():
     with the C functions from scripts/generate-layer-properties.py) to the
     classes that declare them."""
     classes = {"CALayer": Layer, "CAScrollLayer": ScrollLayer, "CATextLayer": TextLayer, "CATiledLayer": TiledLayer,
-               "CAEAGLLayer": EAGLLayer}
+               "CAEAGLLayer": EAGLLayer, "CAGradientLayer": GradientLayer,
+               "CAShapeLayer": ShapeLayer}
     for cls_name, attr, kind, suffix, key, doc, extra in _layer_properties.PROPERTIES:
         if kind == "struct":
             prop = _struct_prop(attr, suffix, globals()[extra[0]], globals()[extra[1]], doc, cls=cls_name)
