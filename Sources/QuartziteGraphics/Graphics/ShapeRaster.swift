@@ -87,7 +87,7 @@ package enum ShapeRaster {
                 cairo_set_dash(cr, d, Int32(d.count), s.dashPhase.isFinite ? s.dashPhase : 0)
             }
             cairo_set_source_rgba(cr, c.x, c.y, c.z, c.w)
-            cairo_stroke(cr)
+            withSafeStroke(cr) { cairo_stroke(cr) }
         }
         cairo_new_path(cr)
         cairo_surface_flush(surface)
