@@ -180,6 +180,13 @@ static void enormous_stroke_widths_finish(void) {
     CVPixelBufferCreate(NULL, 16, 16, kCVPixelFormatType_32BGRA, NULL, &pb);
     CGContextRef c = QZBitmapContextCreateWithPixelBuffer(pb);
     CHECK(c != NULL);
+    /* The minimised reproducer first: a flatness of 72.75, then an ellipse
+     * stroked 2^53 wide. */
+    CGContextSetLineWidth(c, 9007199254740992.0);
+    CGContextSetFlatness(c, 72.75);
+    CGContextAddEllipseInRect(c, CGRectMake(0.81779576898203599, 0.75, -1, -16));
+    CGContextStrokePath(c);
+    CGContextSetFlatness(c, 0.5);
     const double widths[] = { 9007199254740992.0, 1e300, DBL_MAX };
     for (size_t i = 0; i < sizeof widths / sizeof widths[0]; i++) {
         CGContextSetLineWidth(c, widths[i]);
