@@ -22,6 +22,9 @@ final class TestClock {
 }
 
 func withClock(_ t: Double, _ body: (TestClock) throws -> Void) rethrows {
+    // Tests share worker threads, and the error slot is per thread: start clean
+    // so a test's final "no error" check sees only what its own body recorded.
+    QZClearLastError()
     let clock = TestClock(t)
     defer {
         // Close whatever the test left open, then free the clock.
