@@ -17,9 +17,9 @@ import Testing
 /// thread: the process-wide time source would disturb tests running beside
 /// these, such as the run loop's real-time ones).
 final class RenderClock {
-    init(_ t: Double) { ThreadTransactions.current.fixedTime = t }
-    func set(_ t: Double) { ThreadTransactions.current.fixedTime = t }
-    deinit { ThreadTransactions.current.fixedTime = nil }
+    init(_ t: Double) { MediaClock.threadOverride = t }
+    func set(_ t: Double) { MediaClock.threadOverride = t }
+    deinit { MediaClock.threadOverride = nil }
 }
 
 @Suite("Renderer", .serialized)

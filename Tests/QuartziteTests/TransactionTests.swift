@@ -10,15 +10,15 @@ import Testing
 @testable import Quartzite
 
 // Transactions, actions and implicit animations, through the C API. Each
-// test fixes this thread's media time (ThreadTransactions.fixedTime: tests run
+// test fixes this thread's media time (MediaClock.threadOverride: tests run
 // in parallel, the media time source is process-wide) and leaves no open
 // transaction behind.
 
 /// Runs `body` with this thread's media time fixed (set `clock.now` to move it).
 final class TestClock {
-    var now: Double { didSet { ThreadTransactions.current.fixedTime = now } }
-    init(_ t: Double) { now = t; ThreadTransactions.current.fixedTime = t }
-    deinit { ThreadTransactions.current.fixedTime = nil }
+    var now: Double { didSet { MediaClock.threadOverride = now } }
+    init(_ t: Double) { now = t; MediaClock.threadOverride = t }
+    deinit { MediaClock.threadOverride = nil }
 }
 
 func withClock(_ t: Double, _ body: (TestClock) throws -> Void) rethrows {

@@ -152,10 +152,6 @@ package final class LayerTransactionState {
     /// The thread has exited (nothing is owed to it any more).
     package var ended = false
 
-    /// For tests: a media time that this thread sees instead of the clock
-    /// (Swift tests run in parallel; QZSetMediaTimeSource is process-wide).
-    package var fixedTime: Double?
-
     /// The calling thread's state when it has one.
     package static var existing: ThreadTransactions? {
         @inline(__always) get {
