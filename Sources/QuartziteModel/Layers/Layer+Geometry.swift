@@ -27,6 +27,9 @@ extension Layer {
         return toAnchor.concatenating(place)
     }
 
+    /// True when sublayerSpace is not nil (without building it).
+    package var hasSublayerSpace: Bool { flags.contains(.geometryFlipped) || sublayerTransformBox != nil }
+
     /// What a layer applies to its sublayers: the geometry flip, then the
     /// sublayerTransform about its anchor point.
     package var sublayerSpace: CATransform3D? {
@@ -224,15 +227,44 @@ extension Layer {
     // MARK: - Hit testing
 
     /// Apple's containsPoint: — `p` in the layer's own coordinates.
-    package func contains(_ p: CGPoint) -> Bool { bounds.contains(p) }
+    /// (CGRect.contains, written out: a hit test asks it of every layer it visits.
+    /// A null rectangle's infinite origin and an empty one's equal edges fail
+    /// the half-open comparisons by themselves.)
+    @inline(__always) package func contains(_ p: CGPoint) -> Bool {
+        let o = bounds.origin, s = bounds.size
+        let x0 = s.width < 0 ? o.x + s.width : o.x, x1 = s.width < 0 ? o.x : o.x + s.width
+        let y0 = s.height < 0 ? o.y + s.height : o.y, y1 = s.height < 0 ? o.y : o.y + s.height
+        return p.x >= x0 && p.x < x1 && p.y >= y0 && p.y < y1
+    }
 
     /// Apple's hitTest: — `p` in the superlayer's coordinates. Hidden layers
     /// and, with masksToBounds, points outside the bounds are excluded; among
     /// sublayers the front-most (highest zPosition, then latest) wins.
     package func hitTest(_ p: CGPoint) -> Layer? {
+        let parent = superlayer
+        return hitTest(p, spaceOf: parent?.hasSublayerSpace == true ? parent : nil)
+    }
+
+    /// `spaceOf` is the superlayer when it has a sublayerSpace (flip or
+    /// sublayerTransform; rare), else nil.
+    private func hitTest(_ p: CGPoint, spaceOf parent: Layer?) -> Layer? {
         if flags.contains(.hidden) { return nil }
         let local: CGPoint
-        if transformBox == nil, superlayer?.sublayerSpace == nil {
+        if parent == nil, let t = transformBox {
+            let a = anchorInBounds
+            if t.value.m14 == 0, t.value.m24 == 0, t.value.m44 == 1, anchorPointZ == 0 || (t.value.m31 == 0 && t.value.m32 == 0 && t.value.m34 == 0) {
+                // A 2D affine transform (the common case): undo position and
+                // translation, then the 2x2 part, without building the 4x4 chain.
+                let det = t.value.m11 * t.value.m22 - t.value.m12 * t.value.m21
+                guard det != 0, det.isFinite else { return nil }
+                let dx = p.x - position.x - t.value.m41 + anchorPointZ * t.value.m31
+                let dy = p.y - position.y - t.value.m42 + anchorPointZ * t.value.m32
+                local = CGPoint(x: (dx * t.value.m22 - dy * t.value.m21) / det + a.x, y: (dy * t.value.m11 - dx * t.value.m12) / det + a.y)
+            } else {
+                guard let inverse = Homography(placement).inverse else { return nil }
+                local = inverse.apply(p)
+            }
+        } else if parent == nil {
             // Untransformed (most layers): a translation.
             let a = anchorInBounds
             local = CGPoint(x: p.x - position.x + a.x, y: p.y - position.y + a.y)
@@ -242,27 +274,37 @@ extension Layer {
             guard let inverse = toSuperlayer.inverse else { return nil }
             local = inverse.apply(p)
         }
-        return hitTest(local: local)
-    }
-
-    private func hitTest(local: CGPoint) -> Layer? {
         let inside = contains(local)
         if flags.contains(.masksToBounds) && !inside { return nil }
-        for i in frontToBackIndices() {
-            if let hit = sublayers[i].hitTest(local) { return hit }
+        let n = sublayers.count
+        if n > 0 {
+            let spaceOwner = hasSublayerSpace ? self : nil
+            if case .sorted(let order) = resolvedZOrder() {
+                for i in order {
+                    if let hit = sublayers[Int(i)].hitTest(local, spaceOf: spaceOwner) { return hit }
+                }
+            } else {
+                var i = n - 1
+                while i >= 0 {
+                    if let hit = sublayers[i].hitTest(local, spaceOf: spaceOwner) { return hit }
+                    i -= 1
+                }
+            }
         }
         return inside ? self : nil
+    }
+
+    /// zOrder, computed now if unknown (callers hold the model lock).
+    package func resolvedZOrder() -> SublayerOrder {
+        if case .unknown = zOrder { zOrder = SublayerOrder(sublayers) }
+        return zOrder
     }
 
     /// Indices of the sublayers from front to back: zPosition descending, then
     /// index descending.
     package func frontToBackIndices() -> [Int] {
-        let n = sublayers.count
-        let z = n > 0 ? sublayers[0].zPosition : 0
-        if sublayers.allSatisfy({ $0.zPosition == z }) { return Array((0..<n).reversed()) }
-        // Sort indices by (zPosition, index), both descending; no layer references move.
-        let zs = sublayers.map(\.zPosition)
-        return (0..<n).sorted { zs[$0] != zs[$1] ? zs[$0] > zs[$1] : $0 > $1 }
+        if case .sorted(let order) = resolvedZOrder() { return order.map { Int($0) } }
+        return Array((0..<sublayers.count).reversed())
     }
 
     /// Sublayers from front to back.
@@ -342,4 +384,22 @@ package func boundingBox(of r: CGRect, through h: Homography) -> CGRect {
         y0 = Swift.min(y0, c.y); y1 = Swift.max(y1, c.y)
     }
     return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+}
+
+/// A layer's sublayers from front to back: `uniform` when all share one
+/// zPosition (reverse index order), else the indices sorted by zPosition
+/// descending, then index descending.
+package enum SublayerOrder {
+    case unknown
+    case uniform
+    case sorted([Int32])
+
+    package init(_ sublayers: [Layer]) {
+        let n = sublayers.count
+        guard n > 1 else { self = .uniform; return }
+        let z0 = sublayers[0].zPosition
+        if sublayers.allSatisfy({ $0.zPosition == z0 }) { self = .uniform; return }
+        let zs = sublayers.map { $0.zPosition.isNaN ? 0 : $0.zPosition }
+        self = .sorted((0..<Int32(n)).sorted { zs[Int($0)] != zs[Int($1)] ? zs[Int($0)] > zs[Int($1)] : $0 > $1 })
+    }
 }
