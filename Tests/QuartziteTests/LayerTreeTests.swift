@@ -141,6 +141,87 @@ func release(_ layers: CALayerRef...) { for l in layers { CARelease(UnsafeRawPoi
         #expect(CALayerContainsPoint(root, CGPoint(x: 0, y: 0)) && !CALayerContainsPoint(root, CGPoint(x: 200, y: 0)))
     }
 
+    @Test func hitTestingFollowsTreeChangesAfterAQuery() {
+        // The front-to-back order is cached by the first hit test: adding,
+        // removing, reordering and re-zPositioning sublayers must all show.
+        let root = layer(), a = layer(), b = layer(), c = layer()
+        defer { release(root, a, b, c) }
+        CALayerSetBounds(root, CGRect(x: 0, y: 0, width: 100, height: 100))
+        CALayerSetAnchorPoint(root, CGPoint(x: 0, y: 0))
+        for l in [a, b, c] { CALayerSetFrame(l, CGRect(x: 0, y: 0, width: 50, height: 50)) }
+        CALayerAddSublayer(root, a)
+        CALayerAddSublayer(root, b)
+        CALayerSetZPosition(a, 2)
+        let p = CGPoint(x: 10, y: 10)
+        #expect(CALayerHitTest(root, p) == a)
+        CALayerAddSublayer(root, c)                       // same zPosition as b, later: still behind a
+        #expect(CALayerHitTest(root, p) == a)
+        CALayerSetZPosition(c, 3)
+        #expect(CALayerHitTest(root, p) == c)
+        CALayerRemoveFromSuperlayer(c)
+        #expect(CALayerHitTest(root, p) == a)
+        CALayerSetZPosition(a, 0)                         // all equal: the last added wins
+        #expect(CALayerHitTest(root, p) == b)
+        CALayerInsertSublayerAtIndex(root, b, 0)               // moved to the back
+        #expect(CALayerHitTest(root, p) == a)
+        CALayerSetZPosition(b, -1)
+        CALayerSetZPosition(a, -2)
+        #expect(CALayerHitTest(root, p) == b)
+        #expect(takeError() == QZErrorNone)
+    }
+
+    @Test func hitTestingThroughTransformsMatchesTheForwardMap() {
+        // Each transform, with and without anchorPointZ and a parent
+        // sublayerTransform, against the layer's corners mapped forward here
+        // (row vectors: -anchor, transform, +position, then the parent's space).
+        let transforms: [CATransform3D] = [
+            CATransform3DMakeScale(2, 0.5, 1),
+            CATransform3DTranslate(CATransform3DMakeRotation(.pi / 6, 0, 0, 1), 5, -3, 0),
+            CATransform3DMakeRotation(.pi / 5, 0, 1, 0),                           // m31 != 0
+            CATransform3DMakeAffineTransform(CGAffineTransform(a: 1, b: 0.3, c: -0.4, d: 1.2, tx: 7, ty: 2)),
+        ]
+        for t in transforms {
+            for anchorZ in [0.0, 10.0] {
+                for withSublayerTransform in [false, true] {
+                    let root = layer(), l = layer()
+                    defer { release(root, l) }
+                    CALayerSetBounds(root, CGRect(x: 0, y: 0, width: 400, height: 300))
+                    CALayerSetAnchorPoint(root, CGPoint(x: 0, y: 0))
+                    let st = CATransform3DMakeScale(1.5, 1.25, 1)
+                    if withSublayerTransform { CALayerSetSublayerTransform(root, st) }
+                    CALayerSetBounds(l, CGRect(x: 10, y: 20, width: 100, height: 40))
+                    CALayerSetPosition(l, CGPoint(x: 150, y: 120))
+                    CALayerSetAnchorPointZ(l, anchorZ)
+                    CALayerSetTransform(l, t)
+                    CALayerAddSublayer(root, l)
+                    // The forward map of a point of l's plane into root's coordinates.
+                    func forward(_ x: Double, _ y: Double) -> (Double, Double) {
+                        var m = CATransform3DMakeTranslation(-60, -40, -anchorZ)   // anchor (0.5, 0.5) of the bounds
+                        m = CATransform3DConcat(m, t)
+                        m = CATransform3DConcat(m, CATransform3DMakeTranslation(150, 120, 0))
+                        if withSublayerTransform {
+                            // about root's anchor point (0, 0)
+                            m = CATransform3DConcat(m, st)
+                        }
+                        let q = project((x, y, 0), m)
+                        return (q.0, q.1)
+                    }
+                    // Grid points just inside and outside the edges of l, mapped forward.
+                    for u in stride(from: -0.05, through: 1.05, by: 0.1) {
+                        for v in stride(from: -0.05, through: 1.05, by: 0.1) {
+                            let (x, y) = forward(10 + 100 * u, 20 + 40 * v)
+                            let inside = u > 0 && u < 1 && v > 0 && v < 1
+                            let hit = CALayerHitTest(root, CGPoint(x: x, y: y))
+                            let inRoot = x >= 0 && x < 400 && y >= 0 && y < 300
+                            #expect(hit == (inside ? l : (inRoot ? root : nil)), "t \(t.m11) \(t.m31) aZ \(anchorZ) st \(withSublayerTransform) at \(u), \(v)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(takeError() == QZErrorNone)
+    }
+
     @Test func preferredSizeVisibleRectAndScrolling() {
         let l = layer()
         defer { release(l) }
