@@ -11,10 +11,15 @@ extension Layer {
     /// True when `self` is `other` or one of its ancestors (through superlayer
     /// links, which include the mask-owner link).
     package func isAncestor(of other: Layer) -> Bool {
-        var l: Layer? = other
-        while let cur = l {
-            if cur === self { return true }
-            l = cur.superlayer
+        // Walked by address (every add checks for a cycle): strong locals
+        // would retain and release each ancestor on the way.
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        var cur: UnsafeMutableRawPointer? = Unmanaged.passUnretained(other).toOpaque()
+        while let p = cur {
+            if p == me { return true }
+            cur = Unmanaged<Layer>.fromOpaque(p)._withUnsafeGuaranteedRef { l in
+                l.superlayer.map { Unmanaged.passUnretained($0).toOpaque() }
+            }
         }
         return false
     }
