@@ -211,7 +211,7 @@ PROPERTIES = [
     P("position", "CALayer", "CGPoint", inline("position"), default=None, initial=f"Value(.point({ORIGIN}))",
       animatable=True, doc="The position of the anchor point in the superlayer (default (0, 0)).",
       pydoc="The anchor point's position in the superlayer (default (0, 0))."),
-    P("zPosition", "CALayer", "Double", inline("zPosition"), default="0", animatable=True,
+    P("zPosition", "CALayer", "Double", custom("l.zPosition", "l.setZPosition($V)"), default="0", animatable=True,
       doc="Position on the z axis (default 0); also orders siblings.",
       pydoc="Position on the z axis (default 0); also orders siblings front to back."),
     P("anchorPoint", "CALayer", "CGPoint", inline("anchorPoint"), default="CGPoint(x: 0.5, y: 0.5)",

@@ -279,7 +279,8 @@ extension Layer {
         let n = sublayers.count
         if n > 0 {
             let spaceOwner = hasSublayerSpace ? self : nil
-            if case .sorted(let order) = resolvedZOrder() {
+            let order = resolvedZOrder()
+            if !order.isEmpty {
                 for i in order {
                     if let hit = sublayers[Int(i)].hitTest(local, spaceOf: spaceOwner) { return hit }
                 }
@@ -294,17 +295,29 @@ extension Layer {
         return inside ? self : nil
     }
 
-    /// zOrder, computed now if unknown (callers hold the model lock).
-    package func resolvedZOrder() -> SublayerOrder {
-        if case .unknown = zOrder { zOrder = SublayerOrder(sublayers) }
-        return zOrder
+    /// zOrderIndices, computed now if not known (callers hold the model lock):
+    /// empty when the sublayers share one zPosition, else the indices sorted
+    /// by zPosition descending, then index descending (NaN counts as 0, as in
+    /// the renderer).
+    package func resolvedZOrder() -> [Int32] {
+        if zOrderEpoch == Layer.zPositionEpoch { return zOrderIndices }
+        let n = sublayers.count
+        let z0 = n > 0 ? sublayers[0].zPosition : 0
+        if sublayers.allSatisfy({ $0.zPosition == z0 }) {
+            zOrderIndices = []
+        } else {
+            let zs = sublayers.map { $0.zPosition.isNaN ? 0 : $0.zPosition }
+            zOrderIndices = (0..<Int32(n)).sorted { zs[Int($0)] != zs[Int($1)] ? zs[Int($0)] > zs[Int($1)] : $0 > $1 }
+        }
+        zOrderEpoch = Layer.zPositionEpoch
+        return zOrderIndices
     }
 
     /// Indices of the sublayers from front to back: zPosition descending, then
     /// index descending.
     package func frontToBackIndices() -> [Int] {
-        if case .sorted(let order) = resolvedZOrder() { return order.map { Int($0) } }
-        return Array((0..<sublayers.count).reversed())
+        let order = resolvedZOrder()
+        return order.isEmpty ? Array((0..<sublayers.count).reversed()) : order.map { Int($0) }
     }
 
     /// Sublayers from front to back.
@@ -386,20 +399,3 @@ package func boundingBox(of r: CGRect, through h: Homography) -> CGRect {
     return CGRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
 }
 
-/// A layer's sublayers from front to back: `uniform` when all share one
-/// zPosition (reverse index order), else the indices sorted by zPosition
-/// descending, then index descending.
-package enum SublayerOrder {
-    case unknown
-    case uniform
-    case sorted([Int32])
-
-    package init(_ sublayers: [Layer]) {
-        let n = sublayers.count
-        guard n > 1 else { self = .uniform; return }
-        let z0 = sublayers[0].zPosition
-        if sublayers.allSatisfy({ $0.zPosition == z0 }) { self = .uniform; return }
-        let zs = sublayers.map { $0.zPosition.isNaN ? 0 : $0.zPosition }
-        self = .sorted((0..<Int32(n)).sorted { zs[Int($0)] != zs[Int($1)] ? zs[Int($0)] > zs[Int($1)] : $0 > $1 })
-    }
-}

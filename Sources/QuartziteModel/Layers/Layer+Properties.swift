@@ -150,6 +150,16 @@ extension Layer {
 
     /// bounds: a size change asks for layout, and for display when
     /// needsDisplayOnBoundsChange is set.
+    /// Sets zPosition. Every cached sibling order becomes stale (one global
+    /// epoch: cheaper for a setter than reaching the superlayer).
+    @inlinable package func setZPosition(_ z: Double) {
+        zPosition = z
+        Layer.zPositionEpoch &+= 1
+    }
+
+    /// Moves on every zPosition change (model lock held); starts at 1.
+    @usableFromInline nonisolated(unsafe) package static var zPositionEpoch: UInt64 = 1
+
     @usableFromInline package func setBounds(_ r: CGRect) {
         let sizeChanged = r.size.width != bounds.size.width || r.size.height != bounds.size.height
         bounds = r

@@ -220,7 +220,7 @@ extension Layer {
             return .stored
         case .zPosition:
             guard let n = r.number() else { return r.numberFail() }
-            l.zPosition = n
+            l.setZPosition(n)
             return .stored
         case .anchorPoint:
             guard let p = r.point(), p.isFinite else { return r.fail("a finite point") }
@@ -593,7 +593,7 @@ extension Layer {
 
     @inlinable @inline(__always)
     package func set(zPosition v: Double) {
-        changeDeclared(.zPosition) { l in l.zPosition = v }
+        changeDeclared(.zPosition) { l in l.setZPosition(v) }
     }
 
     @inlinable @inline(__always)

@@ -24,10 +24,7 @@ public final class Layer: QZObject, Handle {
     package var bounds = CGRect.zero
     @usableFromInline package var position = CGPoint(x: 0, y: 0)
     @usableFromInline package var anchorPoint = CGPoint(x: 0.5, y: 0.5)
-    @usableFromInline package var zPosition = 0.0 {
-        // The superlayer's cached sibling order depends on this value.
-        didSet { superlayer?.zOrder = .unknown }
-    }
+    @usableFromInline package var zPosition = 0.0
     @usableFromInline package var anchorPointZ = 0.0
     /// nil means the identity (most layers).
     @usableFromInline package var transformBox: TransformBox?
@@ -37,7 +34,7 @@ public final class Layer: QZObject, Handle {
     /// Back-reference, cleared when the superlayer removes or frees this layer.
     package unowned(unsafe) var superlayer: Layer?
     package var sublayers: [Layer] = [] {
-        didSet { zOrder = .unknown }
+        didSet { zOrderEpoch = 0 }
     }
 
     // MARK: Side storage (nil until something non-default is set)
@@ -74,16 +71,19 @@ public final class Layer: QZObject, Handle {
     /// shouldArchiveValueForKey: answers from them).
     @usableFromInline package var setBits: (UInt64, UInt64) = (0, 0)
 
-    /// The sublayers' front-to-back order, computed by the first walk that
-    /// needs it (hit testing) and dropped when sublayers or their zPositions
-    /// change, so a walk does not sort on every visit.
-    package var zOrder = SublayerOrder.unknown
+    /// The sublayers' front-to-back order (indices), computed by the first
+    /// walk that needs it (hit testing) so a walk does not sort on every
+    /// visit; empty when all share one zPosition (reverse index order).
+    package var zOrderIndices: [Int32] = []
 
-    /// Unused: keeps a layer's heap block at 272 bytes (a 256-byte object;
-    /// planBlock and zOrder took 16 bytes of this). Measured in bench_animation:
-    /// 240-byte blocks made presentation copies of 100,000 layers 1.6x
-    /// slower, 256-byte blocks animated frames 5-15% slower than 272-byte ones.
-    private var blockPadding: UInt64 = 0
+    /// zOrderIndices is up to date while this equals Layer.zPositionEpoch
+    /// (0: never; sublayer changes reset it, any zPosition change moves the epoch).
+    /// With it the object is 256 bytes (a 272-byte heap block; planBlock and
+    /// the z order took the 24 bytes of padding that kept it there). Measured
+    /// in bench_animation: 240-byte blocks made presentation copies of 100,000
+    /// layers 1.6x slower, 256-byte blocks animated frames 5-15% slower than
+    /// 272-byte ones.
+    package var zOrderEpoch: UInt64 = 0
 
     package var text: TextLayerState? {
         get { extras?.text }

@@ -151,7 +151,7 @@ extension Layer {
         case (.position, .point(let p)): position = p
         case (.anchorPoint, .point(let p)): anchorPoint = p
         case (.bounds, .rect(let r)): bounds = r
-        case (.zPosition, .number(let n)): zPosition = n
+        case (.zPosition, .number(let n)): setZPosition(n)
         case (.anchorPointZ, .number(let n)): anchorPointZ = n
         case (.opacity, .number(let n)): opacity = Float(n)
         case (.cornerRadius, .number(let n)): ensureVisuals.cornerRadius = n
