@@ -2774,8 +2774,8 @@ CAAnimationRef CASpringAnimationCreate(const char *keyPath);
 /**
  * Apple's -initWithPerceptualDuration:bounce:: a spring with mass 1,
  * stiffness (2π / perceptualDuration)² and the damping that gives a damping
- * ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0), no key
- * path, and its duration set to its settling duration (the perceptual
+ * ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0, with
+ * allowsOverdamping set), no key path, and its duration set to its settling duration (the perceptual
  * duration when the spring never settles, bounce 1). perceptualDuration must
  * be finite and greater than 0 and bounce in (-1, 1]: otherwise records
  * QZErrorNotFinite or QZErrorInvalidArgument and returns NULL. Returns +1.
@@ -2809,7 +2809,8 @@ double CASpringAnimationGetDamping(CAAnimationRef a);
 
 /**
  * Sets the damping (0 or more, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
- * Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it overdamped.
+ * Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it
+ * overdamped when allowsOverdamping is set (critically damped otherwise).
  */
 void CASpringAnimationSetDamping(CAAnimationRef a, double v);
 
@@ -2823,6 +2824,18 @@ double CASpringAnimationGetInitialVelocity(CAAnimationRef a);
  * Sets the initial velocity (NaN or infinity records QZErrorNotFinite).
  */
 void CASpringAnimationSetInitialVelocity(CAAnimationRef a, double v);
+
+/**
+ * Whether a damping above critical (damping > 2√(stiffness·mass)) overdamps the spring (default
+ * false: such a spring moves as the critically damped one, as CASpringAnimation did before
+ * allowsOverdamping; true for a spring made with a negative bounce).
+ */
+bool CASpringAnimationGetAllowsOverdamping(CAAnimationRef a);
+
+/**
+ * Sets allowsOverdamping; settlingDuration follows.
+ */
+void CASpringAnimationSetAllowsOverdamping(CAAnimationRef a, bool allows);
 
 /**
  * The time (seconds) after which the spring stays within 0.001 of the
