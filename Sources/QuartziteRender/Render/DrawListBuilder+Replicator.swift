@@ -47,6 +47,9 @@ extension DrawListBuilder {
             }
         }
         for k in order {
+            // (Nested replicators multiply their counts: the builder's layer
+            // limit bounds the work.)
+            if exhausted { break }
             let instanceSpace = space.map { transforms[k].concatenating($0) } ?? transforms[k]
             var subs = layer.sublayers
             if k > 0, let d = delayedFrom {

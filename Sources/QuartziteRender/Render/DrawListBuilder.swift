@@ -29,6 +29,9 @@ package struct DrawListBuilder {
     /// where shouldRasterize is not honoured).
     package var rasterCache: RasterCache?
     private static let maxLayers = 1_000_000
+    /// The layer limit is reached: nothing more is emitted (a replicator
+    /// stops making its instances' copies).
+    package var exhausted: Bool { visited >= Self.maxLayers }
     private static let maxDepth = 256
     /// Shadows blur by at most this standard deviation (pixels): beyond it a
     /// shadow is a faint wash and its offscreen margin would grow without bound.
