@@ -151,6 +151,14 @@ qz_build_graphics_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs cairo) -lm
 }
 
+qz_build_shapes_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086,SC2046
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" $(pkg-config --cflags cairo) "$BENCH_DIR/bench_shapes.c" \
+        -o "$BENCH_OUT/bench_shapes" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs cairo) -lm
+}
+
 qz_build_text_bench() {
     mkdir -p "$BENCH_OUT"
     # shellcheck disable=SC2086,SC2046

@@ -2,7 +2,7 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction] [--no-render] [--no-graphics] [--no-text] [--no-gl]
+#                     [--no-transaction] [--no-render] [--no-graphics] [--no-shapes] [--no-text] [--no-gl]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -16,6 +16,7 @@
 #                   and the shadow-path linearity benchmark (bench_shadow_path)
 #   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
 #                   (bench_graphics)
+#   --no-shapes     skip the animated shape layers against cairo in C (bench_shapes)
 #   --no-text       skip the text benchmark against Pango and cairo in C (bench_text)
 #   --no-gl         skip the GL renderer against the CPU renderer (bench_render_gl,
 #                   on Mesa's llvmpipe without a GPU: for context only)
@@ -30,7 +31,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 text=1 gl=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 shapes=1 text=1 gl=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -42,10 +43,11 @@ for arg in "$@"; do
     --no-transaction) transaction=0 ;;
     --no-render) render=0 ;;
     --no-graphics) graphics=0 ;;
+    --no-shapes) shapes=0 ;;
     --no-text) text=0 ;;
     --no-gl) gl=0 ;;
     -h | --help)
-        sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -89,6 +91,9 @@ fi
 if [ "$graphics" = 1 ]; then
     qz_build_graphics_bench
 fi
+if [ "$shapes" = 1 ]; then
+    qz_build_shapes_bench
+fi
 if [ "$text" = 1 ]; then
     qz_build_text_bench
 fi
@@ -106,6 +111,7 @@ video_args=()
 tx_args=()
 render_args=()
 graphics_args=()
+shapes_args=()
 text_args=()
 shadow_args=()
 kernel_args=()
@@ -120,6 +126,7 @@ if [ "$quick" = 1 ]; then
     shadow_args=(--reps 1)
     kernel_args=(--reps 3 --frames 2)
     graphics_args=(--reps 2 --paths 300 --frames 20)
+    shapes_args=(--reps 1 --layers 300 --frames 6)
     text_args=(--reps 2 --labels 300 --frames 50)
 fi
 
@@ -220,6 +227,16 @@ if [ "$graphics" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_shapes.txt"
+if [ "$shapes" = 1 ]; then
+    echo "== C: bench_shapes (1000 CAShapeLayers with animated strokeEnd vs the same paths with cairo in C)"
+    "$BENCH_OUT/bench_shapes" ${shapes_args[@]+"${shapes_args[@]}"} | tee "$BENCH_OUT/bench_shapes.txt" || {
+        echo "run.sh: bench_shapes FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
 : >"$BENCH_OUT/bench_text.txt"
 if [ "$text" = 1 ]; then
     echo "== C: bench_text (CATextLayer display vs Pango and cairo in C; moving labels; a changing label)"
@@ -276,7 +293,7 @@ fi
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
     "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" \
-    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
+    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_shapes.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"

@@ -70,6 +70,8 @@ T = {
     "Float": Type("Float", "Float", "Float", "0", "Value(.number(Double($X)))", ["number", "bool"], "number"),
     "UInt32": Type("UInt32", "UInt32", "CUnsignedInt", "0", "Value(.number(Double($X)))", ["number", "bool"], "integer"),
     "Int": Type("Int", "Int", "size_t", "0", "Value(.number(Double($X)))", ["number", "bool"], "integer"),
+    # Apple's NSInteger (API.md: long).
+    "Long": Type("Long", "Int", "CLong", "0", "Value(.number(Double($X)))", ["number", "bool"], "integer"),
     "Bool": Type("Bool", "Bool", "Bool", "false", "Value(.bool($X))", ["number", "bool"], "bool"),
     "CGPoint": Type("CGPoint", "CGPoint", "CGPoint", "CGPoint(x: 0, y: 0)", "Value(.point($X))", ["point"], "struct"),
     "CGSize": Type("CGSize", "CGSize", "CGSize", "CGSize(width: 0, height: 0)", "Value(.size($X))", ["size"], "struct"),
@@ -146,6 +148,12 @@ def shape(field, default):
     return s
 
 
+def replicator(field, default):
+    s = side("replicator", field, default, "replicator")
+    s["write"] = f"l.replicator?.{field} = $V"
+    return s
+
+
 def custom(read, write):
     return {"read": read, "write": write}
 
@@ -194,7 +202,7 @@ class P:
     def kind(self):
         return {"CALayer": "layer", "CAScrollLayer": "scroll", "CATextLayer": "text", "CATiledLayer": "tiled",
                 "CAEAGLLayer": "eagl", "CAGradientLayer": "gradient",
-                "CAShapeLayer": "shape"}[self.cls]
+                "CAShapeLayer": "shape", "CAReplicatorLayer": "replicator"}[self.cls]
 
 
 ORIGIN = "CGPoint(x: 0, y: 0)"
@@ -637,6 +645,45 @@ PROPERTIES = [
                 "}\n"
                 "l.shape?.lineDashPattern = r.v",
       pydoc="The dash lengths (a list of numbers), or None (default: solid)."),
+    # MARK: CAReplicatorLayer
+    P("instanceCount", "CAReplicatorLayer", "Long", replicator("instanceCount", "1"), default="1", animatable=True,
+      setter="kvc", param="count", check="guard n >= 0, n < 1e9",
+      doc="How many times the sublayers are drawn, the first instance included (default 1: no extra copies; 0: "
+          "none). Instances are drawn by the renderers, not added to the tree; at most 10,000 are drawn.",
+      pydoc="How many times the sublayers are drawn, the first included (default 1); animatable."),
+    P("preservesDepth", "CAReplicatorLayer", "Bool", replicator("preservesDepth", "false"), default="false",
+      setter="kvc", param="preserves",
+      doc="Whether the instances keep their depth (default false: drawn in instance order). When set, the "
+          "instances are drawn back to front by the z their instance transforms give the replicator's centre; "
+          "each instance is still flattened into the replicator's plane.",
+      pydoc="Whether instances are drawn back to front by their z (default False)."),
+    P("instanceDelay", "CAReplicatorLayer", "CFTimeInterval", replicator("instanceDelay", "0"), default="0",
+      animatable=True, setter="kvc", param="delay",
+      doc="The time offset between instances, in seconds (default 0): instance k shows its sublayers' "
+          "animations k x instanceDelay later (their time is the replicator's time minus k x instanceDelay)."),
+    P("instanceTransform", "CAReplicatorLayer", "CATransform3D", replicator("instanceTransform", ".identity"),
+      default=".identity", animatable=True, setter="kvc", param="transform",
+      doc="The transform that takes instance k-1 to instance k (default identity), applied about the centre of "
+          "the replicator's bounds: instance k is moved by it k times."),
+    P("instanceColor", "CAReplicatorLayer", "CGColor", replicator("instanceColor", "nil"),
+      default="Color.opaqueWhite", animatable=True, setter="kvc", param="color",
+      doc="The colour the first instance is multiplied by (default opaque white: unchanged; NULL: as white). "
+          "Borrowed.",
+      pydoc="The colour the first instance is multiplied by (default opaque white), or None."),
+    P("instanceRedOffset", "CAReplicatorLayer", "Float", replicator("instanceRedOffset", "0"), default="0",
+      animatable=True, setter="kvc", param="offset",
+      doc="Added to the red component of instance k-1's colour to give instance k's (default 0); components "
+          "are clamped to 0...1."),
+    P("instanceGreenOffset", "CAReplicatorLayer", "Float", replicator("instanceGreenOffset", "0"), default="0",
+      animatable=True, setter="kvc", param="offset",
+      doc="Added to the green component of instance k-1's colour to give instance k's (default 0)."),
+    P("instanceBlueOffset", "CAReplicatorLayer", "Float", replicator("instanceBlueOffset", "0"), default="0",
+      animatable=True, setter="kvc", param="offset",
+      doc="Added to the blue component of instance k-1's colour to give instance k's (default 0)."),
+    P("instanceAlphaOffset", "CAReplicatorLayer", "Float", replicator("instanceAlphaOffset", "0"), default="0",
+      animatable=True, setter="kvc", param="offset",
+      doc="Added to the alpha of instance k-1's colour to give instance k's (default 0): a negative offset "
+          "fades the later instances."),
     # MARK: CAEAGLLayer (EAGLDrawable)
     P("drawableProperties", "CAEAGLLayer", "value", eagl("properties", "nil"), default="EAGLLayerState.defaultProperties",
       setter="kvc", accepts=["dictionary"], param="properties",
@@ -726,7 +773,7 @@ def default_value(p):
 
 def c_fallback(p):
     if p.default is not None and p.default != "nil" and p.type.name in (
-            "Double", "CFTimeInterval", "Float", "UInt32", "Int", "Bool", "CGPoint", "CGSize", "CGRect", "CATransform3D"):
+            "Double", "CFTimeInterval", "Float", "UInt32", "Int", "Long", "Bool", "CGPoint", "CGSize", "CGRect", "CATransform3D"):
         return p.default
     return p.type.c_fallback
 
@@ -759,7 +806,7 @@ def gen_layer_key():
             "    /// on layers of other classes).",
             "    package var declaringKind: BuiltinLayerKind {",
             "        switch self {"]
-    for kind in ("scroll", "text", "tiled", "eagl", "gradient", "shape"):
+    for kind in ("scroll", "text", "tiled", "eagl", "gradient", "shape", "replicator"):
         ks = [p.key for p in PROPERTIES if p.kind == kind]
         out += textwrap.wrap("case " + ", ".join("." + k for k in ks) + f": return .{kind}", 112,
                              initial_indent="        ", subsequent_indent="             ")
@@ -842,13 +889,13 @@ def kvc_store(p):
         return p.kvc_store
     t = p.type.name
     w = p.store["write"]
-    if t in ("Double", "CFTimeInterval", "Float", "Int"):
+    if t in ("Double", "CFTimeInterval", "Float", "Int", "Long"):
         finite = "" if p.check != "number" else "finite: false"
         code = f"guard let n = r.number({finite}) else {{ return r.numberFail() }}\n"
         if p.check.startswith("guard "):
             code += (f"{p.check} else {{\n    recordError(QZErrorOutOfRange, r.function, "
                      f"\"{p.key} \\(n) is outside 0..<1e9\")\n    return .failed\n}}\n")
-        conv = {"Double": "n", "CFTimeInterval": "n", "Float": "Float(n)", "Int": "Int(n)"}[t]
+        conv = {"Double": "n", "CFTimeInterval": "n", "Float": "Float(n)", "Int": "Int(n)", "Long": "Int(n)"}[t]
         return code + with_l(w, conv)
     if t == "Bool":
         return "guard let b = r.bool() else { return r.fail(\"a bool\") }\n" + with_l(w, "b")
@@ -974,6 +1021,7 @@ def setter_doc(p):
         "Float": "NaN or infinity records QZErrorNotFinite and changes nothing." if p.check != "number"
                  else "NaN records QZErrorNotFinite and changes nothing (HUGE_VALF means forever).",
         "Int": "A value of 1e9 or more (or a negative one through a signed type) records QZErrorOutOfRange.",
+        "Long": "A negative value (or one of 1e9 or more) records QZErrorOutOfRange and changes nothing.",
         "Bool": "",
         "UInt32": "",
         "CGPoint": "NaN or infinite coordinates record QZErrorNotFinite and change nothing.",
@@ -1006,6 +1054,7 @@ def c_setter(p):
             "Float": (f"guard checkFinite(Double({x}), function: #function) else {{ return }}" if p.check != "number"
                       else f"guard checkNotNaN(Double({x}), function: #function) else {{ return }}"),
             "Int": f"guard {x} >= 0 else {{ recordError(QZErrorOutOfRange, #function, \"{x} \\({x}) is out of range\"); return }}",
+            "Long": f"guard {x} >= 0 else {{ recordError(QZErrorOutOfRange, #function, \"{x} \\({x}) is negative\"); return }}",
             "CGPoint": f"guard checkFinite({x}.x, {x}.y, function: #function) else {{ return }}",
             "CGSize": f"guard checkFinite({x}.width, {x}.height, function: #function) else {{ return }}",
             "CGRect": f"guard checkFinite({x}.origin.x, {x}.origin.y, {x}.size.width, {x}.size.height, function: #function) else {{ return }}",
@@ -1024,7 +1073,7 @@ def c_setter(p):
         else:
             boxed = {
                 "Double": f"Value(.number({x}))", "CFTimeInterval": f"Value(.number({x}))", "Float": f"Value(.number(Double({x})))",
-                "Int": f"Value(.number(Double({x})))", "Bool": f"Value(.bool({x}))",
+                "Int": f"Value(.number(Double({x})))", "Long": f"Value(.number(Double({x})))", "Bool": f"Value(.bool({x}))",
                 "CGPoint": f"Value(.point({x}))", "CGSize": f"Value(.size({x}))", "CGRect": f"Value(.rect({x}))",
                 "CATransform3D": f"Value(.transform3D({x}))",
             }.get(t)
@@ -1051,14 +1100,15 @@ def c_setter(p):
 
 SECTION_TITLES = {"CALayer": "CALayer", "CAScrollLayer": "CAScrollLayer", "CATextLayer": "CATextLayer",
                   "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer", "CAGradientLayer": "CAGradientLayer",
-                  "CAShapeLayer": "CAShapeLayer"}
+                  "CAShapeLayer": "CAShapeLayer", "CAReplicatorLayer": "CAReplicatorLayer"}
 
 
 def gen_exports():
     out = ["import CQuartzite", "import QuartziteCore", "import QuartziteGeometry", "import QuartziteVideo",
            "import QuartziteGraphics", "import QuartziteModel", "import QuartziteRender", "",
            "// Typed getters and setters of CALayer's declared properties (and those of",
-           "// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the",
+           "// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer, CAShapeLayer and",
+           "// CAReplicatorLayer), with the",
            "// spec's (or Apple's later documentation's) defaults, in",
            "// the order of the property table (scripts/generate-layer-properties.py).",
            "// Setters check their input (NaN records QZErrorNotFinite, an unknown",
@@ -1131,7 +1181,7 @@ def gen_docs():
            "`CATransaction` with actions disabled.", "",
            "| key | class | C type | default | animatable | Python | description |",
            "| --- | --- | --- | --- | --- | --- | --- |"]
-    ctypes = {"Double": "CGFloat", "CFTimeInterval": "CFTimeInterval", "Float": "float", "UInt32": "unsigned int", "Int": "size_t", "Bool": "bool",
+    ctypes = {"Double": "CGFloat", "CFTimeInterval": "CFTimeInterval", "Float": "float", "UInt32": "unsigned int", "Int": "size_t", "Long": "long", "Bool": "bool",
               "CGPoint": "CGPoint", "CGSize": "CGSize", "CGRect": "CGRect", "CATransform3D": "CATransform3D",
               "CGColor": "CGColorRef", "constant": "const char * (constant)", "value": "CAValueRef",
               "name": "const char *", "object": "object", "layer": "CALayerRef", "sublayers": "array (KVC)"}

@@ -57,6 +57,7 @@ func springLayer(_ a: Animation) -> Layer {
     func presentationFollowsTheClosedForm(_ name: String, _ m: Double, _ k: Double, _ c: Double, _ v: Double) {
         let a = Animation(kind: .spring)
         a.spring = Spring(mass: m, stiffness: k, damping: c, initialVelocity: v)
+        a.spring.allowsOverdamping = true
         a.timing.duration = 5
         let l = springLayer(a)
         for t in [0.0, 0.02, 0.05, 0.1, 0.2, 0.35, 0.5, 0.8, 1.3, 2.1, 4.9] {
@@ -78,7 +79,9 @@ func springLayer(_ a: Animation) -> Layer {
 
     @Test(arguments: springs)
     func settlingDurationIsWhenTheResponseStaysWithinTheThreshold(_ name: String, _ m: Double, _ k: Double, _ c: Double, _ v: Double) {
-        let s = Spring(mass: m, stiffness: k, damping: c, initialVelocity: v).settlingDuration
+        var spring = Spring(mass: m, stiffness: k, damping: c, initialVelocity: v)
+        spring.allowsOverdamping = true
+        let s = spring.settlingDuration
         let eps = 0.001
         #expect(s > 0 && s.isFinite, "\(name)")
         // At the settling time the response is at the threshold...
@@ -102,6 +105,34 @@ func springLayer(_ a: Animation) -> Layer {
         #expect(abs(firm - 0.800) < 0.001, "\(firm)")
         #expect(soft > 2.85 - 0.2 && firm > 1.0 - 0.25)
         #expect(Spring(mass: 1, stiffness: 100, damping: 0, initialVelocity: 0).settlingDuration == .infinity)
+    }
+
+    /// allowsOverdamping is false by default (Apple's): a damping above
+    /// critical moves as the critically damped spring of the same mass and
+    /// stiffness; set, it overdamps. A negative bounce sets it.
+    @Test func overdampingNeedsAllowsOverdamping() {
+        var over = Spring(mass: 1, stiffness: 100, damping: 50, initialVelocity: 2)
+        #expect(!over.allowsOverdamping)
+        for t in [0.05, 0.2, 0.6, 1.5] {
+            let critical = 1 - referenceDisplacement(mass: 1, stiffness: 100, damping: 20, velocity: 2, at: t)
+            #expect(abs(over.progress(at: t) - critical) < 1e-9, "at \(t)")
+        }
+        let criticalSettling = Spring(mass: 1, stiffness: 100, damping: 20, initialVelocity: 2).settlingDuration
+        #expect(abs(over.settlingDuration - criticalSettling) < 1e-9)
+        over.allowsOverdamping = true
+        for t in [0.05, 0.2, 0.6, 1.5] {
+            let overdamped = 1 - referenceDisplacement(mass: 1, stiffness: 100, damping: 50, velocity: 2, at: t)
+            #expect(abs(over.progress(at: t) - overdamped) < 1e-9, "at \(t)")
+        }
+        #expect(over.settlingDuration > criticalSettling)
+        #expect(Spring(perceptualDuration: 1, bounce: -0.5).allowsOverdamping)
+        #expect(!Spring(perceptualDuration: 1, bounce: 0.2).allowsOverdamping)
+        // Through the C API and key-value coding.
+        let a = CASpringAnimationCreate("opacity")!
+        #expect(CASpringAnimationGetAllowsOverdamping(a) == false)
+        CASpringAnimationSetAllowsOverdamping(a, true)
+        #expect(CASpringAnimationGetAllowsOverdamping(a))
+        CARelease(UnsafeRawPointer(a))
     }
 
     @Test func perceptualDurationAndBounce() {

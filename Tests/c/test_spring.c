@@ -49,6 +49,8 @@ static void springs_follow_the_closed_form(void) {
         CASpringAnimationSetStiffness(a, k);
         CASpringAnimationSetDamping(a, c);
         CASpringAnimationSetInitialVelocity(a, v);
+        CHECK(!CASpringAnimationGetAllowsOverdamping(a));   /* Apple's default */
+        CASpringAnimationSetAllowsOverdamping(a, true);      /* (the over-damped rows overdamp) */
         CHECK_NO_ERROR();
         CAValueRef from = CAValueCreateNumber(0), to = CAValueCreateNumber(1);
         CABasicAnimationSetFromValue(a, from);   /* the CABasicAnimation setters accept the subclass */
@@ -123,7 +125,17 @@ static void defaults_perceptual_initialiser_and_bad_input(void) {
     p = CASpringAnimationCreateWithPerceptualDuration(1, -0.5);   /* overdamped: ratio 1 / (1 + b) = 2 */
     CHECK_NEAR(CASpringAnimationGetDamping(p), 2 * 2 * sqrt(CASpringAnimationGetStiffness(p)), 1e-9);
     CHECK_NEAR(CASpringAnimationGetBounce(p), -0.5, 1e-12);
+    CHECK(CASpringAnimationGetAllowsOverdamping(p));   /* a negative bounce overdamps */
     CARelease(p);
+    /* Without allowsOverdamping a damping above critical settles as the critical spring. */
+    CAAnimationRef over = CASpringAnimationCreate("opacity"), critical = CASpringAnimationCreate("opacity");
+    CASpringAnimationSetDamping(over, 50);
+    CASpringAnimationSetDamping(critical, 20);
+    CHECK_NEAR(CASpringAnimationGetSettlingDuration(over), CASpringAnimationGetSettlingDuration(critical), 1e-12);
+    CASpringAnimationSetAllowsOverdamping(over, true);
+    CHECK(CASpringAnimationGetSettlingDuration(over) > CASpringAnimationGetSettlingDuration(critical) + 0.1);
+    CARelease(over);
+    CARelease(critical);
     CHECK(CASpringAnimationCreateWithPerceptualDuration(0, 0) == NULL);     CHECK_ERROR(QZErrorInvalidArgument);
     CHECK(CASpringAnimationCreateWithPerceptualDuration(1, -1) == NULL);    CHECK_ERROR(QZErrorInvalidArgument);
     CHECK(CASpringAnimationCreateWithPerceptualDuration(1, 1.5) == NULL);   CHECK_ERROR(QZErrorInvalidArgument);

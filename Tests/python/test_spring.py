@@ -52,7 +52,7 @@ SPRINGS = [
 def test_presentation_follows_the_closed_form(clock, m, k, c, v):
     layer = Layer(position=(100, 0), bounds=(0, 0, 10, 10))
     spring = SpringAnimation("position.x", from_value=0, to_value=1, mass=m, stiffness=k, damping=c,
-                             initial_velocity=v, duration=4)
+                             initial_velocity=v, duration=4, allows_overdamping=True)
     assert spring.class_name == "CASpringAnimation" and isinstance(spring, BasicAnimation)
     layer.add_animation(spring, "spring")
     quartzite.transaction.flush()
@@ -65,7 +65,7 @@ def test_presentation_follows_the_closed_form(clock, m, k, c, v):
 
 @pytest.mark.parametrize("m, k, c, v", SPRINGS)
 def test_settling_duration_is_when_the_response_stays_within_the_threshold(m, k, c, v):
-    s = SpringAnimation(mass=m, stiffness=k, damping=c, initial_velocity=v).settling_duration
+    s = SpringAnimation(mass=m, stiffness=k, damping=c, initial_velocity=v, allows_overdamping=True).settling_duration
     assert abs(displacement(m, k, c, v, s)) == pytest.approx(0.001, abs=1e-9)
     assert all(abs(displacement(m, k, c, v, s + i * 0.002)) <= 0.001 for i in range(1, 5000))
 
@@ -79,6 +79,18 @@ def test_defaults_and_the_perceptual_initialiser():
     assert p.stiffness == pytest.approx((2 * math.pi / 0.4) ** 2)
     assert p.perceptual_duration == pytest.approx(0.4) and p.bounce == pytest.approx(0.25)
     assert p.duration == p.settling_duration
+
+
+def test_overdamping_needs_allows_overdamping():
+    over = SpringAnimation(damping=50, initial_velocity=1)
+    assert over.allows_overdamping is False
+    critical = SpringAnimation(damping=20, initial_velocity=1)
+    assert over.settling_duration == pytest.approx(critical.settling_duration, abs=1e-12)
+    over.allows_overdamping = True
+    s = over.settling_duration
+    assert s > critical.settling_duration
+    assert abs(displacement(1, 100, 50, 1, s)) == pytest.approx(0.001, abs=1e-9)
+    assert SpringAnimation.perceptual(1, bounce=-0.5).allows_overdamping is True
 
 
 def test_bad_input_raises_and_changes_nothing():

@@ -1053,6 +1053,14 @@ CALayerRef CAGradientLayerCreate(void);
 CALayerRef CAShapeLayerCreate(void);
 
 /**
+ * Creates a CAReplicatorLayer (one instance, no delay, identity instance
+ * transform, opaque white instance colour, zero colour offsets, depth not
+ * preserved). The renderers draw its sublayers once per instance; the
+ * instances are not layers of the tree. Returns +1.
+ */
+CALayerRef CAReplicatorLayerCreate(void);
+
+/**
  * Returns the layer's class. Borrowed.
  */
 CALayerClassRef CALayerGetClass(CALayerRef layer);
@@ -1396,7 +1404,8 @@ double CALayerGetNumberForKeyPath(CALayerRef layer, const char *keyPath);
  * MARK: - CALayer and its subclasses: properties
  *
  * Typed getters and setters of CALayer's declared properties (and those of
- * CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the
+ * CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer, CAShapeLayer and
+ * CAReplicatorLayer), with the
  * spec's (or Apple's later documentation's) defaults, in
  * the order of the property table (scripts/generate-layer-properties.py).
  * Setters check their input (NaN records QZErrorNotFinite, an unknown
@@ -2328,6 +2337,115 @@ CAValueRef CAShapeLayerGetLineDashPattern(CALayerRef layer);
  */
 void CAShapeLayerSetLineDashPattern(CALayerRef layer, CAValueRef pattern);
 
+/* MARK: CAReplicatorLayer */
+
+/**
+ * How many times the sublayers are drawn, the first instance included (default 1: no extra copies;
+ * 0: none). Instances are drawn by the renderers, not added to the tree; at most 10,000 are drawn.
+ */
+long CAReplicatorLayerGetInstanceCount(CALayerRef layer);
+
+/**
+ * Sets instanceCount. A negative value (or one of 1e9 or more) records QZErrorOutOfRange and
+ * changes nothing. A layer that is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceCount(CALayerRef layer, long count);
+
+/**
+ * Whether the instances keep their depth (default false: drawn in instance order). When set, the
+ * instances are drawn back to front by the z their instance transforms give the replicator's
+ * centre; each instance is still flattened into the replicator's plane.
+ */
+bool CAReplicatorLayerGetPreservesDepth(CALayerRef layer);
+
+/**
+ * Sets preservesDepth.  A layer that is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetPreservesDepth(CALayerRef layer, bool preserves);
+
+/**
+ * The time offset between instances, in seconds (default 0): instance k shows its sublayers'
+ * animations k x instanceDelay later (their time is the replicator's time minus k x
+ * instanceDelay).
+ */
+CFTimeInterval CAReplicatorLayerGetInstanceDelay(CALayerRef layer);
+
+/**
+ * Sets instanceDelay. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that
+ * is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceDelay(CALayerRef layer, CFTimeInterval delay);
+
+/**
+ * The transform that takes instance k-1 to instance k (default identity), applied about the centre
+ * of the replicator's bounds: instance k is moved by it k times.
+ */
+CATransform3D CAReplicatorLayerGetInstanceTransform(CALayerRef layer);
+
+/**
+ * Sets instanceTransform. A non-finite entry records QZErrorNotFinite and changes nothing. A layer
+ * that is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceTransform(CALayerRef layer, CATransform3D transform);
+
+/**
+ * The colour the first instance is multiplied by (default opaque white: unchanged; NULL: as
+ * white). Borrowed.
+ */
+CGColorRef CAReplicatorLayerGetInstanceColor(CALayerRef layer);
+
+/**
+ * Sets instanceColor. The colour is retained; NULL means none. A layer that is not a
+ * CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceColor(CALayerRef layer, CGColorRef color);
+
+/**
+ * Added to the red component of instance k-1's colour to give instance k's (default 0); components
+ * are clamped to 0...1.
+ */
+float CAReplicatorLayerGetInstanceRedOffset(CALayerRef layer);
+
+/**
+ * Sets instanceRedOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+ * that is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceRedOffset(CALayerRef layer, float offset);
+
+/**
+ * Added to the green component of instance k-1's colour to give instance k's (default 0).
+ */
+float CAReplicatorLayerGetInstanceGreenOffset(CALayerRef layer);
+
+/**
+ * Sets instanceGreenOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+ * that is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceGreenOffset(CALayerRef layer, float offset);
+
+/**
+ * Added to the blue component of instance k-1's colour to give instance k's (default 0).
+ */
+float CAReplicatorLayerGetInstanceBlueOffset(CALayerRef layer);
+
+/**
+ * Sets instanceBlueOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+ * that is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceBlueOffset(CALayerRef layer, float offset);
+
+/**
+ * Added to the alpha of instance k-1's colour to give instance k's (default 0): a negative offset
+ * fades the later instances.
+ */
+float CAReplicatorLayerGetInstanceAlphaOffset(CALayerRef layer);
+
+/**
+ * Sets instanceAlphaOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+ * that is not a CAReplicatorLayer records QZErrorWrongType.
+ */
+void CAReplicatorLayerSetInstanceAlphaOffset(CALayerRef layer, float offset);
+
 /* MARK: CAEAGLLayer */
 
 /**
@@ -2656,8 +2774,8 @@ CAAnimationRef CASpringAnimationCreate(const char *keyPath);
 /**
  * Apple's -initWithPerceptualDuration:bounce:: a spring with mass 1,
  * stiffness (2π / perceptualDuration)² and the damping that gives a damping
- * ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0), no key
- * path, and its duration set to its settling duration (the perceptual
+ * ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0, with
+ * allowsOverdamping set), no key path, and its duration set to its settling duration (the perceptual
  * duration when the spring never settles, bounce 1). perceptualDuration must
  * be finite and greater than 0 and bounce in (-1, 1]: otherwise records
  * QZErrorNotFinite or QZErrorInvalidArgument and returns NULL. Returns +1.
@@ -2691,7 +2809,8 @@ double CASpringAnimationGetDamping(CAAnimationRef a);
 
 /**
  * Sets the damping (0 or more, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
- * Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it overdamped.
+ * Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it
+ * overdamped when allowsOverdamping is set (critically damped otherwise).
  */
 void CASpringAnimationSetDamping(CAAnimationRef a, double v);
 
@@ -2705,6 +2824,18 @@ double CASpringAnimationGetInitialVelocity(CAAnimationRef a);
  * Sets the initial velocity (NaN or infinity records QZErrorNotFinite).
  */
 void CASpringAnimationSetInitialVelocity(CAAnimationRef a, double v);
+
+/**
+ * Whether a damping above critical (damping > 2√(stiffness·mass)) overdamps the spring (default
+ * false: such a spring moves as the critically damped one, as CASpringAnimation did before
+ * allowsOverdamping; true for a spring made with a negative bounce).
+ */
+bool CASpringAnimationGetAllowsOverdamping(CAAnimationRef a);
+
+/**
+ * Sets allowsOverdamping; settlingDuration follows.
+ */
+void CASpringAnimationSetAllowsOverdamping(CAAnimationRef a, bool allows);
 
 /**
  * The time (seconds) after which the spring stays within 0.001 of the

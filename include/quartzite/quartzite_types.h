@@ -884,7 +884,10 @@ typedef enum CGColorRenderingIntent {
 /** The kinds of draw operation (QZDrawOperation.kind). Drawing operations
  *  are FILL, BORDER, IMAGE and PATH; the others structure the list:
  *  PUSH_CLIP ... POP_CLIP nest; BEGIN_GROUP ... [BEGIN_MASK ...] END_GROUP
- *  draws its contents offscreen and composites them with the group's opacity
+ *  draws its contents offscreen, multiplies each premultiplied channel by
+ *  the group's color (opaque white (1, 1, 1, 1) for every group but a
+ *  CAReplicatorLayer instance's, whose color is its premultiplied instance
+ *  colour) and composites them with the group's opacity
  *  (times the mask part's alpha when a BEGIN_MASK part is present);
  *  BEGIN_SHADOW ... END_SHADOW draws its contents offscreen (unclipped),
  *  keeps their alpha, blurs it (Gaussian, standard deviation shadowRadius
@@ -926,7 +929,7 @@ typedef struct QZDrawOperation {
                                          unclipped extent plus the blur's reach, in pixels, before the offset) */
     CGFloat cornerRadius;           /**< rounded corners of rect (fill, border, clip) */
     CGFloat borderWidth;            /**< border: the band's width, inwards */
-    float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow) */
+    float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow; group: multiplies its pixels) */
     float opacity;                  /**< multiplies the operation (groups: the whole group) */
     /** image: the contents (borrowed, valid while the list lives); its pixels
      *  are premultiplied after conversion to BGRA. */

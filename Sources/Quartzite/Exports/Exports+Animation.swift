@@ -284,8 +284,8 @@ func setBasicValue(_ a: CAAnimationRef?, _ value: CAValueRef?, _ function: Stati
 
 /// Apple's -initWithPerceptualDuration:bounce:: a spring with mass 1,
 /// stiffness (2π / perceptualDuration)² and the damping that gives a damping
-/// ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0), no key
-/// path, and its duration set to its settling duration (the perceptual
+/// ratio of 1 - bounce (bounce ≥ 0) or 1 / (1 + bounce) (bounce < 0, with
+/// allowsOverdamping set), no key path, and its duration set to its settling duration (the perceptual
 /// duration when the spring never settles, bounce 1). perceptualDuration must
 /// be finite and greater than 0 and bounce in (-1, 1]: otherwise records
 /// QZErrorNotFinite or QZErrorInvalidArgument and returns NULL. Returns +1.
@@ -325,13 +325,24 @@ func setSpringParameter(_ a: CAAnimationRef?, _ key: String, _ value: Double, _ 
 /// The damping coefficient (default 10).
 @c public func CASpringAnimationGetDamping(_ a: CAAnimationRef?) -> Double { kindAnimation(a, [.spring], 10) { $0.spring.damping } }
 /// Sets the damping (0 or more, else QZErrorInvalidArgument; NaN or infinity QZErrorNotFinite).
-/// Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it overdamped.
+/// Below 2√(stiffness·mass) the spring oscillates, at it it is critically damped, above it
+/// overdamped when allowsOverdamping is set (critically damped otherwise).
 @c public func CASpringAnimationSetDamping(_ a: CAAnimationRef?, _ v: Double) { setSpringParameter(a, "damping", v, #function) }
 /// The initial velocity (default 0), in distances (from → to) per second; positive moves towards
 /// the target, negative away from it.
 @c public func CASpringAnimationGetInitialVelocity(_ a: CAAnimationRef?) -> Double { kindAnimation(a, [.spring], 0) { $0.spring.initialVelocity } }
 /// Sets the initial velocity (NaN or infinity records QZErrorNotFinite).
 @c public func CASpringAnimationSetInitialVelocity(_ a: CAAnimationRef?, _ v: Double) { setSpringParameter(a, "initialVelocity", v, #function) }
+/// Whether a damping above critical (damping > 2√(stiffness·mass)) overdamps the spring (default
+/// false: such a spring moves as the critically damped one, as CASpringAnimation did before
+/// allowsOverdamping; true for a spring made with a negative bounce).
+@c public func CASpringAnimationGetAllowsOverdamping(_ a: CAAnimationRef?) -> Bool {
+    kindAnimation(a, [.spring], false) { $0.spring.allowsOverdamping }
+}
+/// Sets allowsOverdamping; settlingDuration follows.
+@c public func CASpringAnimationSetAllowsOverdamping(_ a: CAAnimationRef?, _ allows: Bool) {
+    kindAnimation(a, [.spring], (), #function) { $0.spring.allowsOverdamping = allows }
+}
 
 /// The time (seconds) after which the spring stays within 0.001 of the
 /// distance from its target, computed from the current parameters and

@@ -127,6 +127,14 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .shape)) })
 }
 
+/// Creates a CAReplicatorLayer (one instance, no delay, identity instance
+/// transform, opaque white instance colour, zero colour offsets, depth not
+/// preserved). The renderers draw its sublayers once per instance; the
+/// instances are not layers of the tree. Returns +1.
+@c public func CAReplicatorLayerCreate() -> CALayerRef? {
+    retainedHandle(withModelLock { enlistedNewLayer(Layer(class: .replicator)) })
+}
+
 /// Returns the layer's class. Borrowed.
 @c public func CALayerGetClass(_ layer: CALayerRef?) -> CALayerClassRef? {
     readLayer(layer, nil) { borrowedHandle($0.layerClass) }

@@ -7,7 +7,8 @@ import QuartziteModel
 import QuartziteRender
 
 // Typed getters and setters of CALayer's declared properties (and those of
-// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer and CAShapeLayer), with the
+// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer, CAShapeLayer and
+// CAReplicatorLayer), with the
 // spec's (or Apple's later documentation's) defaults, in
 // the order of the property table (scripts/generate-layer-properties.py).
 // Setters check their input (NaN records QZErrorNotFinite, an unknown
@@ -1038,6 +1039,123 @@ import QuartziteRender
     var v: Value?
     if let pattern { guard let o = object(pattern, as: Value.self, #function) else { return }; v = o }
     setLayerValue(layer, .lineDashPattern, v)
+}
+
+// MARK: - CAReplicatorLayer
+
+/// How many times the sublayers are drawn, the first instance included (default 1: no extra copies;
+/// 0: none). Instances are drawn by the renderers, not added to the tree; at most 10,000 are drawn.
+@c public func CAReplicatorLayerGetInstanceCount(_ layer: CALayerRef?) -> CLong {
+    readSubclassLayer(layer, .replicator, 1) { l in (l.replicator.map { $0.instanceCount } ?? 1) }
+}
+
+/// Sets instanceCount. A negative value (or one of 1e9 or more) records QZErrorOutOfRange and
+/// changes nothing. A layer that is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceCount(_ layer: CALayerRef?, _ count: CLong) {
+    guard count >= 0 else { recordError(QZErrorOutOfRange, #function, "count \(count) is negative"); return }
+    setLayerValue(layer, .instanceCount, Value(.number(Double(count))))
+}
+
+/// Whether the instances keep their depth (default false: drawn in instance order). When set, the
+/// instances are drawn back to front by the z their instance transforms give the replicator's
+/// centre; each instance is still flattened into the replicator's plane.
+@c public func CAReplicatorLayerGetPreservesDepth(_ layer: CALayerRef?) -> Bool {
+    readSubclassLayer(layer, .replicator, false) { l in (l.replicator.map { $0.preservesDepth } ?? false) }
+}
+
+/// Sets preservesDepth.  A layer that is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetPreservesDepth(_ layer: CALayerRef?, _ preserves: Bool) {
+    setLayerValue(layer, .preservesDepth, Value(.bool(preserves)))
+}
+
+/// The time offset between instances, in seconds (default 0): instance k shows its sublayers'
+/// animations k x instanceDelay later (their time is the replicator's time minus k x
+/// instanceDelay).
+@c public func CAReplicatorLayerGetInstanceDelay(_ layer: CALayerRef?) -> CFTimeInterval {
+    readSubclassLayer(layer, .replicator, 0) { l in (l.replicator.map { $0.instanceDelay } ?? 0) }
+}
+
+/// Sets instanceDelay. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that
+/// is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceDelay(_ layer: CALayerRef?, _ delay: CFTimeInterval) {
+    guard checkFinite(delay, function: #function) else { return }
+    setLayerValue(layer, .instanceDelay, Value(.number(delay)))
+}
+
+/// The transform that takes instance k-1 to instance k (default identity), applied about the centre
+/// of the replicator's bounds: instance k is moved by it k times.
+@c public func CAReplicatorLayerGetInstanceTransform(_ layer: CALayerRef?) -> CATransform3D {
+    readSubclassLayer(layer, .replicator, .identity) { l in (l.replicator.map { $0.instanceTransform } ?? .identity) }
+}
+
+/// Sets instanceTransform. A non-finite entry records QZErrorNotFinite and changes nothing. A layer
+/// that is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceTransform(_ layer: CALayerRef?, _ transform: CATransform3D) {
+    guard checkTransform(transform, #function) else { return }
+    setLayerValue(layer, .instanceTransform, Value(.transform3D(transform)))
+}
+
+/// The colour the first instance is multiplied by (default opaque white: unchanged; NULL: as
+/// white). Borrowed.
+@c public func CAReplicatorLayerGetInstanceColor(_ layer: CALayerRef?) -> QZCGColorRef? {
+    readSubclassLayer(layer, .replicator, nil) { l in borrowedColor(l.replicator?.instanceColor) }
+}
+
+/// Sets instanceColor. The colour is retained; NULL means none. A layer that is not a
+/// CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
+    let c = colorValue(color, #function)
+    if c.ok { setLayerValue(layer, .instanceColor, c.value) }
+}
+
+/// Added to the red component of instance k-1's colour to give instance k's (default 0); components
+/// are clamped to 0...1.
+@c public func CAReplicatorLayerGetInstanceRedOffset(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .replicator, 0) { l in (l.replicator.map { $0.instanceRedOffset } ?? 0) }
+}
+
+/// Sets instanceRedOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+/// that is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceRedOffset(_ layer: CALayerRef?, _ offset: Float) {
+    guard checkFinite(Double(offset), function: #function) else { return }
+    setLayerValue(layer, .instanceRedOffset, Value(.number(Double(offset))))
+}
+
+/// Added to the green component of instance k-1's colour to give instance k's (default 0).
+@c public func CAReplicatorLayerGetInstanceGreenOffset(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .replicator, 0) { l in (l.replicator.map { $0.instanceGreenOffset } ?? 0) }
+}
+
+/// Sets instanceGreenOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+/// that is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceGreenOffset(_ layer: CALayerRef?, _ offset: Float) {
+    guard checkFinite(Double(offset), function: #function) else { return }
+    setLayerValue(layer, .instanceGreenOffset, Value(.number(Double(offset))))
+}
+
+/// Added to the blue component of instance k-1's colour to give instance k's (default 0).
+@c public func CAReplicatorLayerGetInstanceBlueOffset(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .replicator, 0) { l in (l.replicator.map { $0.instanceBlueOffset } ?? 0) }
+}
+
+/// Sets instanceBlueOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+/// that is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceBlueOffset(_ layer: CALayerRef?, _ offset: Float) {
+    guard checkFinite(Double(offset), function: #function) else { return }
+    setLayerValue(layer, .instanceBlueOffset, Value(.number(Double(offset))))
+}
+
+/// Added to the alpha of instance k-1's colour to give instance k's (default 0): a negative offset
+/// fades the later instances.
+@c public func CAReplicatorLayerGetInstanceAlphaOffset(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .replicator, 0) { l in (l.replicator.map { $0.instanceAlphaOffset } ?? 0) }
+}
+
+/// Sets instanceAlphaOffset. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+/// that is not a CAReplicatorLayer records QZErrorWrongType.
+@c public func CAReplicatorLayerSetInstanceAlphaOffset(_ layer: CALayerRef?, _ offset: Float) {
+    guard checkFinite(Double(offset), function: #function) else { return }
+    setLayerValue(layer, .instanceAlphaOffset, Value(.number(Double(offset))))
 }
 
 // MARK: - CAEAGLLayer

@@ -452,6 +452,7 @@ extension Animation {
         case "settlingDuration" where animationKind == .spring: return Value(.number(spring.settlingDuration))
         case "perceptualDuration" where animationKind == .spring: return Value(.number(spring.perceptualDuration))
         case "bounce" where animationKind == .spring: return Value(.number(spring.bounce))
+        case "allowsOverdamping" where animationKind == .spring: return Value(.bool(spring.allowsOverdamping))
         default: return custom[key]
         }
     }
@@ -567,6 +568,8 @@ extension Animation {
             guard let n = number() else { return false }
             guard let s = Spring.setting(key, n, on: spring, function: function) else { return false }
             spring = s
+        case "allowsOverdamping" where animationKind == .spring:
+            guard let b = bool() else { return false }; spring.allowsOverdamping = b
         case "settlingDuration" where animationKind == .spring, "perceptualDuration" where animationKind == .spring,
              "bounce" where animationKind == .spring:
             recordError(QZErrorInvalidArgument, function, "\(key) is read-only")

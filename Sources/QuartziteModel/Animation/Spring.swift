@@ -16,6 +16,11 @@ public struct Spring: Equatable, Sendable {
     /// In units of the whole distance per second; positive moves towards the
     /// target (Apple's sign).
     public var initialVelocity: Double = 0
+    /// Apple's allowsOverdamping (default false): when false, a damping above
+    /// critical (ζ > 1) moves as the critically damped spring, as
+    /// CASpringAnimation always did (and SwiftUI's Spring does without
+    /// allowOverDamping); when true the spring overdamps.
+    public var allowsOverdamping = false
 
     /// Where the response counts as settled: within 0.001 of the distance
     /// (the epsilon Apple documents for SwiftUI's Spring.settlingDuration;
@@ -41,12 +46,17 @@ public struct Spring: Equatable, Sendable {
         stiffness = (2 * Double.pi / d) * (2 * Double.pi / d)
         damping = b >= 0 ? 4 * Double.pi * (1 - b) / d : 4 * Double.pi / (d * (1 + b))
         initialVelocity = 0
+        // A negative bounce asks for an overdamped spring.
+        allowsOverdamping = b < 0
     }
 
     /// The undamped angular frequency √(k/m).
     public var naturalFrequency: Double { (stiffness / mass).squareRoot() }
     /// ζ = c / (2√(km)): below 1 under-damped, 1 critical, above 1 over-damped.
     public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+    /// The ratio the spring moves with: dampingRatio, at most 1 unless
+    /// allowsOverdamping.
+    public var effectiveDampingRatio: Double { allowsOverdamping ? dampingRatio : Swift.min(dampingRatio, 1) }
 
     /// The period of the undamped spring, 2π√(m/k) (what init(perceptualDuration:bounce:) was given).
     public var perceptualDuration: Double { 2 * Double.pi / naturalFrequency }
@@ -60,7 +70,7 @@ public struct Spring: Equatable, Sendable {
 
     /// The remaining displacement at `t` seconds (1 at t = 0, 0 at rest).
     public func displacement(at t: Double) -> Double {
-        let w0 = naturalFrequency, z = dampingRatio
+        let w0 = naturalFrequency, z = effectiveDampingRatio
         let x0 = 1.0, v0 = -initialVelocity   // dx/dt at 0: towards the target lowers x
         if abs(z - 1) < 1e-9 {
             return exp(-w0 * t) * (x0 + (v0 + w0 * x0) * t)
@@ -94,7 +104,7 @@ public struct Spring: Equatable, Sendable {
     public var settlingDuration: Double {
         guard isValid else { return 0 }
         let eps = Spring.settlingEpsilon
-        let w0 = naturalFrequency, z = dampingRatio
+        let w0 = naturalFrequency, z = effectiveDampingRatio
         if damping == 0 { return .infinity }
         // A time after which |x| is surely below eps, from a bound on the
         // solution's envelope: every regime decays at least as fast as

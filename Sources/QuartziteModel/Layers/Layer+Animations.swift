@@ -327,6 +327,15 @@ extension Layer {
         return snapshot
     }
 
+    /// A presentation copy of this model layer's subtree (no ancestors) at the
+    /// time its superlayer's local time is `parentTime`: a replicator's
+    /// delayed instances show their sublayers at the replicator's time minus
+    /// the instance's delay.
+    package func presentationSubtreeCopy(parentTime: Double) -> Layer {
+        var found: Layer?
+        return presentationSubtree(parentTime: parentTime, target: self, found: &found)
+    }
+
     /// Copies the subtree; `parentTime` is the superlayer's local time (media
     /// time for the root), so each layer's time is one step from its parent's.
     private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?) -> Layer {

@@ -96,6 +96,15 @@ extension Layer {
         case .lineJoin: return Value(string: ConstantSet.lineJoin.name(0))
         case .lineDashPhase: return Value(.number(0))
         case .lineDashPattern: return nil
+        case .instanceCount: return Value(.number(Double(1)))
+        case .preservesDepth: return Value(.bool(false))
+        case .instanceDelay: return Value(.number(0))
+        case .instanceTransform: return Value(.transform3D(.identity))
+        case .instanceColor: return Value(.color(Color.opaqueWhite))
+        case .instanceRedOffset: return Value(.number(Double(0)))
+        case .instanceGreenOffset: return Value(.number(Double(0)))
+        case .instanceBlueOffset: return Value(.number(Double(0)))
+        case .instanceAlphaOffset: return Value(.number(Double(0)))
         case .drawableProperties: return EAGLLayerState.defaultProperties
         }
     }
@@ -199,6 +208,15 @@ extension Layer {
         case .lineJoin: return Value(string: ConstantSet.lineJoin.name((l.shape.map { $0.lineJoin } ?? 0)))
         case .lineDashPhase: return Value(.number((l.shape.map { $0.lineDashPhase } ?? 0)))
         case .lineDashPattern: return l.shape?.lineDashPattern
+        case .instanceCount: return Value(.number(Double((l.replicator.map { $0.instanceCount } ?? 1))))
+        case .preservesDepth: return Value(.bool((l.replicator.map { $0.preservesDepth } ?? false)))
+        case .instanceDelay: return Value(.number((l.replicator.map { $0.instanceDelay } ?? 0)))
+        case .instanceTransform: return Value(.transform3D((l.replicator.map { $0.instanceTransform } ?? .identity)))
+        case .instanceColor: return l.replicator?.instanceColor.map { Value(.color($0)) }
+        case .instanceRedOffset: return Value(.number(Double((l.replicator.map { $0.instanceRedOffset } ?? 0))))
+        case .instanceGreenOffset: return Value(.number(Double((l.replicator.map { $0.instanceGreenOffset } ?? 0))))
+        case .instanceBlueOffset: return Value(.number(Double((l.replicator.map { $0.instanceBlueOffset } ?? 0))))
+        case .instanceAlphaOffset: return Value(.number(Double((l.replicator.map { $0.instanceAlphaOffset } ?? 0))))
         case .drawableProperties: return l.eagl?.properties
         }
     }
@@ -564,6 +582,46 @@ extension Layer {
                 }
             }
             l.shape?.lineDashPattern = r.v
+            return .stored
+        case .instanceCount:
+            guard let n = r.number() else { return r.numberFail() }
+            guard n >= 0, n < 1e9 else {
+                recordError(QZErrorOutOfRange, r.function, "instanceCount \(n) is outside 0..<1e9")
+                return .failed
+            }
+            l.replicator?.instanceCount = Int(n)
+            return .stored
+        case .preservesDepth:
+            guard let b = r.bool() else { return r.fail("a bool") }
+            l.replicator?.preservesDepth = b
+            return .stored
+        case .instanceDelay:
+            guard let n = r.number() else { return r.numberFail() }
+            l.replicator?.instanceDelay = n
+            return .stored
+        case .instanceTransform:
+            guard let t = r.transform() else { return r.fail("a finite transform") }
+            l.replicator?.instanceTransform = t
+            return .stored
+        case .instanceColor:
+            guard let c = r.color() else { return r.fail("a color") }
+            l.replicator?.instanceColor = c
+            return .stored
+        case .instanceRedOffset:
+            guard let n = r.number() else { return r.numberFail() }
+            l.replicator?.instanceRedOffset = Float(n)
+            return .stored
+        case .instanceGreenOffset:
+            guard let n = r.number() else { return r.numberFail() }
+            l.replicator?.instanceGreenOffset = Float(n)
+            return .stored
+        case .instanceBlueOffset:
+            guard let n = r.number() else { return r.numberFail() }
+            l.replicator?.instanceBlueOffset = Float(n)
+            return .stored
+        case .instanceAlphaOffset:
+            guard let n = r.number() else { return r.numberFail() }
+            l.replicator?.instanceAlphaOffset = Float(n)
             return .stored
         case .drawableProperties:
             // Stored as given (Apple's copy property); read when storage is made.

@@ -108,6 +108,11 @@ public final class Layer: QZObject, Handle {
         get { extras?.shape }
         set { if newValue != nil || extras != nil { ensureExtras.shape = newValue } }
     }
+    /// CAReplicatorLayer's instance count, delay, transform and colours (ReplicatorLayer.swift).
+    package var replicator: ReplicatorLayerState? {
+        get { extras?.replicator }
+        set { if newValue != nil || extras != nil { ensureExtras.replicator = newValue } }
+    }
     package var custom: CustomValues? {
         get { extras?.custom }
         set { if newValue != nil || extras != nil { ensureExtras.custom = newValue } }
@@ -150,6 +155,7 @@ public final class Layer: QZObject, Handle {
         case .eagl: eagl = EAGLLayerState()
         case .gradient: gradient = GradientLayerState()
         case .shape: shape = ShapeLayerState()
+        case .replicator: replicator = ReplicatorLayerState()
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
@@ -207,13 +213,14 @@ public final class Layer: QZObject, Handle {
         let old = extras
         extras = nil
         if let m = other.extras, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil
-            || m.gradient != nil || m.shape != nil {
+            || m.gradient != nil || m.shape != nil || m.replicator != nil {
             let r = LayerExtras()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
             r.eagl = m.eagl?.copy()
             r.gradient = m.gradient?.copy()
             r.shape = m.shape?.copy()
+            r.replicator = m.replicator?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
             extras = r
         }
@@ -398,6 +405,7 @@ package final class LayerExtras {
     package var eagl: EAGLLayerState?
     package var gradient: GradientLayerState?
     package var shape: ShapeLayerState?
+    package var replicator: ReplicatorLayerState?
     package var custom: CustomValues?
     @usableFromInline package var hooks: LayerHooks?
     package var presentationParent: Layer?

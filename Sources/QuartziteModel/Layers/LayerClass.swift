@@ -52,6 +52,7 @@ public final class LayerClass: QZObject, Handle {
     public static let eagl = LayerClass(name: "CAEAGLLayer", superclass: base, builtin: .eagl, callbacks: nil, info: nil)
     public static let shape = LayerClass(name: "CAShapeLayer", superclass: base, builtin: .shape, callbacks: nil, info: nil)
     public static let gradient = LayerClass(name: "CAGradientLayer", superclass: base, builtin: .gradient, callbacks: nil, info: nil)
+    public static let replicator = LayerClass(name: "CAReplicatorLayer", superclass: base, builtin: .replicator, callbacks: nil, info: nil)
 
     package static func builtin(named name: String) -> LayerClass? {
         switch name {
@@ -62,6 +63,7 @@ public final class LayerClass: QZObject, Handle {
         case "CAEAGLLayer": return eagl
         case "CAGradientLayer": return gradient
         case "CAShapeLayer": return shape
+        case "CAReplicatorLayer": return replicator
         default: return nil
         }
     }

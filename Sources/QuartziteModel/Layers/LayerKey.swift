@@ -19,7 +19,9 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         fillMode, scrollMode, string, font, fontSize, foregroundColor, wrapped, alignmentMode, truncationMode,
         levelsOfDetail, levelsOfDetailBias, tileSize, colors, locations, startPoint, endPoint, type, path,
         fillColor, fillRule, strokeColor, strokeStart, strokeEnd, lineWidth, miterLimit, lineCap, lineJoin,
-        lineDashPhase, lineDashPattern, drawableProperties
+        lineDashPhase, lineDashPattern, instanceCount, preservesDepth, instanceDelay, instanceTransform,
+        instanceColor, instanceRedOffset, instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset,
+        drawableProperties
 
     public var name: String {
         switch self {
@@ -102,6 +104,15 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .lineJoin: return "lineJoin"
         case .lineDashPhase: return "lineDashPhase"
         case .lineDashPattern: return "lineDashPattern"
+        case .instanceCount: return "instanceCount"
+        case .preservesDepth: return "preservesDepth"
+        case .instanceDelay: return "instanceDelay"
+        case .instanceTransform: return "instanceTransform"
+        case .instanceColor: return "instanceColor"
+        case .instanceRedOffset: return "instanceRedOffset"
+        case .instanceGreenOffset: return "instanceGreenOffset"
+        case .instanceBlueOffset: return "instanceBlueOffset"
+        case .instanceAlphaOffset: return "instanceAlphaOffset"
         case .drawableProperties: return "drawableProperties"
         }
     }
@@ -124,6 +135,9 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .colors, .locations, .startPoint, .endPoint, .type: return .gradient
         case .path, .fillColor, .fillRule, .strokeColor, .strokeStart, .strokeEnd, .lineWidth, .miterLimit,
              .lineCap, .lineJoin, .lineDashPhase, .lineDashPattern: return .shape
+        case .instanceCount, .preservesDepth, .instanceDelay, .instanceTransform, .instanceColor,
+             .instanceRedOffset, .instanceGreenOffset, .instanceBlueOffset, .instanceAlphaOffset: return
+             .replicator
         default: return .layer
         }
     }
@@ -145,7 +159,9 @@ public enum LayerKey: Int, CaseIterable, Sendable {
              .backgroundColor, .shadowOpacity, .shadowRadius, .shadowOffset, .shadowColor, .shadowPath,
              .rasterizationScale, .filters, .backgroundFilters, .compositingFilter, .sublayers, .string,
              .fontSize, .foregroundColor, .colors, .locations, .startPoint, .endPoint, .path, .fillColor,
-             .strokeColor, .strokeStart, .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase:
+             .strokeColor, .strokeStart, .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase, .instanceCount,
+             .instanceDelay, .instanceTransform, .instanceColor, .instanceRedOffset, .instanceGreenOffset,
+             .instanceBlueOffset, .instanceAlphaOffset:
             return true
         default:
             return false
@@ -173,8 +189,9 @@ public enum LayerKey: Int, CaseIterable, Sendable {
                  .needsDisplayOnBoundsChange, .shouldRasterize, .rasterizationScale, .beginTime,
                  .duration, .speed, .timeOffset, .repeatCount, .repeatDuration, .autoreverses,
                  .fontSize, .wrapped, .levelsOfDetail, .levelsOfDetailBias, .strokeStart,
-                 .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase: return value.number?.isNaN ==
-                 false
+                 .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase, .instanceCount,
+                 .preservesDepth, .instanceDelay, .instanceRedOffset, .instanceGreenOffset,
+                 .instanceBlueOffset, .instanceAlphaOffset: return value.number?.isNaN == false
             default: return false
             }
         case .point:
@@ -194,13 +211,13 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             }
         case .transform3D, .affineTransform:
             switch self {
-            case .transform, .sublayerTransform: return true
+            case .transform, .sublayerTransform, .instanceTransform: return true
             default: return false
             }
         case .color:
             switch self {
             case .borderColor, .backgroundColor, .shadowColor, .foregroundColor, .fillColor,
-                 .strokeColor: return true
+                 .strokeColor, .instanceColor: return true
             default: return false
             }
         case .array:

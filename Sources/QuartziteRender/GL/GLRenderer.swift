@@ -352,7 +352,7 @@ package final class GLRenderer {
                 clips = savedClips.popLast() ?? []
             }
             canvases.removeLast()
-            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
+            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity, tint: g.op.color)
             release(g.canvas)
             if let m = g.mask { release(m) }
         case .beginShadow:
@@ -557,7 +557,7 @@ package final class GLRenderer {
 
     // MARK: - Groups and shadows
 
-    private func compositeGroup(_ g: GLCanvas, mask: GLCanvas?, opacity: Float) {
+    private func compositeGroup(_ g: GLCanvas, mask: GLCanvas?, opacity: Float, tint: SIMD4<Float>) {
         let dst = top
         let r = g.rect.intersection(dst.rect)
         guard !r.isEmpty, let o = g.offscreen, let p = group else { return }
@@ -573,6 +573,8 @@ package final class GLRenderer {
         }
         qz_glUniform2f(p[.uTexOrigin], Float(g.rect.x0), Float(g.rect.y0))
         qz_glUniform1f(p[.uOpacity], Float(unit8(Double(opacity))) / 255)
+        // (A replicator instance's colour; white for other groups.)
+        setColor(p, packBGRA(tint))
         drawBox()
     }
 

@@ -197,8 +197,8 @@ package enum GLShaders {
     }
     """
 
-    /// A group's offscreen pixels composited with its opacity, times its
-    /// mask's alpha when it has one (compositeGroup).
+    /// A group's offscreen pixels multiplied by its colour, composited with
+    /// its opacity, times its mask's alpha when it has one (compositeGroup).
     package static let group = common + """
 
     uniform sampler2D uTex;
@@ -206,9 +206,10 @@ package enum GLShaders {
     uniform vec2 uTexOrigin;   // the offscreen's corner in target pixels
     uniform int uHasMask;
     uniform float uOpacity;    // 8-bit value
+    uniform vec4 uColor;       // multiplies the pixels (premultiplied; white: none)
     void main() {
         ivec2 c = ivec2(floor(targetPixel() - uTexOrigin));
-        vec4 src = texelFetch(uTex, c, 0);
+        vec4 src = texelFetch(uTex, c, 0) * uColor;
         float m = uHasMask == 1 ? texelFetch(uMask, c, 0).a : 1.0;
         fragColor = src * (uOpacity * m);
     }

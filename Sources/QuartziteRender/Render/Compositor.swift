@@ -159,7 +159,7 @@ package struct Compositor {
                 clips = savedClips.popLast() ?? []
             }
             canvases.removeLast()
-            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
+            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity, tint: g.op.color)
         case .beginShadow:
             let margin = blurExtent(sigma: op.shadowRadius) + 1
             let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
@@ -448,10 +448,25 @@ package struct Compositor {
 
     // MARK: - Groups and shadows
 
-    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float) {
+    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float, tint: SIMD4<Float>) {
         let dst = top
         let r = g.rect.intersection(dst.rect)
         guard !r.isEmpty else { return }
+        if tint != SIMD4(1, 1, 1, 1) {
+            // A replicator instance's colour multiplies each premultiplied channel.
+            let t = packBGRA(tint)
+            let tb = t & 0xFF, tg = (t >> 8) & 0xFF, tr = (t >> 16) & 0xFF, ta = t >> 24
+            @inline(__always) func mul(_ c: UInt32, _ f: UInt32) -> UInt32 { let x = c * f + 128; return (x + (x >> 8)) >> 8 }
+            for y in r.y0..<r.y1 {
+                let row = g.row(y)
+                for x in r.x0..<r.x1 {
+                    let p = row[x]
+                    if p == 0 { continue }
+                    row[x] = mul(p & 0xFF, tb) | mul((p >> 8) & 0xFF, tg) << 8 | mul((p >> 16) & 0xFF, tr) << 16
+                        | mul(p >> 24, ta) << 24
+                }
+            }
+        }
         let op8 = UInt8(unit8(Double(opacity)))
         let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: r.width)
         defer { coverage.deallocate() }

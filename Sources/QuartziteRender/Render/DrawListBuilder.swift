@@ -11,7 +11,7 @@ import QuartziteModel
 // ordered by zPosition, then by index. Per layer: shadow, then (in a group
 // when opacity < 1 applies to more than one operation, or a mask is set)
 // background, a gradient layer's gradient, a shape layer's shape, contents (clipped when
-// masksToBounds), sublayers, border.
+// masksToBounds), sublayers (a replicator's once per instance), border.
 // Callers hold the model lock.
 
 package struct DrawListBuilder {
@@ -29,6 +29,9 @@ package struct DrawListBuilder {
     /// where shouldRasterize is not honoured).
     package var rasterCache: RasterCache?
     private static let maxLayers = 1_000_000
+    /// The layer limit is reached: nothing more is emitted (a replicator
+    /// stops making its instances' copies).
+    package var exhausted: Bool { visited >= Self.maxLayers }
     private static let maxDepth = 256
     /// Shadows blur by at most this standard deviation (pixels): beyond it a
     /// shadow is a faint wash and its offscreen margin would grow without bound.
@@ -126,30 +129,11 @@ package struct DrawListBuilder {
             emitContents(pb, layer: layer, visuals: v, h: h, bounds: b, opacity: opacity, edges: edges, id: id)
         }
         if !layer.sublayers.isEmpty {
-            let space = layer.sublayerSpace
-            let childFlip = layer.flags.contains(.geometryFlipped) ? -flip : flip
-            // Siblings by zPosition, then index (sorting only when zPositions differ).
-            let z0 = layer.sublayers[0].zPosition
-            let flat = layer.sublayers.allSatisfy { $0.zPosition == z0 }
-            let order: [Layer] = flat ? layer.sublayers : layer.sublayers.enumerated().sorted { a, c in
-                let za = a.element.zPosition.isNaN ? 0 : a.element.zPosition
-                let zc = c.element.zPosition.isNaN ? 0 : c.element.zPosition
-                return za != zc ? za < zc : a.offset < c.offset
-            }.map { $0.element }
-            for sub in order {
-                let place = space.map { sub.placement.concatenating($0) } ?? sub.placement
-                let ch = Homography(place).then(h)
-                if opacity < 1 {
-                    // Only reached for a single leaf-like sublayer list when the
-                    // group was not needed; keep opacity exact by grouping.
-                    let g = begin(.beginGroup)
-                    ops[g].opacity = opacity
-                    emit(sub, ch, flip: childFlip, level: level + 1)
-                    ops[g].bounds = unionBounds(g + 1)
-                    end(.endGroup, from: g)
-                } else {
-                    emit(sub, ch, flip: childFlip, level: level + 1)
-                }
+            if let r = layer.replicator {
+                emitInstances(layer, r, h, flip: flip, level: level, opacity: opacity)
+            } else {
+                emitSublayers(layer.sublayers, of: layer, h, space: layer.sublayerSpace, flip: flip, level: level,
+                              opacity: opacity)
             }
         }
         if clips { popClip(layer) }
@@ -159,6 +143,38 @@ package struct DrawListBuilder {
             op.borderWidth = min(v.borderWidth, max(b.width, b.height))
             op.color = bc.premultipliedRGBA; op.opacity = opacity; op.edgeMask = edges; op.layerID = id
             add(op, bounds: h.bounds(of: b))
+        }
+    }
+
+    /// `subs` (the layer's sublayers, or a replicator instance's copies of
+    /// them) mapped through `space` (the sublayer transform, and an instance's
+    /// transform) into the layer's plane.
+    package mutating func emitSublayers(_ subs: [Layer], of layer: Layer, _ h: Homography, space: CATransform3D?,
+                                        flip: Double, level: Int, opacity: Float) {
+        guard !subs.isEmpty else { return }
+        let childFlip = layer.flags.contains(.geometryFlipped) ? -flip : flip
+        // Siblings by zPosition, then index (sorting only when zPositions differ).
+        let z0 = subs[0].zPosition
+        let flat = subs.allSatisfy { $0.zPosition == z0 }
+        let order: [Layer] = flat ? subs : subs.enumerated().sorted { a, c in
+            let za = a.element.zPosition.isNaN ? 0 : a.element.zPosition
+            let zc = c.element.zPosition.isNaN ? 0 : c.element.zPosition
+            return za != zc ? za < zc : a.offset < c.offset
+        }.map { $0.element }
+        for sub in order {
+            let place = space.map { sub.placement.concatenating($0) } ?? sub.placement
+            let ch = Homography(place).then(h)
+            if opacity < 1 {
+                // Only reached for a single leaf-like sublayer list when the
+                // group was not needed; keep opacity exact by grouping.
+                let g = begin(.beginGroup)
+                ops[g].opacity = opacity
+                emit(sub, ch, flip: childFlip, level: level + 1)
+                ops[g].bounds = unionBounds(g + 1)
+                end(.endGroup, from: g)
+            } else {
+                emit(sub, ch, flip: childFlip, level: level + 1)
+            }
         }
     }
 
@@ -354,16 +370,18 @@ package struct DrawListBuilder {
         ops.append(op)
     }
 
-    private mutating func begin(_ kind: DrawOpKind) -> Int {
+    package mutating func begin(_ kind: DrawOpKind) -> Int {
         var op = DrawOp(kind)
         op.depth = depth
+        // A group's colour multiplies its pixels: white leaves them as drawn.
+        if kind == .beginGroup { op.color = SIMD4(1, 1, 1, 1) }
         ops.append(op)
         depth += 1
         return ops.count - 1
     }
 
     /// Closes the structure opened at `start`; drops it when it has no content.
-    private mutating func end(_ kind: DrawOpKind, from start: Int) {
+    package mutating func end(_ kind: DrawOpKind, from start: Int) {
         depth -= 1
         if ops[start].bounds.isNull || ops[start].bounds.isEmpty || ops.count == start + 1 {
             ops.removeSubrange(start...)
@@ -376,7 +394,7 @@ package struct DrawListBuilder {
     }
 
     /// The union of the bounds of the drawing operations from `start`.
-    fileprivate func unionBounds(_ start: Int, upTo limit: Int? = nil) -> CGRect {
+    package func unionBounds(_ start: Int, upTo limit: Int? = nil) -> CGRect {
         var r = CGRect.null
         let stop = limit ?? ops.count
         guard start < stop else { return r }

@@ -51,7 +51,9 @@ from .graphics import (
     BlendMode, Context, Gradient, GradientDrawingOptions, Image, InterpolationQuality, LineCap, LineJoin,
     PathDrawingMode,
 )
-from .layer import EAGLLayer, Edge, GradientLayer, Layer, ScrollLayer, ShapeLayer, TextLayer, TiledLayer
+from .layer import (
+    EAGLLayer, Edge, GradientLayer, Layer, ReplicatorLayer, ScrollLayer, ShapeLayer, TextLayer, TiledLayer,
+)
 from .gl import EAGLContext
 from .path import Path, PathElement, PathElementType
 from .renderer import DrawList, Frame, Renderer, render_in_context
@@ -77,7 +79,7 @@ __all__ = [
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement",
     "PathElementType", "PixelBuffer", "PixelBufferPool", "Plane", "Point",
     "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "SpringAnimation", "TextLayer",
-    "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
+    "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer", "ReplicatorLayer", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
     "Value", "ValueType", "WrongTypeError", "all_pixel_format_descriptions", "call",
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
     "last_error", "pixel_format_description", "process_animation_events",

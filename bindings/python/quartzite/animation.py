@@ -744,6 +744,17 @@ class SpringAnimation(BasicAnimation):
                                     "target (default 0).")
 
     @property
+    def allows_overdamping(self):
+        """Whether a damping above critical overdamps the spring (default
+        False: it moves as the critically damped spring, as Apple's does;
+        True for a spring made with a negative bounce)."""
+        return call(_lib.CASpringAnimationGetAllowsOverdamping, self)
+
+    @allows_overdamping.setter
+    def allows_overdamping(self, value):
+        call(_lib.CASpringAnimationSetAllowsOverdamping, self, _flag(value, "allows_overdamping"))
+
+    @property
     def settling_duration(self):
         """Seconds until the spring stays within 0.001 of the distance from
         its target (math.inf when damping is 0). Read-only."""

@@ -128,7 +128,8 @@ from .graphics import Context
 from .handle import Handle
 from .values import Value, from_value, to_value
 
-__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer", "Context", "Edge"]
+__all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer",
+           "ReplicatorLayer", "Context", "Edge"]
 
 # MARK: - Helpers
 
@@ -1719,7 +1720,28 @@ class ShapeLayer(Layer):
     # (The other properties come from the property table, _install_properties.)
 
 
-for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer, GradientLayer, ShapeLayer):
+class ReplicatorLayer(Layer):
+    """A CAReplicatorLayer: its sublayers drawn ``instance_count`` times
+    (default 1) by the renderer, without adding layers to the tree. Instance
+    k is moved by ``instance_transform`` k times (about the centre of the
+    bounds), multiplied by ``instance_color`` (default opaque white) plus k
+    times ``instance_red_offset``/``green``/``blue``/``alpha`` (clamped to
+    0...1), and shows its sublayers' animations ``instance_delay`` x k
+    seconds later. ``preserves_depth`` draws the instances back to front::
+
+        spinner = ReplicatorLayer(bounds=(0, 0, 100, 100), instance_count=12,
+                                  instance_transform=Transform3D.rotation(math.pi / 6, 0, 0, 1),
+                                  instance_delay=1 / 12, instance_alpha_offset=-1 / 12)
+    """
+
+    __slots__ = ()
+    _qz_builtin = "CAReplicatorLayer"
+    _qz_create = "CAReplicatorLayerCreate"
+
+    # (The properties come from the property table, _install_properties.)
+
+
+for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer, GradientLayer, ShapeLayer, ReplicatorLayer):
     _python_classes[_builtin.class_ref()] = _builtin
 del _builtin
 
@@ -1733,7 +1755,7 @@ def _install_properties():
     classes that declare them."""
     classes = {"CALayer": Layer, "CAScrollLayer": ScrollLayer, "CATextLayer": TextLayer, "CATiledLayer": TiledLayer,
                "CAEAGLLayer": EAGLLayer, "CAGradientLayer": GradientLayer,
-               "CAShapeLayer": ShapeLayer}
+               "CAShapeLayer": ShapeLayer, "CAReplicatorLayer": ReplicatorLayer}
     for cls_name, attr, kind, suffix, key, doc, extra in _layer_properties.PROPERTIES:
         if kind == "struct":
             prop = _struct_prop(attr, suffix, globals()[extra[0]], globals()[extra[1]], doc, cls=cls_name)
