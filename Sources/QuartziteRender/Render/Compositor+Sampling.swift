@@ -14,6 +14,8 @@ package final class TextureCache {
     private struct Key: Hashable { let buffer: ObjectIdentifier; let x0: Int, y0: Int, x1: Int, y1: Int }
     private struct Entry { let buffer: PixelBuffer; let seed: UInt32; let texture: Texture; var used: Bool }
     private var entries: [Key: Entry] = [:]
+    /// Blurred shadow masks (the renderer's other cache that lives across frames).
+    package let shadows = ShadowMaskCache()
 
     /// The texture of `box` (texels) of `pb`.
     /// The last texture handed out (consecutive operations often share one).
@@ -61,6 +63,7 @@ package final class TextureCache {
 
     /// Drops entries not used since the last sweep.
     package func sweep() {
+        shadows.sweep()
         last = nil
         entries = entries.filter { $0.value.used }
         for k in entries.keys { entries[k]!.used = false }

@@ -489,7 +489,7 @@ package struct Compositor {
             let m = mask.mask.row(y), src = c.row(c.rect.y0 + y) + c.rect.x0
             for x in 0..<c.rect.width { m[x] = UInt8(src[x] >> 24) }
         }
-        gaussianBlur(mask: mask.mask, sigma: op.shadowRadius)
+        let blurred = textures.shadows.blurred(mask, sigma: op.shadowRadius).mask
         let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
         let dst = top
         let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
@@ -498,7 +498,7 @@ package struct Compositor {
         let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: r.width)
         defer { coverage.deallocate() }
         for y in r.y0..<r.y1 {
-            let m = mask.mask.row(y - dy - c.rect.y0) + (r.x0 - dx - c.rect.x0)
+            let m = blurred.row(y - dy - c.rect.y0) + (r.x0 - dx - c.rect.x0)
             if clips.isEmpty {
                 fillSpanOverMasked(dst: dst.row(y) + r.x0, color: color, coverage: m, count: r.width)
             } else {

@@ -24,6 +24,7 @@ package final class RasterCache {
     package let textures = TextureCache()
 
     package func sweep() {
+        textures.sweep()
         entries = entries.filter { $0.value.used }
         for k in entries.keys { entries[k]!.used = false }
     }

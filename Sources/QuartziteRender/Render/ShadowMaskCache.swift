@@ -1,0 +1,104 @@
+import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import Glibc
+
+// Blurred shadow masks, kept between frames. A shadow's silhouette alpha
+// (and the blur's sigma) decides its blurred mask entirely, so the cache is
+// keyed by that content: a layer that moves by whole pixels, a redraw of an
+// unchanged frame, or a hundred identical cards blur once, and the pixels are
+// the same bytes a fresh blur would give. (Core Animation caches shadows too.)
+// Used by one renderer's compositor at a time (the renderer's frame lock).
+
+package final class ShadowMaskCache {
+    private struct Key: Hashable {
+        let width: Int, height: Int
+        let sigmaBits: UInt64
+        let hash: UInt64
+    }
+
+    private final class Entry {
+        /// The silhouette's alpha, rows packed (compared on a hit: a hash is not proof).
+        let alpha: UnsafeMutablePointer<UInt8>
+        let blurred: MaskBitmap
+        var used = true
+        init(alpha: UnsafeMutablePointer<UInt8>, blurred: MaskBitmap) { self.alpha = alpha; self.blurred = blurred }
+        deinit { alpha.deallocate() }
+        var bytes: Int { blurred.width * blurred.height * 2 }
+    }
+
+    private var entries: [Key: Entry] = [:]
+    private var bytes = 0
+    /// Memory for masks kept between frames; past it, new blurs are not kept.
+    package var budgetBytes = 64 << 20
+    package private(set) var hits = 0
+    package private(set) var misses = 0
+
+    package init() {}
+
+    /// The blurred version of `silhouette` (alpha of the shadow's canvas) at
+    /// `sigma`: from the cache, or blurred now (in `silhouette`'s own storage,
+    /// which is then returned) and kept.
+    package func blurred(_ silhouette: MaskBitmap, sigma: Double) -> MaskBitmap {
+        let m = silhouette.mask
+        let key = Key(width: m.width, height: m.height, sigmaBits: sigma.bitPattern, hash: Self.hash(m))
+        if let e = entries[key], Self.equal(e.alpha, m) {
+            e.used = true
+            hits += 1
+            return e.blurred
+        }
+        misses += 1
+        let count = m.width * m.height
+        let keep = count > 0 && bytes + 2 * count <= budgetBytes
+        var copy: UnsafeMutablePointer<UInt8>?
+        if keep {
+            let p = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+            for y in 0..<m.height { (p + y * m.width).update(from: m.base + y * m.rowBytes, count: m.width) }
+            copy = p
+        }
+        gaussianBlur(mask: m, sigma: sigma)
+        if let copy {
+            let e = Entry(alpha: copy, blurred: silhouette)
+            if let old = entries.updateValue(e, forKey: key) { bytes -= old.bytes }
+            bytes += e.bytes
+        }
+        return silhouette
+    }
+
+    /// Drops the masks no frame used since the last sweep (end of each frame).
+    package func sweep() {
+        for (k, e) in entries where !e.used {
+            bytes -= e.bytes
+            entries[k] = nil
+        }
+        for e in entries.values { e.used = false }
+    }
+
+    package var count: Int { entries.count }
+
+    /// 64-bit FNV-1a over 8-byte words of each row, then the row's tail.
+    private static func hash(_ m: AlphaMask) -> UInt64 {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        let words = m.width / 8
+        for y in 0..<m.height {
+            let row = UnsafeRawPointer(m.base + y * m.rowBytes)
+            for i in 0..<words {
+                h = (h ^ row.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+            }
+            for i in (words * 8)..<m.width {
+                h = (h ^ UInt64(row.load(fromByteOffset: i, as: UInt8.self))) &* 0x0000_0100_0000_01b3
+            }
+        }
+        return h
+    }
+
+    private static func equal(_ packed: UnsafeMutablePointer<UInt8>, _ m: AlphaMask) -> Bool {
+        for y in 0..<m.height where memcmp(packed + y * m.width, m.base + y * m.rowBytes, m.width) != 0 {
+            return false
+        }
+        return true
+    }
+}

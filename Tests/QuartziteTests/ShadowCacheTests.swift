@@ -1,0 +1,85 @@
+import CQuartzite
+import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
+@testable import Quartzite
+
+// The renderer keeps blurred shadow masks between frames (ShadowMaskCache):
+// the same silhouette and radius blur once, and the pixels are exactly what a
+// renderer without the cache draws.
+
+@Suite("Shadow cache", .serialized)
+struct ShadowCacheTests {
+    /// Three identical rounded cards with shadows on white, at x0, x0+60, x0+120.
+    private func scene(x0: Double, y0: Double = 30) -> (TL, [TL]) {
+        let root = TL(0, 0, 240, 120, color: (1, 1, 1, 1))
+        var cards: [TL] = []
+        for i in 0..<3 {
+            // (Translucent: an opaque rounded rectangle takes the compositor's template path.)
+            let card = TL(x0 + Double(i) * 60, y0, 40, 40, color: (0.2, 0.4, 0.9, 0.8))
+            CALayerSetCornerRadius(card.ref, 8)
+            CALayerSetShadowOpacity(card.ref, 0.6)
+            CALayerSetShadowRadius(card.ref, 5)
+            CALayerSetShadowOffset(card.ref, CGSize(width: 0, height: 4))
+            root.add(card)
+            cards.append(card)
+        }
+        CATransactionFlush()
+        return (root, cards)
+    }
+
+    private func frame(_ r: CARendererRef, at t: Double) {
+        CARendererBeginFrameAtTime(r, t, nil)
+        CARendererAddUpdateRect(r, CGRect(x: 0, y: 0, width: 240, height: 120))
+        CARendererRender(r)
+        CARendererEndFrame(r)
+    }
+
+    private func bytes(_ pb: QZCVPixelBufferRef) -> [UInt8] {
+        let base = CVPixelBufferGetBaseAddress(pb)!.assumingMemoryBound(to: UInt8.self)
+        return Array(UnsafeBufferPointer(start: base, count: CVPixelBufferGetBytesPerRow(pb) * CVPixelBufferGetHeight(pb)))
+    }
+
+    @Test func identicalSilhouettesBlurOnceAndMatchAFreshRenderer() {
+        let (root, cards) = scene(x0: 20)
+        let pb = makeBuffer(240, 120)
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)); CVPixelBufferRelease(pb) }
+        CARendererSetLayer(r, root.ref)
+        let cache = object(r, as: Renderer.self)!.textures.shadows
+        frame(r, at: 1000)
+        // Three cards at whole-pixel offsets of each other: one blur, two reuses.
+        #expect(cache.misses == 1 && cache.hits == 2 && cache.count == 1, "\(cache.misses) \(cache.hits) \(cache.count)")
+        let first = bytes(pb)
+        // The shadow really is there: below a card, darker than the white ground.
+        let below = pixel(pb, 40, 73)
+        #expect(below.0 < 230 && below.0 == below.1 && below.1 == below.2, "\(below)")
+        // A full redraw of the same frame blurs nothing and draws the same bytes.
+        frame(r, at: 1001)
+        #expect(cache.misses == 1 && cache.hits == 5)
+        #expect(bytes(pb) == first)
+        // Moving the cards by whole pixels reuses the mask; the pixels equal a
+        // fresh renderer's (no cache) drawing of the moved scene.
+        for (i, c) in cards.enumerated() { CALayerSetPosition(c.ref, CGPoint(x: 47 + Double(i) * 60, y: 51)) }
+        CATransactionFlush()
+        frame(r, at: 1002)
+        #expect(cache.misses == 1 && cache.hits == 8)
+        #expect(bytes(pb) != first)
+        // A renderer that keeps no masks (budget 0) blurs every shadow afresh.
+        let (moved, _) = scene(x0: 27, y0: 31)
+        let fresh = makeBuffer(240, 120)
+        let r2 = CARendererCreate(fresh, nil)!
+        defer { CARelease(UnsafeRawPointer(r2)); CVPixelBufferRelease(fresh) }
+        CARendererSetLayer(r2, moved.ref)
+        let uncached = object(r2, as: Renderer.self)!.textures.shadows
+        uncached.budgetBytes = 0
+        frame(r2, at: 1002)
+        #expect(uncached.misses == 3 && uncached.hits == 0 && uncached.count == 0)
+        #expect(bytes(fresh) == bytes(pb))
+        #expect(takeError() == QZErrorNone)
+    }
+}
