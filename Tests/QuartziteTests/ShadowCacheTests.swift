@@ -15,12 +15,11 @@ import Testing
 @Suite("Shadow cache", .serialized)
 struct ShadowCacheTests {
     /// Three identical rounded cards with shadows on white, at x0, x0+60, x0+120.
-    private func scene(x0: Double, y0: Double = 30) -> (TL, [TL]) {
+    private func scene(x0: Double, y0: Double = 30, alpha: Double) -> (TL, [TL]) {
         let root = TL(0, 0, 240, 120, color: (1, 1, 1, 1))
         var cards: [TL] = []
         for i in 0..<3 {
-            // (Translucent: an opaque rounded rectangle takes the compositor's template path.)
-            let card = TL(x0 + Double(i) * 60, y0, 40, 40, color: (0.2, 0.4, 0.9, 0.8))
+            let card = TL(x0 + Double(i) * 60, y0, 40, 40, color: (0.2, 0.4, 0.9, alpha))
             CALayerSetCornerRadius(card.ref, 8)
             CALayerSetShadowOpacity(card.ref, 0.6)
             CALayerSetShadowRadius(card.ref, 5)
@@ -44,8 +43,12 @@ struct ShadowCacheTests {
         return Array(UnsafeBufferPointer(start: base, count: CVPixelBufferGetBytesPerRow(pb) * CVPixelBufferGetHeight(pb)))
     }
 
-    @Test func identicalSilhouettesBlurOnceAndMatchAFreshRenderer() {
-        let (root, cards) = scene(x0: 20)
+    /// Opaque cards take the compositor's rounded-rectangle path (a blurred
+    /// template, kept by its parameters); translucent ones the general path
+    /// (the silhouette drawn offscreen, kept by its alpha).
+    @Test(arguments: [1.0, 0.8])
+    func identicalSilhouettesBlurOnceAndMatchAFreshRenderer(alpha: Double) {
+        let (root, cards) = scene(x0: 20, alpha: alpha)
         let pb = makeBuffer(240, 120)
         let r = CARendererCreate(pb, nil)!
         defer { CARelease(UnsafeRawPointer(r)); CVPixelBufferRelease(pb) }
@@ -70,7 +73,7 @@ struct ShadowCacheTests {
         #expect(cache.misses == 1 && cache.hits == 8)
         #expect(bytes(pb) != first)
         // A renderer that keeps no masks (budget 0) blurs every shadow afresh.
-        let (moved, _) = scene(x0: 27, y0: 31)
+        let (moved, _) = scene(x0: 27, y0: 31, alpha: alpha)
         let fresh = makeBuffer(240, 120)
         let r2 = CARendererCreate(fresh, nil)!
         defer { CARelease(UnsafeRawPointer(r2)); CVPixelBufferRelease(fresh) }

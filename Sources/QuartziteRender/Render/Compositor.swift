@@ -125,7 +125,7 @@ package struct Compositor {
         let clip = PixelBox(x: region.x0 - canvas.rect.x0, y: region.y0 - canvas.rect.y0, width: region.width, height: region.height)
         let color = scalePixel(packBGRA(shadow.color), unit8(Double(shadow.opacity)))
         _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
-                                  sigma: shadow.shadowRadius, color: color)
+                                  sigma: shadow.shadowRadius, color: color, templates: textures.shadows)
         return true
     }
 

@@ -31,6 +31,18 @@ package final class ShadowMaskCache {
     }
 
     private var entries: [Key: Entry] = [:]
+
+    /// The rounded-rectangle shadow kernel's blurred templates, by the numbers that make them.
+    private struct TemplateKey: Hashable {
+        let width: Int, height: Int
+        let x: UInt64, y: UInt64, w: UInt64, h: UInt64, radius: UInt64, sigma: UInt64
+    }
+    private final class Template {
+        let mask: MaskBitmap
+        var used = true
+        init(_ mask: MaskBitmap) { self.mask = mask }
+    }
+    private var templates: [TemplateKey: Template] = [:]
     private var bytes = 0
     /// Memory for masks kept between frames; past it, new blurs are not kept.
     package var budgetBytes = 64 << 20
@@ -68,8 +80,35 @@ package final class ShadowMaskCache {
         return silhouette
     }
 
+    /// The template `make` draws for these parameters (fillRoundedRectShadow),
+    /// kept while frames use it; nil when `make` fails.
+    package func template(width: Int, height: Int, shape: CGRect, cornerRadius: Double, sigma: Double,
+                          make: () -> MaskBitmap?) -> MaskBitmap? {
+        let key = TemplateKey(width: width, height: height, x: shape.origin.x.bitPattern, y: shape.origin.y.bitPattern,
+                              w: shape.size.width.bitPattern, h: shape.size.height.bitPattern,
+                              radius: cornerRadius.bitPattern, sigma: sigma.bitPattern)
+        if let t = templates[key] {
+            t.used = true
+            hits += 1
+            return t.mask
+        }
+        misses += 1
+        guard let mask = make() else { return nil }
+        let size = width * height
+        if bytes + size <= budgetBytes {
+            templates[key] = Template(mask)
+            bytes += size
+        }
+        return mask
+    }
+
     /// Drops the masks no frame used since the last sweep (end of each frame).
     package func sweep() {
+        for (k, t) in templates where !t.used {
+            bytes -= t.mask.width * t.mask.height
+            templates[k] = nil
+        }
+        for t in templates.values { t.used = false }
         for (k, e) in entries where !e.used {
             bytes -= e.bytes
             entries[k] = nil
@@ -77,7 +116,7 @@ package final class ShadowMaskCache {
         for e in entries.values { e.used = false }
     }
 
-    package var count: Int { entries.count }
+    package var count: Int { entries.count + templates.count }
 
     /// 64-bit FNV-1a over 8-byte words of each row, then the row's tail.
     private static func hash(_ m: AlphaMask) -> UInt64 {

@@ -147,7 +147,7 @@ package func fillRoundedRect(dst: Surface, clip: PixelBox? = nil, rect: CGRect, 
 /// changed. sigma <= 0 (or NaN) draws the sharp rectangle.
 @discardableResult
 package func fillRoundedRectShadow(dst: Surface, clip: PixelBox? = nil, rect: CGRect, cornerRadius: Double, sigma: Double,
-                           color: UInt32) -> PixelBox {
+                           color: UInt32, templates: ShadowMaskCache? = nil) -> PixelBox {
     let r = rect.standardized
     guard color != 0, !r.hasNaN, r.origin.isFinite, r.size.width.isFinite, r.size.height.isFinite,
           r.size.width > 0, r.size.height > 0 else { return .empty }
@@ -170,12 +170,17 @@ package func fillRoundedRectShadow(dst: Surface, clip: PixelBox? = nil, rect: CG
     let shrinkX = Swift.max(0, Int((r.size.width - Double(core)).rounded(.down)))
     let shrinkY = Swift.max(0, Int((r.size.height - Double(core)).rounded(.down)))
     let tw = region.width - shrinkX, th = region.height - shrinkY
-    guard let template = MaskBitmap(width: tw, height: th) else { return .empty }
-    rasterizeRoundedRectCoverage(into: template, rect: CGRect(x: Double(e) + fracX, y: Double(e) + fracY,
-                                                             width: r.size.width - Double(shrinkX),
-                                                             height: r.size.height - Double(shrinkY)),
-                                 cornerRadius: radius)
-    gaussianBlur(mask: template, sigma: Swift.min(sigma, 1024))
+    let shape = CGRect(x: Double(e) + fracX, y: Double(e) + fracY,
+                       width: r.size.width - Double(shrinkX), height: r.size.height - Double(shrinkY))
+    func makeTemplate() -> MaskBitmap? {
+        guard let t = MaskBitmap(width: tw, height: th) else { return nil }
+        rasterizeRoundedRectCoverage(into: t, rect: shape, cornerRadius: radius)
+        gaussianBlur(mask: t, sigma: Swift.min(sigma, 1024))
+        return t
+    }
+    // (The template depends only on these numbers: a renderer keeps it between frames.)
+    let made = templates.map { $0.template(width: tw, height: th, shape: shape, cornerRadius: radius, sigma: sigma, make: makeTemplate) }
+    guard let template = made ?? makeTemplate() else { return .empty }
     // Region column i -> template column: the left half as it is, the right
     // half shifted by the shrink, the stretched middle from column tw / 2.
     let midX = tw / 2, midY = th / 2
