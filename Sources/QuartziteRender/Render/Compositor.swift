@@ -159,7 +159,10 @@ package struct Compositor {
                 clips = savedClips.popLast() ?? []
             }
             canvases.removeLast()
-            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity)
+            if !g.op.filters.isEmpty { applyFilters(g.op.filters, to: g.canvas.surface) }
+            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity,
+                           mode: CompositingMode(rawValue: g.op.blendMode) ?? .sourceOver)
+        case .backdrop: drawBackdrop(op)
         case .beginShadow:
             let margin = blurExtent(sigma: op.shadowRadius) + 1
             let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
@@ -448,7 +451,43 @@ package struct Compositor {
 
     // MARK: - Groups and shadows
 
-    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float) {
+    /// backgroundFilters: filters a copy of the pixels under the operation's
+    /// rounded rect (with the blurs' reach around it, edges clamped) and puts
+    /// it back through the shape's coverage (times the clips' and opacity).
+    private func drawBackdrop(_ op: DrawOp) {
+        let canvas = top
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
+        let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
+        let work = PixelBox(x0: region.x0 - reach, y0: region.y0 - reach, x1: region.x1 + reach, y1: region.y1 + reach)
+        guard let copy = Bitmap(width: work.width, height: work.height) else { return }
+        // Clamp to the canvas's edge pixels (as Core Image's clamped backdrops:
+        // no dark fringe at the screen's edges).
+        let s = copy.surface, r = canvas.rect
+        for y in 0..<work.height {
+            let sy = min(max(work.y0 + y, r.y0), r.y1 - 1)
+            let src = canvas.row(sy), d = s.row(y)
+            for x in 0..<work.width { d[x] = src[min(max(work.x0 + x, r.x0), r.x1 - 1)] }
+        }
+        applyFilters(op.filters, to: s)
+        let opacity = Double(op.opacity)
+        for py in region.y0..<region.y1 {
+            let row = canvas.row(py), filtered = s.row(py - work.y0) - work.x0
+            let cy = Double(py) + 0.5
+            for px in region.x0..<region.x1 {
+                let cx = Double(px) + 0.5
+                guard let q = shape.local(cx, cy) else { continue }
+                var cov = ShapeMap.coverage(shape.rect, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
+                if cov <= 0 { continue }
+                if !clips.isEmpty { cov *= clipCoverage(cx, cy) }
+                let k = unit8(cov * opacity)
+                if k == 0 { continue }
+                row[px] = k >= 255 ? filtered[px] : scalePixel(filtered[px], k) &+ scalePixel(row[px], 255 - k)
+            }
+        }
+    }
+
+    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float, mode: CompositingMode) {
         let dst = top
         let r = g.rect.intersection(dst.rect)
         guard !r.isEmpty else { return }
@@ -459,9 +498,9 @@ package struct Compositor {
             if let m = mask {
                 let mr = m.row(y)
                 for x in r.x0..<r.x1 { coverage[x - r.x0] = UInt8(mr[x] >> 24) }
-                blendSpanOverMasked(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: coverage, count: r.width, opacity: op8)
+                blendSpan(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: coverage, count: r.width, opacity: op8, mode: mode)
             } else {
-                blendSpanOver(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, count: r.width, opacity: op8)
+                blendSpan(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: nil, count: r.width, opacity: op8, mode: mode)
             }
         }
     }
