@@ -344,6 +344,33 @@ struct FilterTests {
         #expect(differ == 0)
     }
 
+    /// Setting a filter on a still tree redraws it (the tree's fingerprint
+    /// covers the filter values).
+    @Test func settingAFilterRedrawsAStillTree() {
+        let root = TL(0, 0, 20, 20, color: (1, 1, 1, 1))
+        let a = TL(0, 0, 20, 20, color: (0.5, 0.5, 0.5, 1))
+        root.add(a)
+        let _ = RenderClock(1000)
+        let pb = makeBuffer(20, 20)
+        defer { CVPixelBufferRelease(pb) }
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)) }
+        CARendererSetLayer(r, root.ref)
+        func frame(_ t: Double) { CARendererBeginFrameAtTime(r, t, nil); CARendererRender(r); CARendererEndFrame(r) }
+        frame(1000)
+        #expect(pixel(pb, 5, 5) == (128, 128, 128, 255))
+        CATransactionBegin(); CATransactionSetDisableActions(true)
+        set(CALayerSetCompositingFilter, a, Value(string: "differenceBlendMode"))
+        CATransactionCommit()
+        frame(1001)
+        #expect(pixel(pb, 5, 5) == (127, 127, 127, 255))   // |255 - 128|
+        CATransactionBegin(); CATransactionSetDisableActions(true)
+        set(CALayerSetFilters, a, list(filter("CIColorControls", [("inputBrightness", num(-1))])))
+        CATransactionCommit()
+        frame(1002)
+        #expect(pixel(pb, 5, 5) == (255, 255, 255, 255))   // black, then |255 - 0|
+    }
+
     // MARK: - Draw list
 
     @Test func drawListCarriesBlendModeAndFilters() {
