@@ -289,6 +289,41 @@ struct FilterTests {
         #expect(abs(p.0 - 51) <= 1 && abs(p.1 - 26) <= 1 && abs(p.2 - 128) <= 1 && abs(p.3 - 128) <= 1, "\(p)")
     }
 
+    /// The backdrops' reduced-resolution blur (sigma >= 8) stays within 2%
+    /// of full scale of the full-resolution blur, on squares and edges of
+    /// every colour, for sigmas either side of the reductions' thresholds.
+    @Test func reducedBlurMatchesTheFullBlur() {
+        for sigma in [8.0, 12.0, 16.0, 30.0] {
+            let w = 240, h = 200
+            guard let a = Bitmap(width: w, height: h), let b = Bitmap(width: w, height: h) else { Issue.record("alloc"); return }
+            for y in 0..<h {
+                for x in 0..<w {
+                    // Checks of 37 px in three colours, half-transparent in one band.
+                    let c = ((x / 37) + (y / 37)) % 3
+                    var p: UInt32 = c == 0 ? 0xFFFF_0000 : (c == 1 ? 0xFF00_C000 : 0xFF20_40FF)
+                    if y >= 150 { p = scalePixel(p, 128) }
+                    a.surface.row(y)[x] = p
+                    b.surface.row(y)[x] = p
+                }
+            }
+            gaussianBlur(surface: a.surface, sigma: sigma)
+            gaussianBlurReduced(surface: b.surface, sigma: sigma)
+            var worst: UInt32 = 0
+            // (Away from the borders, where the two treat the outside differently.)
+            let m = Int(3 * sigma)
+            for y in m..<(h - m) {
+                for x in m..<(w - m) {
+                    let p = a.surface.row(y)[x], q = b.surface.row(y)[x]
+                    for shift in stride(from: UInt32(0), through: 24, by: 8) {
+                        let u = (p >> shift) & 0xFF, v = (q >> shift) & 0xFF
+                        worst = max(worst, u > v ? u - v : v - u)
+                    }
+                }
+            }
+            #expect(worst <= 5, "sigma \(sigma): worst \(worst)/255")
+        }
+    }
+
     // MARK: - Backdrop
 
     /// A rounded card with a backdrop blur over a black/white step: inside
