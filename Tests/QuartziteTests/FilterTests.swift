@@ -406,6 +406,46 @@ struct FilterTests {
         #expect(pixel(pb, 5, 5) == (255, 255, 255, 255))   // black, then |255 - 0|
     }
 
+    /// A filter's inputs animate (filters is animatable): a basic animation
+    /// between two blurs with the same keys gives the radius in between,
+    /// and the filter arrays' other entries ride along.
+    @Test func filterInputsAnimate() {
+        let clock = RenderClock(10)
+        defer { withExtendedLifetime(clock) {} }
+        let root = TL(0, 0, 40, 40, color: (1, 1, 1, 1))
+        let a = TL(5, 5, 20, 20, color: (1, 0, 0, 1))
+        root.add(a)
+        let from = list(filter("CIGaussianBlur", [("inputRadius", num(2))]), filter("CIColorControls", [("inputSaturation", num(1))]))
+        let to = list(filter("CIGaussianBlur", [("inputRadius", num(6))]), filter("CIColorControls", [("inputSaturation", num(0))]))
+        let anim = CABasicAnimationCreate("filters")!
+        withExtendedLifetime((from, to)) {
+            CABasicAnimationSetFromValue(anim, borrowedHandle(from)); CABasicAnimationSetToValue(anim, borrowedHandle(to))
+        }
+        CAAnimationSetDuration(anim, 2)
+        CALayerAddAnimation(a.ref, anim, "blur")
+        CARelease(UnsafeRawPointer(anim))
+        let pb = makeBuffer(40, 40)
+        defer { CVPixelBufferRelease(pb) }
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)) }
+        CARendererSetLayer(r, root.ref)
+        CARendererBeginFrameAtTime(r, 10.5, nil)   // a quarter of the way
+        let dl = QZRendererCopyDrawList(r)!
+        defer { CARelease(UnsafeRawPointer(dl)) }
+        CARendererEndFrame(r)
+        var found = false
+        for i in 0..<QZDrawListGetCount(dl) {
+            guard let f = QZDrawListCopyOperationFilters(dl, i) else { continue }
+            let v = Unmanaged<Value>.fromOpaque(UnsafeRawPointer(f)).takeRetainedValue()
+            guard case .array(let items) = v.storage, items.count == 2,
+                  case .dictionary(let blur) = items[0].storage, case .dictionary(let cc) = items[1].storage else { continue }
+            #expect(abs((blur["inputRadius"]?.number ?? 0) - 3) < 1e-6)      // 2 + (6 - 2) / 4
+            #expect(abs((cc["inputSaturation"]?.number ?? 0) - 0.75) < 1e-6)
+            found = true
+        }
+        #expect(found)
+    }
+
     // MARK: - Draw list
 
     @Test func drawListCarriesBlendModeAndFilters() {
