@@ -446,6 +446,40 @@ struct FilterTests {
         #expect(found)
     }
 
+    /// Extreme but finite inputs are accepted and drawn without a crash:
+    /// a radius of 1e300 (capped at 128 pixels), a matrix of 1e300s (clamped
+    /// colours), saturation -1e30, a rotated, perspective backdrop, a filtered
+    /// layer far outside the target.
+    @Test func extremeInputsDrawWithoutCrashing() {
+        let root = TL(0, 0, 64, 64, color: (0.2, 0.4, 0.6, 1))
+        let a = TL(4, 4, 20, 20, color: (1, 0, 0, 1))
+        set(CALayerSetFilters, a, list(filter("CIGaussianBlur", [("inputRadius", num(1e300))])))
+        let b = TL(30, 4, 20, 20, color: (0, 1, 0, 1))
+        set(CALayerSetFilters, b, list(filter("CIColorMatrix", [("inputRVector", vec(1e300, -1e300, 1e300, 1e300)),
+                                                                ("inputBiasVector", vec(-1e300, 0, 0, 0))]),
+                                       filter("CIColorControls", [("inputSaturation", num(-1e30)), ("inputContrast", num(1e30))])))
+        let c = TL(10, 30, 30, 30)
+        var t = CATransform3DIdentity
+        t.m34 = -1.0 / 100
+        CALayerSetTransform(c.ref, CATransform3DRotate(t, 1.2, 1, 1, 0))
+        CALayerSetCornerRadius(c.ref, 1e9)
+        set(CALayerSetBackgroundFilters, c, list(filter("CIGaussianBlur", [("inputRadius", num(3))])))
+        let far = TL(1e7, 1e7, 1e6, 1e6, color: (1, 1, 1, 1))
+        set(CALayerSetFilters, far, list(filter("CIGaussianBlur", [("inputRadius", num(50))])))
+        set(CALayerSetCompositingFilter, far, Value(string: "copy"))
+        root.add(a); root.add(b); root.add(c); root.add(far)
+        clearLastError()
+        let pb = renderCPU(root, 64, 64)
+        defer { CVPixelBufferRelease(pb) }
+        #expect(lastErrorCode() == QZErrorNone)
+        // Premultiplied pixels stay valid: no colour above its alpha.
+        for y in 0..<64 { for x in 0..<64 { let p = pixel(pb, x, y); #expect(max(p.0, p.1, p.2) <= p.3) } }
+        // The background far from everything (the 128-pixel blur of the red
+        // square leaves a faint wash of about 1/255 here).
+        let bg = pixel(pb, 60, 60)
+        #expect(abs(bg.0 - 51) <= 2 && abs(bg.1 - 102) <= 2 && abs(bg.2 - 153) <= 2 && bg.3 == 255, "\(bg)")
+    }
+
     // MARK: - Draw list
 
     @Test func drawListCarriesBlendModeAndFilters() {
