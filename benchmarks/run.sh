@@ -12,8 +12,9 @@
 #   --no-video      skip the Core Video benchmark (bench_video)
 #   --no-transaction skip the transaction benchmark (bench_transaction)
 #   --no-render     skip the renderer benchmark against pixman (bench_render; it
-#                   installs Debian's libpixman-1-dev with apt-get when missing)
-#                   and the shadow-path linearity benchmark (bench_shadow_path)
+#                   installs Debian's libpixman-1-dev with apt-get when missing),
+#                   the shadow-path linearity benchmark (bench_shadow_path) and
+#                   the backdrop blur against the shadow scene (bench_backdrop)
 #   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
 #                   (bench_graphics)
 #   --no-shapes     skip the animated shape layers against cairo in C (bench_shapes)
@@ -83,6 +84,7 @@ fi
 shadow_path=$render
 if [ "$shadow_path" = 1 ]; then
     qz_build_shadow_path_bench
+    qz_build_backdrop_bench
 fi
 if [ "$render" = 1 ] && ! qz_build_render_bench; then
     echo "run.sh: bench_render skipped (pixman is not available; see the message above)" >&2
@@ -114,6 +116,7 @@ graphics_args=()
 shapes_args=()
 text_args=()
 shadow_args=()
+backdrop_args=()
 kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
@@ -124,6 +127,7 @@ if [ "$quick" = 1 ]; then
     tx_args=(--reps 3)
     render_args=(--reps 2 --frames 2)
     shadow_args=(--reps 1)
+    backdrop_args=(--reps 2 --frames 1)
     kernel_args=(--reps 3 --frames 2)
     graphics_args=(--reps 2 --paths 300 --frames 20)
     shapes_args=(--reps 1 --layers 300 --frames 6)
@@ -184,6 +188,16 @@ if [ "$shadow_path" = 1 ]; then
     echo "== C: bench_shadow_path (a shadow path of 16k ... 1M elements: cost per element vs 16k)"
     "$BENCH_OUT/bench_shadow_path" ${shadow_args[@]+"${shadow_args[@]}"} | tee "$BENCH_OUT/bench_shadow_path.txt" || {
         echo "run.sh: bench_shadow_path FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
+: >"$BENCH_OUT/bench_backdrop.txt"
+if [ "$shadow_path" = 1 ]; then
+    echo "== C: bench_backdrop (a full-screen backdrop blur vs bench_render's shadow scene, 1920x1080)"
+    "$BENCH_OUT/bench_backdrop" ${backdrop_args[@]+"${backdrop_args[@]}"} | tee "$BENCH_OUT/bench_backdrop.txt" || {
+        echo "run.sh: bench_backdrop FAILED (see the messages above)" >&2
         exit 1
     }
     echo
@@ -292,7 +306,7 @@ fi
 
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
-    "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" \
+    "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" "$BENCH_OUT/bench_backdrop.txt" \
     "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_shapes.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"

@@ -379,16 +379,31 @@ PROPERTIES = [
       pydoc="Scale of the rasterized bitmap (default 1).", param="scale"),
     P("filters", "CALayer", "value", visuals("filters", "nil"), default=None, animatable=True, setter="kvc",
       accepts=["array"],
-      doc="Filters applied to the layer's contents (stored as given; default NULL). Borrowed.",
-      pydoc="Filters applied to the contents: any Python value, stored as given (default None)."),
+      kvc_store="guard LayerFilter.parse(r.v, key: \"filters\", function: r.function, report: true) != nil else { return .failed }\n"
+                "l.ensureVisuals.filters = r.v",
+      doc="Filters applied to the layer and its sublayers before compositing (default NULL): an array of "
+          "dictionaries naming a Core Image filter under \"name\" (CIGaussianBlur, CIColorMatrix, "
+          "CIColorControls) with its inputs, or of name strings. An unknown name records "
+          "QZErrorUnknownConstant, a wrong type QZErrorWrongType, a NaN input QZErrorNotFinite; the value "
+          "is kept as given. Borrowed.",
+      pydoc="Filters applied to the layer and its sublayers: a list of dicts such as "
+            "{'name': 'CIGaussianBlur', 'inputRadius': 4} (default None)."),
     P("backgroundFilters", "CALayer", "value", visuals("backgroundFilters", "nil"), default=None, animatable=True,
       setter="kvc", accepts=["array"], param="filters",
-      doc="Filters applied to what is behind the layer (stored as given; default NULL). Borrowed.",
-      pydoc="Filters applied behind the layer, stored as given (default None)."),
+      kvc_store="guard LayerFilter.parse(r.v, key: \"backgroundFilters\", function: r.function, report: true) != nil else { return .failed }\n"
+                "l.ensureVisuals.backgroundFilters = r.v",
+      doc="Filters applied to what lies behind the layer, within its (rounded) bounds, before the layer "
+          "draws (default NULL); the same filter values and errors as filters. Borrowed.",
+      pydoc="Filters applied to what lies behind the layer, within its rounded bounds: a list of dicts "
+            "as for filters (default None)."),
     P("compositingFilter", "CALayer", "value", visuals("compositingFilter", "nil"), default=None, animatable=True,
-      setter="kvc", accepts=["string", "object"], param="filter",
-      doc="The compositing filter (stored as given; default NULL: source-over). Borrowed.",
-      pydoc="The compositing filter, stored as given (default None: source-over)."),
+      setter="kvc", accepts=["string", "dictionary"], param="filter",
+      kvc_store="guard CompositingMode.validate(r.v, key: \"compositingFilter\", function: r.function) else { return .failed }\n"
+                "l.ensureVisuals.compositingFilter = r.v",
+      doc="The compositing filter (default NULL: source-over): a blend mode or operator name string "
+          "(\"multiplyBlendMode\", \"CIScreenBlendMode\", \"sourceIn\", ...) or a dictionary with such a "
+          "\"name\". An unknown name records QZErrorUnknownConstant and changes nothing. Borrowed.",
+      pydoc="The compositing filter: a name such as 'multiplyBlendMode' (default None: source-over)."),
     P("style", "CALayer", "value", visuals("style", "nil"), default="nil", style=False, setter="kvc",
       kvc_store="if let v = r.v, v.type != CAValueTypeDictionary { return r.fail(\"a dictionary\") }\n"
                 "l.ensureVisuals.style = r.v",

@@ -159,9 +159,9 @@ ROUND_TRIPS = [
     ("needs_display_on_bounds_change", True),
     ("should_rasterize", True),
     ("rasterization_scale", 3.0),
-    ("filters", ["blur", {"radius": 2.0}]),
-    ("background_filters", ["sepia"]),
-    ("compositing_filter", "multiply"),
+    ("filters", ["CIGaussianBlur", {"name": "CIGaussianBlur", "inputRadius": 2.0}]),
+    ("background_filters", ["CIColorControls"]),
+    ("compositing_filter", "multiplyBlendMode"),
     ("style", {"cornerRadius": 4.0}),
     ("name", "héllo"),
     ("begin_time", 1.5),
@@ -199,7 +199,7 @@ def test_transform_accepts_an_affine_transform():
 
 
 def test_colors_and_optional_values_can_be_cleared():
-    layer = Layer(background_color=Color(1, 0, 0), name="x", filters=["blur"])
+    layer = Layer(background_color=Color(1, 0, 0), name="x", filters=["CIGaussianBlur"])
     layer.background_color = None
     layer.name = None
     layer.filters = None

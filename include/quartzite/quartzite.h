@@ -1821,7 +1821,11 @@ double CALayerGetRasterizationScale(CALayerRef layer);
 void CALayerSetRasterizationScale(CALayerRef layer, double scale);
 
 /**
- * Filters applied to the layer's contents (stored as given; default NULL). Borrowed.
+ * Filters applied to the layer and its sublayers before compositing (default NULL): an array of
+ * dictionaries naming a Core Image filter under "name" (CIGaussianBlur, CIColorMatrix,
+ * CIColorControls) with its inputs, or of name strings. An unknown name records
+ * QZErrorUnknownConstant, a wrong type QZErrorWrongType, a NaN input QZErrorNotFinite; the value
+ * is kept as given. Borrowed.
  */
 CAValueRef CALayerGetFilters(CALayerRef layer);
 
@@ -1831,7 +1835,8 @@ CAValueRef CALayerGetFilters(CALayerRef layer);
 void CALayerSetFilters(CALayerRef layer, CAValueRef filters);
 
 /**
- * Filters applied to what is behind the layer (stored as given; default NULL). Borrowed.
+ * Filters applied to what lies behind the layer, within its (rounded) bounds, before the layer
+ * draws (default NULL); the same filter values and errors as filters. Borrowed.
  */
 CAValueRef CALayerGetBackgroundFilters(CALayerRef layer);
 
@@ -1841,7 +1846,9 @@ CAValueRef CALayerGetBackgroundFilters(CALayerRef layer);
 void CALayerSetBackgroundFilters(CALayerRef layer, CAValueRef filters);
 
 /**
- * The compositing filter (stored as given; default NULL: source-over). Borrowed.
+ * The compositing filter (default NULL: source-over): a blend mode or operator name string
+ * ("multiplyBlendMode", "CIScreenBlendMode", "sourceIn", ...) or a dictionary with such a "name".
+ * An unknown name records QZErrorUnknownConstant and changes nothing. Borrowed.
  */
 CAValueRef CALayerGetCompositingFilter(CALayerRef layer);
 
@@ -4400,6 +4407,16 @@ size_t QZDrawListGetCount(QZDrawListRef list);
  * QZErrorNullArgument) when it cannot.
  */
 bool QZDrawListGetOperation(QZDrawListRef list, size_t index, QZDrawOperation *operation);
+
+/**
+ * The filters of operation `index` (a BEGIN_GROUP's filters, applied to its
+ * contents before it is composited, or a BACKDROP's): a new array value (+1)
+ * of dictionaries in the order they apply, each with "name" (CIGaussianBlur,
+ * CIColorMatrix, CIColorControls) and every input resolved (defaults filled
+ * in; inputRadius in target pixels); NULL (no error) when it has none.
+ * Records QZErrorOutOfRange for an index outside the list.
+ */
+CAValueRef QZDrawListCopyOperationFilters(QZDrawListRef list, size_t index);
 
 /**
  * The width and height in pixels of the target a draw list was made for.

@@ -892,7 +892,15 @@ typedef enum CGColorRenderingIntent {
  *  BEGIN_SHADOW ... END_SHADOW draws its contents offscreen (unclipped),
  *  keeps their alpha, blurs it (Gaussian, standard deviation shadowRadius
  *  pixels), tints it with color x opacity and composites it moved by
- *  shadowOffset pixels (under the enclosing clips). */
+ *  shadowOffset pixels (under the enclosing clips).
+ *  Layer filters: a BEGIN_GROUP may carry filters (QZDrawListCopyOperationFilters:
+ *  applied in order to the group's pixels once drawn, blur radii in pixels)
+ *  and a blendMode (QZBlendMode..., the layer's compositingFilter) with which
+ *  it is composited instead of source-over. BACKDROP (backgroundFilters)
+ *  takes the pixels already drawn (in the innermost group, or the target)
+ *  under its rounded rect, filters them (blurs reading their reach around
+ *  it, edge pixels repeated beyond the surface) and writes them back within
+ *  the rounded rect, through the clips, times opacity. */
 typedef enum QZDrawOperationKind {
     QZDrawOperationFill = 1,        /**< a rounded rect (rect, cornerRadius) filled with color */
     QZDrawOperationBorder = 2,      /**< the band borderWidth wide inside the rounded rect */
@@ -904,14 +912,41 @@ typedef enum QZDrawOperationKind {
     QZDrawOperationBeginMask = 8,
     QZDrawOperationEndGroup = 9,
     QZDrawOperationBeginShadow = 10,
-    QZDrawOperationEndShadow = 11
+    QZDrawOperationEndShadow = 11,
+    QZDrawOperationBackdrop = 12    /**< filters the pixels under the rounded rect in place */
 } QZDrawOperationKind;
 
-/** Blend modes (QZDrawOperation.blendMode). */
+/** Blend modes (QZDrawOperation.blendMode; a BEGIN_GROUP's composite). The
+ *  source s is first scaled by k = coverage x opacity. Blend modes (1...15)
+ *  follow W3C Compositing and Blending Level 1 on premultiplied colours:
+ *  co = cs (1 - ad) + cd (1 - as) + as ad B(Cd, Cs), ao = as + ad - as ad;
+ *  Porter-Duff operators (16...25): co = cs Fa + cd Fb, ao = as Fa + ad Fb;
+ *  plus-lighter adds (clamped), plus-darker gives max(0, ao - ((as - cs) +
+ *  (ad - cd))) with ao = min(1, as + ad). Names accepted by
+ *  compositingFilter: "<mode>BlendMode" and "CI<Mode>BlendMode" for 1...15,
+ *  "sourceOver" / "normalBlendMode", "clear", "copy", "sourceIn",
+ *  "sourceOut", "sourceAtop", "destOver", "destIn", "destOut", "destAtop",
+ *  "xor", "plusL", "plusD" and Core Image's "CISourceOverCompositing",
+ *  "CISourceInCompositing", "CISourceOutCompositing",
+ *  "CISourceAtopCompositing", "CIAdditionCompositing" (plus-lighter). */
 enum {
     /** Premultiplied source-over: dst = src * k + dst * (1 - src.a * k), where
      *  k = coverage x opacity. */
-    QZBlendModeSourceOver = 0
+    QZBlendModeSourceOver = 0,
+    QZBlendModeMultiply = 1, QZBlendModeScreen = 2, QZBlendModeOverlay = 3,
+    QZBlendModeDarken = 4, QZBlendModeLighten = 5, QZBlendModeColorDodge = 6,
+    QZBlendModeColorBurn = 7, QZBlendModeSoftLight = 8, QZBlendModeHardLight = 9,
+    QZBlendModeDifference = 10, QZBlendModeExclusion = 11,
+    /** Non-separable (Lum = 0.3 R + 0.59 G + 0.11 B). */
+    QZBlendModeHue = 12, QZBlendModeSaturation = 13, QZBlendModeColor = 14, QZBlendModeLuminosity = 15,
+    /** Porter-Duff: (Fa, Fb) = clear (0, 0), copy (1, 0), sourceIn (ad, 0),
+     *  sourceOut (1 - ad, 0), sourceAtop (ad, 1 - as), destinationOver
+     *  (1 - ad, 1), destinationIn (0, as), destinationOut (0, 1 - as),
+     *  destinationAtop (1 - ad, as), xor (1 - ad, 1 - as). */
+    QZBlendModeClear = 16, QZBlendModeCopy = 17, QZBlendModeSourceIn = 18, QZBlendModeSourceOut = 19,
+    QZBlendModeSourceAtop = 20, QZBlendModeDestinationOver = 21, QZBlendModeDestinationIn = 22,
+    QZBlendModeDestinationOut = 23, QZBlendModeDestinationAtop = 24, QZBlendModeXor = 25,
+    QZBlendModePlusLighter = 26, QZBlendModePlusDarker = 27
 };
 
 /** One draw operation. Geometry: a point (x, y) of layer coordinates maps to
@@ -923,7 +958,7 @@ enum {
  *  the others are hard (inner edges of nine-part images). */
 typedef struct QZDrawOperation {
     uint32_t kind;                  /**< QZDrawOperationKind */
-    uint32_t blendMode;             /**< QZBlendModeSourceOver */
+    uint32_t blendMode;             /**< QZBlendMode... (BEGIN_GROUP; 0 source-over) */
     CATransform3D transform;        /**< layer coordinates -> target pixels */
     CGRect rect;                    /**< the quad, in layer coordinates (BEGIN_SHADOW: the silhouette's
                                          unclipped extent plus the blur's reach, in pixels, before the offset) */

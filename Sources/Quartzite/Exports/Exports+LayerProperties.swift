@@ -483,7 +483,11 @@ import QuartziteRender
     writeLayer(layer) { $0.set(rasterizationScale: scale) }
 }
 
-/// Filters applied to the layer's contents (stored as given; default NULL). Borrowed.
+/// Filters applied to the layer and its sublayers before compositing (default NULL): an array of
+/// dictionaries naming a Core Image filter under "name" (CIGaussianBlur, CIColorMatrix,
+/// CIColorControls) with its inputs, or of name strings. An unknown name records
+/// QZErrorUnknownConstant, a wrong type QZErrorWrongType, a NaN input QZErrorNotFinite; the value
+/// is kept as given. Borrowed.
 @c public func CALayerGetFilters(_ layer: CALayerRef?) -> CAValueRef? {
     readLayer(layer, nil) { l in l.visuals?.filters.map(borrowedHandle) }
 }
@@ -495,7 +499,8 @@ import QuartziteRender
     setLayerValue(layer, .filters, v)
 }
 
-/// Filters applied to what is behind the layer (stored as given; default NULL). Borrowed.
+/// Filters applied to what lies behind the layer, within its (rounded) bounds, before the layer
+/// draws (default NULL); the same filter values and errors as filters. Borrowed.
 @c public func CALayerGetBackgroundFilters(_ layer: CALayerRef?) -> CAValueRef? {
     readLayer(layer, nil) { l in l.visuals?.backgroundFilters.map(borrowedHandle) }
 }
@@ -507,7 +512,9 @@ import QuartziteRender
     setLayerValue(layer, .backgroundFilters, v)
 }
 
-/// The compositing filter (stored as given; default NULL: source-over). Borrowed.
+/// The compositing filter (default NULL: source-over): a blend mode or operator name string
+/// ("multiplyBlendMode", "CIScreenBlendMode", "sourceIn", ...) or a dictionary with such a "name".
+/// An unknown name records QZErrorUnknownConstant and changes nothing. Borrowed.
 @c public func CALayerGetCompositingFilter(_ layer: CALayerRef?) -> CAValueRef? {
     readLayer(layer, nil) { l in l.visuals?.compositingFilter.map(borrowedHandle) }
 }

@@ -187,7 +187,7 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         let op = l.ops[index]
         var c = QZDrawOperation()
         c.kind = op.kind.rawValue
-        c.blendMode = 0
+        c.blendMode = UInt32(op.blendMode)
         c.transform = op.transform.transform3D
         c.rect = op.rect
         c.cornerRadius = op.cornerRadius
@@ -209,6 +209,43 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         c.depth = op.depth
         out.pointee = c
         return true
+    }
+}
+
+/// The filters of operation `index` (a BEGIN_GROUP's filters, applied to its
+/// contents before it is composited, or a BACKDROP's): a new array value (+1)
+/// of dictionaries in the order they apply, each with "name" (CIGaussianBlur,
+/// CIColorMatrix, CIColorControls) and every input resolved (defaults filled
+/// in; inputRadius in target pixels); NULL (no error) when it has none.
+/// Records QZErrorOutOfRange for an index outside the list.
+@c public func QZDrawListCopyOperationFilters(_ list: QZDrawListRef?, _ index: size_t) -> CAValueRef? {
+    withObject(list, as: DrawList.self, fallback: nil) { l in
+        guard index >= 0, index < l.ops.count else {
+            recordError(QZErrorOutOfRange, #function, "index \(index) is outside 0..<\(l.ops.count)")
+            return nil
+        }
+        let filters = l.ops[index].filters
+        guard !filters.isEmpty else { return nil }
+        func vector(_ v: SIMD4<Float>) -> Value { Value(.array((0..<4).map { Value(.number(Double(v[$0]))) })) }
+        let items: [Value] = filters.map { f in
+            var d = ValueDictionary()
+            switch f {
+            case .gaussianBlur(let r):
+                d.set(Value(string: "CIGaussianBlur"), for: "name")
+                d.set(Value(.number(r)), for: "inputRadius")
+            case let .colorMatrix(r, g, b, a, bias):
+                d.set(Value(string: "CIColorMatrix"), for: "name")
+                for (k, v) in [("inputRVector", r), ("inputGVector", g), ("inputBVector", b), ("inputAVector", a),
+                               ("inputBiasVector", bias)] { d.set(vector(v), for: k) }
+            case let .colorControls(s, br, c):
+                d.set(Value(string: "CIColorControls"), for: "name")
+                d.set(Value(.number(Double(s))), for: "inputSaturation")
+                d.set(Value(.number(Double(br))), for: "inputBrightness")
+                d.set(Value(.number(Double(c))), for: "inputContrast")
+            }
+            return Value(.dictionary(d))
+        }
+        return retainedHandle(Value(.array(items)))
     }
 }
 

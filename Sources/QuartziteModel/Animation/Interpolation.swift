@@ -43,6 +43,12 @@ extension Value {
         case let (.affineTransform(m), .transform3D(n)): return Value(.transform3D(CATransform3D.interpolate(CATransform3D(affine: m), n, t)))
         case let (.array(xs), .array(ys)) where xs.count == ys.count:
             return Value(.array(zip(xs, ys).map { interpolate($0, $1, t) }))
+        case let (.dictionary(x), .dictionary(y)) where x.count == y.count && zip(x.keys, y.keys).allSatisfy({ $0.string == $1.string }):
+            // Dictionaries with the same keys (a filter and its inputs, say)
+            // interpolate entry by entry; strings among them (its name) jump.
+            var d = ValueDictionary()
+            for (k, v) in zip(x.keys, zip(x.values, y.values)) { d.set(interpolate(v.0, v.1, t), for: k.string) }
+            return Value(.dictionary(d))
         case let (.object(x as Path), .object(y as Path)):
             // Paths with the same elements in the same order morph point by point.
             if let p = Path.interpolate(x, y, t) { return Value(.object(p)) }

@@ -375,12 +375,15 @@ extension Layer {
             l.ensureVisuals.rasterizationScale = n
             return .stored
         case .filters:
+            guard LayerFilter.parse(r.v, key: "filters", function: r.function, report: true) != nil else { return .failed }
             l.ensureVisuals.filters = r.v
             return .stored
         case .backgroundFilters:
+            guard LayerFilter.parse(r.v, key: "backgroundFilters", function: r.function, report: true) != nil else { return .failed }
             l.ensureVisuals.backgroundFilters = r.v
             return .stored
         case .compositingFilter:
+            guard CompositingMode.validate(r.v, key: "compositingFilter", function: r.function) else { return .failed }
             l.ensureVisuals.compositingFilter = r.v
             return .stored
         case .style:

@@ -228,7 +228,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             }
         case .dictionary:
             switch self {
-            case .actions, .drawableProperties: return true
+            case .compositingFilter, .actions, .drawableProperties: return true
             default: return false
             }
         case .string(let s):
@@ -238,7 +238,7 @@ public enum LayerKey: Int, CaseIterable, Sendable {
             default: return false
             }
         case .object(let o):
-            return self == .contents || self == .compositingFilter || (self == .shadowPath && o is Path) || (self == .string && o is AttributedText) || (self == .font && o is Font) || (self == .path && o is Path)
+            return self == .contents || (self == .shadowPath && o is Path) || (self == .string && o is AttributedText) || (self == .font && o is Font) || (self == .path && o is Path)
         case .null: return false
         }
     }

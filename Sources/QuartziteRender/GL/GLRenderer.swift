@@ -368,6 +368,9 @@ package final class GLRenderer {
             canvases.append(c)
             savedClips.append(clips)
             clips = []
+        case .backdrop:
+            // (backgroundFilters are not drawn on the GPU yet: docs/rendering.md.)
+            break
         case .endShadow:
             guard let s = shadows.popLast() else { return }
             canvases.removeLast()

@@ -54,6 +54,9 @@ package final class Canvas {
         bitmap = nil
     }
 
+    /// The canvas's pixels as a kernel surface (pixel (0, 0) is rect's origin).
+    package var surface: Surface { Surface(base: base, width: rect.width, height: rect.height, rowPixels: rowPixels) }
+
     /// Row `y` addressed by absolute x (valid for rect.x0 ..< rect.x1).
     @inline(__always) package func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
         base + (y - rect.y0) * rowPixels - rect.x0

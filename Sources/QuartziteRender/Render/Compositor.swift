@@ -159,7 +159,10 @@ package struct Compositor {
                 clips = savedClips.popLast() ?? []
             }
             canvases.removeLast()
-            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity, tint: g.op.color)
+            if !g.op.filters.isEmpty { applyFilters(g.op.filters, to: g.canvas.surface) }
+            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity, tint: g.op.color,
+                           mode: CompositingMode(rawValue: g.op.blendMode) ?? .sourceOver)
+        case .backdrop: drawBackdrop(op)
         case .beginShadow:
             let margin = blurExtent(sigma: op.shadowRadius) + 1
             let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
@@ -448,7 +451,76 @@ package struct Compositor {
 
     // MARK: - Groups and shadows
 
-    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float, tint: SIMD4<Float>) {
+    /// backgroundFilters: filters a copy of the pixels under the operation's
+    /// rounded rect (with the blurs' reach around it, edges clamped) and puts
+    /// it back through the shape's coverage (times the clips' and opacity).
+    private func drawBackdrop(_ op: DrawOp) {
+        let canvas = top
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
+        let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
+        let work = PixelBox(x0: region.x0 - reach, y0: region.y0 - reach, x1: region.x1 + reach, y1: region.y1 + reach)
+        guard let copy = Bitmap(width: work.width, height: work.height) else { return }
+        // Clamp to the canvas's edge pixels (as Core Image's clamped backdrops:
+        // no dark fringe at the screen's edges).
+        let s = copy.surface, r = canvas.rect
+        // (Columns inside the canvas are copied as one span; the rest repeat its edge pixels.)
+        let inX0 = max(work.x0, r.x0), inX1 = min(work.x1, r.x1)
+        for y in 0..<work.height {
+            let sy = min(max(work.y0 + y, r.y0), r.y1 - 1)
+            let src = canvas.row(sy), d = s.row(y) - work.x0
+            if inX0 < inX1 {
+                (d + inX0).update(from: src + inX0, count: inX1 - inX0)
+                if work.x0 < inX0 { (d + work.x0).update(repeating: src[r.x0], count: inX0 - work.x0) }
+                if inX1 < work.x1 { (d + inX1).update(repeating: src[r.x1 - 1], count: work.x1 - inX1) }
+            } else {
+                for x in work.x0..<work.x1 { d[x] = src[min(max(x, r.x0), r.x1 - 1)] }
+            }
+        }
+        applyFiltersReduced(op.filters, to: s)
+        let opacity = Double(op.opacity)
+        // Pixels whose centres lie half a pixel inside the shape (and inside
+        // the inscribed part of its corners) are fully covered: without clips
+        // and at full opacity, an axis-aligned shape's interior rows are
+        // copied as spans; only the rest is measured pixel by pixel.
+        let m = op.transform.m
+        var inside = PixelBox.empty
+        if clips.isEmpty, op.opacity >= 1, m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.4 > 0 {
+            let r = shape.rect, k = 0.2929 * shape.radius
+            let x0 = (r.minX + k) * m.0 + m.6 + 0.5, x1 = (r.maxX - k) * m.0 + m.6 - 0.5
+            let y0 = (r.minY + k) * m.4 + m.7 + 0.5, y1 = (r.maxY - k) * m.4 + m.7 - 0.5
+            // Columns px with x0 <= px + 0.5 <= x1.
+            if x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite, x1 >= x0, y1 >= y0 {
+                inside = PixelBox(x0: Int((x0 - 0.5).rounded(.up)), y0: Int((y0 - 0.5).rounded(.up)),
+                                  x1: Int((x1 - 0.5).rounded(.down)) + 1, y1: Int((y1 - 0.5).rounded(.down)) + 1)
+                    .intersection(region)
+            }
+        }
+        for py in region.y0..<region.y1 {
+            let row = canvas.row(py), filtered = s.row(py - work.y0) - work.x0
+            let cy = Double(py) + 0.5
+            let span = py >= inside.y0 && py < inside.y1 ? (inside.x0, inside.x1) : (region.x1, region.x1)
+            if span.0 < span.1 { (row + span.0).update(from: filtered + span.0, count: span.1 - span.0) }
+            @inline(__always) func edge(_ px: Int) {
+                let cx = Double(px) + 0.5
+                guard let q = shape.local(cx, cy) else { return }
+                var cov = ShapeMap.coverage(shape.rect, shape.radius, shape.edges, q.x, q.y, q.sx, q.sy)
+                if cov <= 0 { return }
+                if !clips.isEmpty { cov *= clipCoverage(cx, cy) }
+                let k = unit8(cov * opacity)
+                if k == 0 { return }
+                row[px] = k >= 255 ? filtered[px] : scalePixel(filtered[px], k) &+ scalePixel(row[px], 255 - k)
+            }
+            if span.0 < span.1 {
+                for px in region.x0..<span.0 { edge(px) }
+                for px in span.1..<region.x1 { edge(px) }
+            } else {
+                for px in region.x0..<region.x1 { edge(px) }
+            }
+        }
+    }
+
+    private func compositeGroup(_ g: Canvas, mask: Canvas?, opacity: Float, tint: SIMD4<Float>, mode: CompositingMode) {
         let dst = top
         let r = g.rect.intersection(dst.rect)
         guard !r.isEmpty else { return }
@@ -474,9 +546,9 @@ package struct Compositor {
             if let m = mask {
                 let mr = m.row(y)
                 for x in r.x0..<r.x1 { coverage[x - r.x0] = UInt8(mr[x] >> 24) }
-                blendSpanOverMasked(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: coverage, count: r.width, opacity: op8)
+                blendSpan(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: coverage, count: r.width, opacity: op8, mode: mode)
             } else {
-                blendSpanOver(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, count: r.width, opacity: op8)
+                blendSpan(dst: dst.row(y) + r.x0, src: g.row(y) + r.x0, coverage: nil, count: r.width, opacity: op8, mode: mode)
             }
         }
     }

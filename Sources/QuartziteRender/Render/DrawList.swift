@@ -17,12 +17,17 @@ import QuartziteModel
 // group's opacity, multiplied by the mask's alpha when a beginMask part is
 // present. A shadow (beginShadow ... endShadow) draws its contents offscreen,
 // keeps the alpha, blurs it and composites it tinted and offset.
+// A group may carry filters (applied to its contents, in pixels, before it
+// is composited) and a blend mode (compositingFilter) for its composite. A
+// backdrop operation (backgroundFilters) filters the pixels already drawn
+// under its rounded rect, in place.
 
 package enum DrawOpKind: UInt32 {
     case fill = 1, border = 2, image = 3, path = 4
     case pushClip = 5, popClip = 6
     case beginGroup = 7, beginMask = 8, endGroup = 9
     case beginShadow = 10, endShadow = 11
+    case backdrop = 12
 }
 
 /// One operation. Plain data; equality compares every field (textures by
@@ -52,6 +57,10 @@ package struct DrawOp {
     package var bounds = CGRect.null
     package var shadowOffset = CGSize(width: 0, height: 0)
     package var shadowRadius = 0.0
+    /// A group's composite (CompositingMode's raw value; 0 source-over).
+    package var blendMode: UInt8 = 0
+    /// A group's or a backdrop's filters, blur radii in target pixels.
+    package var filters: [LayerFilter] = []
     /// A path operation's path and its target-space polygons (one reference,
     /// so that the many operations without a path stay cheap to copy).
     package var geometry: PathGeometry?
@@ -72,6 +81,7 @@ package struct DrawOp {
             && magFilter == o.magFilter && filterBias == o.filterBias && edgeMask == o.edgeMask
             && bounds.isEqual(to: o.bounds) && shadowOffset.width == o.shadowOffset.width
             && shadowOffset.height == o.shadowOffset.height && shadowRadius == o.shadowRadius && depth == o.depth
+            && blendMode == o.blendMode && filters == o.filters
             && (geometry === o.geometry || (geometry != nil && o.geometry != nil && path === o.path
                 && polygons.count == o.polygons.count
                 && zip(polygons, o.polygons).allSatisfy { a, b in a.count == b.count && zip(a, b).allSatisfy { $0.x == $1.x && $0.y == $1.y } }))

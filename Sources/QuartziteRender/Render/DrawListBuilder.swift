@@ -36,6 +36,8 @@ package struct DrawListBuilder {
     /// Shadows blur by at most this standard deviation (pixels): beyond it a
     /// shadow is a faint wash and its offscreen margin would grow without bound.
     package static let maxShadowSigma = 64.0
+    /// Filter blurs likewise (pixels).
+    package static let maxFilterSigma = 128.0
 
     package init(targetBounds: CGRect, now: Double?, scale: Double, capacity: Int = 0) {
         clipStack = [targetBounds]
@@ -77,13 +79,26 @@ package struct DrawListBuilder {
             emitShadow(layer, h, flip: flip, level: level, visuals: v, color: sc)
             if clipped { popClip(layer) }
         }
+        // Filters (LayerFilters.swift): what lies behind first, then the
+        // layer's own group with its filters and compositing mode.
+        var mode = CompositingMode.sourceOver
+        var filters: [LayerFilter] = []
+        if let v, v.compositingFilter != nil || v.filters != nil || v.backgroundFilters != nil {
+            mode = CompositingMode.of(v.compositingFilter) ?? .sourceOver
+            filters = pixelFilters(v.filters)
+            let backdrop = pixelFilters(v.backgroundFilters)
+            if shadow, !backdrop.isEmpty { emitBackdrop(layer, h, filters: backdrop, opacity: opacity) }
+        }
         let transition = now.flatMap { (layer.modelLayer ?? layer).transitionState(now: $0) }
         let ownOps = ownOperationCount(layer)
-        let needsGroup = v?.mask != nil || transition != nil
+        let needsGroup = v?.mask != nil || transition != nil || mode != .sourceOver || !filters.isEmpty
             || (opacity < 1 && (ownOps > 1 || !layer.sublayers.isEmpty))
         if needsGroup {
             let g = begin(.beginGroup)
             ops[g].opacity = opacity
+            ops[g].blendMode = mode.rawValue
+            ops[g].filters = filters
+            let reach = filterReach(filters)
             if let t = transition {
                 emitTransition(layer, h, flip: flip, level: level, animation: t.animation, progress: t.progress, snapshot: t.snapshot)
             } else {
@@ -96,9 +111,9 @@ package struct DrawListBuilder {
                 ops[m].bounds = unionBounds(before)
                 depth -= 1
                 // Only where the mask has content can the group show.
-                ops[g].bounds = unionBounds(g + 1, upTo: m).intersection(ops[m].bounds)
+                ops[g].bounds = grown(unionBounds(g + 1, upTo: m), reach).intersection(ops[m].bounds)
             } else {
-                ops[g].bounds = unionBounds(g + 1)
+                ops[g].bounds = grown(unionBounds(g + 1), reach)
             }
             end(.endGroup, from: g)
         } else {
@@ -295,6 +310,41 @@ package struct DrawListBuilder {
         end(.endShadow, from: s)
     }
 
+    // MARK: - Filters
+
+    /// A filters value's filters with blur radii in target pixels (capped at
+    /// maxFilterSigma); nothing for a value that cannot be read.
+    private func pixelFilters(_ v: Value?) -> [LayerFilter] {
+        guard v != nil, let f = LayerFilter.parse(v) else { return [] }
+        return f.compactMap { f in
+            guard case .gaussianBlur(let r) = f else { return f }
+            let sigma = min(r * scale, Self.maxFilterSigma)
+            return sigma > 0 ? .gaussianBlur(radius: sigma) : nil
+        }
+    }
+
+    /// How far (pixels) the filters spread what they filter.
+    private func filterReach(_ filters: [LayerFilter]) -> Double {
+        filters.reduce(0.0) { $0 + ($1.blurRadius > 0 ? Double(blurExtent(sigma: $1.blurRadius) + 1) : 0) }
+    }
+
+    /// `r` grown by `reach` on every side, within the enclosing clips.
+    private func grown(_ r: CGRect, _ reach: Double) -> CGRect {
+        guard reach > 0, !r.isNull else { return r }
+        return r.insetBy(dx: -reach, dy: -reach).intersection(clip)
+    }
+
+    /// backgroundFilters: the pixels already drawn under the layer's rounded
+    /// bounds are filtered in place (blurs read up to their reach around it).
+    private mutating func emitBackdrop(_ layer: Layer, _ h: Homography, filters: [LayerFilter], opacity: Float) {
+        let b = layer.bounds.standardized
+        var op = DrawOp(.backdrop)
+        op.transform = h; op.rect = b; op.cornerRadius = cornerRadius(layer)
+        op.edgeMask = (layer.visuals?.edgeAntialiasingMask ?? 0xF) & 0xF
+        op.opacity = opacity; op.filters = filters; op.layerID = layerID(layer)
+        add(op, bounds: h.bounds(of: b))
+    }
+
     // MARK: - Transitions
 
     private mutating func emitTransition(_ layer: Layer, _ h: Homography, flip: Double, level: Int,
@@ -400,7 +450,7 @@ package struct DrawListBuilder {
         guard start < stop else { return r }
         for i in start..<stop {
             switch ops[i].kind {
-            case .fill, .border, .image, .path, .beginShadow, .beginGroup: r = r.union(ops[i].bounds)
+            case .fill, .border, .image, .path, .beginShadow, .beginGroup, .backdrop: r = r.union(ops[i].bounds)
             default: break
             }
         }

@@ -75,6 +75,8 @@ extension Renderer {
                 h.mix(v.shadowRadius); h.mix(v.shadowOffset.width); h.mix(v.shadowOffset.height)
                 h.mix(v.shadowColor); h.mix(v.shadowPath); h.mix(v.rasterizationScale)
                 h.mix(v.mask)
+                // (Filter values are immutable: their identity is their content.)
+                h.mix(v.filters); h.mix(v.backgroundFilters); h.mix(v.compositingFilter)
                 if let m = v.mask { stack.append(m) }
             } else {
                 h.mix(UInt64(3))

@@ -298,5 +298,28 @@ package func damage(old: [DrawOp]?, new: [DrawOp]) -> PixelBox {
     for (j, k) in oldKeys.enumerated() where newIndex[k] == nil {
         r = r.union(PixelBox(covering: old[j].bounds))
     }
+    return widenedForFilters(r, new)
+}
+
+/// Backdrops and blurred groups read pixels around the ones they change: when
+/// the damage touches one, the whole of it and what it reads are redrawn (the
+/// compositor then has every pixel it reads in the redrawn region).
+package func widenedForFilters(_ damage: PixelBox, _ ops: [DrawOp]) -> PixelBox {
+    guard !damage.isEmpty else { return damage }
+    var spans: [PixelBox] = []
+    for op in ops where !op.filters.isEmpty && (op.kind == .backdrop || op.kind == .beginGroup) {
+        let reach = op.kind == .backdrop
+            ? op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) } : 0
+        let b = PixelBox(covering: op.bounds)
+        spans.append(PixelBox(x0: b.x0 - reach, y0: b.y0 - reach, x1: b.x1 + reach, y1: b.y1 + reach))
+    }
+    guard !spans.isEmpty else { return damage }
+    var r = damage
+    // (A fixed point: a widened region can reach further filtered operations.)
+    for _ in 0..<spans.count {
+        var grew = false
+        for s in spans where !s.intersection(r).isEmpty && s.union(r) != r { r = r.union(s); grew = true }
+        if !grew { break }
+    }
     return r
 }

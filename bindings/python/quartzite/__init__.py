@@ -22,7 +22,8 @@ Two layers:
   arrays, :class:`DrawList`, :func:`render_in_context`), the media clock and
   the error handler, and Core Graphics (:class:`Context` with Apple's
   CGContext vocabulary in snake_case, :class:`Image`, :class:`Gradient`),
-  and text (:class:`Font`, :class:`AttributedString` from ``(text,
+  layer filters (:mod:`quartzite.filters`: Core Image filter dicts and
+  compositing filter names), and text (:class:`Font`, :class:`AttributedString` from ``(text,
   attributes)`` runs, Core Text's :class:`Line`, :class:`Framesetter` and
   :class:`TextFrame` (``quartzite.text.Frame``; :class:`Frame` is a
   renderer's frame); :mod:`quartzite.text`).
@@ -46,6 +47,7 @@ from .errors import (
     UnknownConstantError, WrongTypeError, call, clear_last_error, last_error,
     set_error_handler,
 )
+from . import filters
 from .geometry import AffineTransform, Point, Rect, Size, Transform3D
 from .graphics import (
     BlendMode, Context, Gradient, GradientDrawingOptions, Image, InterpolationQuality, LineCap, LineJoin,
@@ -84,7 +86,7 @@ __all__ = [
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
     "last_error", "pixel_format_description", "process_animation_events",
     "register_pixel_format", "run_loop", "set_error_handler", "set_media_time_source",
-    "to_value",
+    "to_value", "filters",
     # Transactions and actions
     "Action", "null_action", "transaction", "transaction_begin", "transaction_commit",
     "transaction_flush", "transaction_lock", "transaction_unlock",

@@ -11,7 +11,8 @@ from ._export import PixelExport, PixelLayout
 from .errors import ErrorCode, InvalidStateError, call
 from .geometry import Rect, RectLike
 from .handle import Handle
-from .layer import Layer, _as_rect
+from .filters import COMPOSITING_FILTERS
+from .layer import Layer, _as_rect, _take_value
 from .video import PixelBuffer, PixelFormat
 
 if TYPE_CHECKING:
@@ -23,12 +24,15 @@ if TYPE_CHECKING:
 DRAW_OPERATION_KINDS = {
     1: "fill", 2: "border", 3: "image", 4: "path", 5: "push_clip", 6: "pop_clip",
     7: "begin_group", 8: "begin_mask", 9: "end_group", 10: "begin_shadow", 11: "end_shadow",
+    12: "backdrop",
 }
 
 
 class DrawList(Handle):
     """A frame's operations (QZDrawListRef): ``len(list)`` and ``list[i]``,
-    a dict of the QZDrawOperation fields (``kind`` as a name)."""
+    a dict of the QZDrawOperation fields (``kind`` as a name, ``blend_mode``
+    as a compositing filter name, ``filters`` as a list of filter dicts with
+    every input resolved, blur radii in pixels, or None)."""
 
     __slots__ = ()
     _type_name = "QZDrawListRef"
@@ -54,6 +58,8 @@ class DrawList(Handle):
         t = op.transform
         return {
             "kind": DRAW_OPERATION_KINDS.get(op.kind, op.kind),
+            "blend_mode": COMPOSITING_FILTERS[op.blendMode] if op.blendMode < len(COMPOSITING_FILTERS) else op.blendMode,
+            "filters": _take_value(call(_lib.QZDrawListCopyOperationFilters, self, index)),
             "transform": tuple(getattr(t, f"m{r}{c}") for r in range(1, 5) for c in range(1, 5)),
             "rect": Rect.from_c(op.rect),
             "corner_radius": op.cornerRadius,
