@@ -134,6 +134,14 @@ qz_build_shadow_path_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
 
+qz_build_tiled_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_tiled.c" \
+        -o "$BENCH_OUT/bench_tiled" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}
+
 qz_build_transaction_bench() {
     mkdir -p "$BENCH_OUT"
     # shellcheck disable=SC2086

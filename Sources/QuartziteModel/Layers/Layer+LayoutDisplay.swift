@@ -141,6 +141,10 @@ extension Layer {
             hostCall { fn(handle, info) }
         } else if let d = hooks?.delegate, let fn = d.displayLayer {
             hostCall { fn(handle, hooks?.delegateInfo) }
+        } else if let t = (modelLayer ?? self).tiled {
+            // A tiled layer has no backing store: the marked tiles are drawn
+            // again when next visible (TiledLayer.swift).
+            t.invalidateTiles(in: dirty)
         } else {
             drawContents(dirty: dirty, hooks: hooks)
         }

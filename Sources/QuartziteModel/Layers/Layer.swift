@@ -487,6 +487,10 @@ package final class TiledLayerState {
     package var levelsOfDetail = 1
     package var levelsOfDetailBias = 0
     package var tileSize = CGSize(width: 256, height: 256)
+    /// The drawn tiles (TiledLayer.swift; on the model layer, made on first use).
+    package var cache: TileCache?
+    /// Counts invalidations and drops (frames showing the layer rebuild).
+    package var changeCount: UInt64 = 0
 }
 
 /// Values stored under custom (undeclared) keys.
