@@ -204,6 +204,54 @@ static void workers_draw_concurrently_and_frames_do_not_wait(void) {
     CARelease(cls);
 }
 
+/* MARK: A delegate replaced while its tiles draw */
+
+typedef struct { atomic_int magic, drawing, released_while_drawing, draws; } DelegateInfo;
+
+static void delegate_tile(CALayerRef layer, CGContextRef ctx, void *info) {
+    (void)layer;
+    DelegateInfo *d = info;
+    atomic_store(&d->drawing, 1);
+    atomic_fetch_add(&d->draws, 1);
+    struct timespec ts = { 0, 20000000 };
+    nanosleep(&ts, NULL);
+    if (atomic_load(&d->magic) == 0x7117) CGContextFillRect(ctx, CGContextGetClipBoundingBox(ctx));
+    atomic_store(&d->drawing, 0);
+}
+
+static void delegate_release(void *info) {
+    DelegateInfo *d = info;
+    if (atomic_load(&d->drawing)) atomic_store(&d->released_while_drawing, 1);
+    atomic_store(&d->magic, 0);
+}
+
+static void delegate_replaced_while_tiles_draw(void) {
+    static DelegateInfo d;
+    atomic_store(&d.magic, 0x7117);
+    CALayerDelegateCallbacks cb = { 0 };
+    cb.drawLayerInContext = delegate_tile;
+    cb.release = delegate_release;
+    CALayerRef l = CATiledLayerCreate();
+    CALayerSetFrame(l, CGRectMake(0, 0, 256, 256));
+    CATiledLayerSetTileSize(l, CGSizeMake(32, 32));           /* 64 tiles of 20 ms: drawing when replaced */
+    CALayerSetDelegate(l, &cb, &d);
+    Scene s = scene(l, 256, 256, false);
+    frame(&s, 1);
+    for (int i = 0; i < 5000 && atomic_load(&d.draws) == 0; i++) {
+        struct timespec ts = { 0, 1000000 };
+        nanosleep(&ts, NULL);
+    }
+    CALayerSetDelegate(l, NULL, NULL);     /* waits for the drawings in progress, then releases */
+    CHECK(atomic_load(&d.magic) == 0);
+    CHECK(atomic_load(&d.released_while_drawing) == 0);
+    int draws = atomic_load(&d.draws);
+    CHECK(draws >= 1 && draws < 64);       /* the queued tiles were not drawn with the old delegate */
+    CHECK(QZTiledLayerWaitForTiles(30));
+    CHECK(atomic_load(&d.draws) == draws);
+    free_scene(&s);
+    CARelease(l);
+}
+
 /* MARK: Fading */
 
 static void tiles_fade_in(void) {
@@ -339,6 +387,7 @@ static void bad_input(void) {
 int main(void) {
     RUN(visible_tiles_at_three_zooms_and_pan);
     RUN(workers_draw_concurrently_and_frames_do_not_wait);
+    RUN(delegate_replaced_while_tiles_draw);
     RUN(tiles_fade_in);
     RUN(cache_budget_while_panning_and_redraw_in_rect);
     RUN(bad_input);

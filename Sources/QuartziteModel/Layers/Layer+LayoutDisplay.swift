@@ -31,6 +31,8 @@ extension Layer {
 
     /// Installs the delegate (CALayerSetDelegate).
     package func setDelegate(_ table: CALayerDelegateCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        // (Tiles drawing with the old delegate finish first: its info may be freed.)
+        if let cache = tiled?.cache { TileStore.shared.retire(cache) }
         ensureHooks.setDelegate(table, info)
         if table?.layoutSublayersOfLayer != nil { flags.insert(.laysOutAtCommit) }
     }

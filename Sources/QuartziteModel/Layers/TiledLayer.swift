@@ -58,6 +58,8 @@ package final class TileCache {
     package var tiles: [TileKey: Tile] = [:]
     /// Renderer visits, for skipping queued tiles that are no longer visible.
     package var visits: UInt64 = 0
+    /// The threads drawing one of its tiles now.
+    package var drawingThreads: [pthread_t] = []
 
     package init() { TileStore.shared.register(self) }
     deinit { TileStore.shared.unregister(self) }
@@ -361,6 +363,7 @@ package final class TileStore: @unchecked Sendable {
             }
             running += 1
             statistics.maxConcurrentDrawing = max(statistics.maxConcurrentDrawing, running)
+            job.cache.drawingThreads.append(pthread_self())
             return job
         }
     }
@@ -370,6 +373,10 @@ package final class TileStore: @unchecked Sendable {
         let pixels = job.draw()
         withLock { s in
             s.running -= 1
+            let me = pthread_self()
+            if let i = job.cache.drawingThreads.firstIndex(where: { pthread_equal($0, me) != 0 }) {
+                job.cache.drawingThreads.remove(at: i)
+            }
             s.deliver(job, pixels)
             s.broadcast()
         }
@@ -416,6 +423,26 @@ package final class TileStore: @unchecked Sendable {
                 if qz_internal_monotonic_seconds() >= deadline { return false }
                 s.wait(until: deadline)
             }
+        }
+    }
+
+    /// Before a layer's drawing method changes (a new delegate, whose old
+    /// info may be freed): its queued tiles are not drawn with the old one,
+    /// and the drawings in progress are waited for (the model lock let go
+    /// meanwhile), unless the caller is one of them.
+    package func retire(_ cache: TileCache, timeout: Double = 30) {
+        let me = pthread_self()
+        let mine = withLock { s -> Bool in
+            for (_, t) in cache.tiles where t.inFlight { t.inFlight = false; t.ticket &+= 1 }
+            s.broadcast()
+            return cache.drawingThreads.contains { pthread_equal($0, me) != 0 }
+        }
+        if mine { return }
+        let depth = qz_internal_model_suspend()
+        defer { qz_internal_model_resume(depth) }
+        let deadline = qz_internal_monotonic_seconds() + timeout
+        withLock { s in
+            while !cache.drawingThreads.isEmpty && qz_internal_monotonic_seconds() < deadline { s.wait(until: deadline) }
         }
     }
 
