@@ -4,7 +4,11 @@
  *    points) through a 640 x 480 renderer: the time per frame, against the
  *    same frames with the tiles as 10,000 plain image layers (each showing
  *    the same 64 x 64 pixel buffer) in a container panned the same way.
- *    Both are full redraws of the target; close to 1x is the goal.
+ *    and against the same frames with only the tiles each frame shows as
+ *    image layers (a prepared tree per frame, swapped in with
+ *    CARendererSetLayer). All are full redraws of the target; close to 1x
+ *    against the second is the goal (the first mostly measures the walk of
+ *    10,000 layers that a tiled layer avoids).
  * b) Cold tiles: tiles drawn per second with 2 worker threads against 1
  *    (a frame that waits for 192 new tiles, each drawn with 40 cairo
  *    ellipses): close to 2x on 2 free cores.
@@ -123,8 +127,34 @@ int main(int argc, char **argv) {
     CARendererSetLayer(rb, root_b);
     frame(rb, 1);
 
-    double best_a = INFINITY, best_b = INFINITY;
+    /* The second reference: per pan position, a tree of only the visible tiles. */
+    CALayerRef *visible_roots = calloc((size_t)pans, sizeof *visible_roots);
+    for (int k = 0; k < pans; k++) {
+        double x = fmod(k * 37.0, N * 64 - W), y = fmod(k * 23.0, N * 64 - H);
+        CALayerRef vr = CALayerCreate();
+        CALayerSetFrame(vr, CGRectMake(0, 0, W, H));
+        for (int j = (int)floor(y / 64); j < (int)ceil((y + H) / 64) && j < N; j++)
+            for (int i = (int)floor(x / 64); i < (int)ceil((x + W) / 64) && i < N; i++) {
+                CALayerRef l = CALayerCreate();
+                CALayerSetFrame(l, CGRectMake(i * 64 - x, j * 64 - y, 64, 64));
+                CALayerSetContents(l, images[j * N + i]);
+                CALayerAddSublayer(vr, l);
+                CARelease(l);
+            }
+        visible_roots[k] = vr;
+    }
+    CVPixelBufferRef pb_c = NULL;
+    CVPixelBufferCreate(NULL, W, H, kCVPixelFormatType_32BGRA, NULL, &pb_c);
+    CARendererRef rc = CARendererCreate(pb_c, NULL);
+
+    double best_a = INFINITY, best_b = INFINITY, best_c = INFINITY;
     for (int rep = 0; rep < reps; rep++) {
+        double t0c = now_s();
+        for (int k = 0; k < pans; k++) {
+            CARendererSetLayer(rc, visible_roots[k]);
+            frame(rc, t += 1);
+        }
+        best_c = fmin(best_c, (now_s() - t0c) / pans);
         for (int side = 0; side < 2; side++) {
             CALayerRef moved = side == 0 ? tiled : plane;
             CARendererRef r = side == 0 ? ra : rb;
@@ -143,11 +173,10 @@ int main(int argc, char **argv) {
         fprintf(stderr, "bench_tiled: tiles were drawn again while panning the cached layer\n");
         failures++;
     }
-    /* The two trees show the same tiles: compare one pixel's alpha (both opaque). */
-    printf("a) panning a cached 10,000-tile layer, %dx%d: tiled %.3f ms/frame, 10,000 image layers %.3f ms/frame\n",
-           W, H, best_a * 1e3, best_b * 1e3);
-    printf("SUMMARY tiled a: panning a cached 10,000-tile layer vs the tiles as 10,000 image layers: %.2fx "
-           "(time ratio, lower is faster; target close to 1x)\n", best_a / best_b);
+    printf("a) panning a cached 10,000-tile layer, %dx%d: tiled %.3f ms/frame, the visible tiles as image layers "
+           "%.3f ms/frame, all 10,000 tiles as image layers %.3f ms/frame\n", W, H, best_a * 1e3, best_c * 1e3, best_b * 1e3);
+    printf("SUMMARY tiled a: panning a cached 10,000-tile layer vs its visible tiles as image layers: %.2fx "
+           "(time ratio; target close to 1x); vs all 10,000 tiles as image layers: %.2fx\n", best_a / best_c, best_a / best_b);
 
     /* b) Cold tiles on 1 and 2 workers: a new layer each time (nothing cached). */
     CALayerClassRef busy = make_class("BenchBusyTiles", busy_tile);
@@ -194,7 +223,10 @@ int main(int argc, char **argv) {
         failures++;
     }
     QZTiledLayerCancelPendingTiles(30);
-    CARelease(ra); CARelease(rb);
+    CARelease(ra); CARelease(rb); CARelease(rc);
+    CVPixelBufferRelease(pb_c);
+    for (int k = 0; k < pans; k++) CARelease(visible_roots[k]);
+    free(visible_roots);
     CVPixelBufferRelease(pb_a); CVPixelBufferRelease(pb_b);
     CARelease(root_a); CARelease(root_b); CARelease(plane); CARelease(tiled);
     for (int k = 0; k < N * N; k++) CVPixelBufferRelease(images[k]);

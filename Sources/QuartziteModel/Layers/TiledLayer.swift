@@ -185,6 +185,7 @@ package final class TileJob {
         if flipped { base = CGAffineTransform(a: k, b: 0, c: 0, d: -k, tx: -rect.minX * k, ty: rect.maxY * k) }
         guard let context = try? DrawingContext(target: pb, baseCTM: base) else { return nil }
         context.clip(to: [clip])
+        context.drawnByOneThread = true
         let handle = borrowedHandle(layer)
         let ctx = borrowedHandle(context)
         let fn = drawer.function, info = drawer.info
