@@ -156,6 +156,48 @@ static void visible_tiles_at_three_zooms_and_pan(void) {
     CARelease(cls);
 }
 
+/* Only what masksToBounds ancestors let through is asked for; a perspective
+ * view draws the tiles it sees at one level. */
+static void clipped_by_ancestors_and_perspective(void) {
+    CALayerClassRef cls = tiled_class(record_tile, 0);
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CATiledLayerSetTileSize(l, CGSizeMake(64, 64));
+    CATiledLayerSetLevelsOfDetail(l, 4);
+    CALayerSetAnchorPoint(l, CGPointMake(0, 0));
+    CALayerSetBounds(l, CGRectMake(0, 0, 4096, 4096));
+    CALayerRef clip = CALayerCreate();
+    CALayerSetFrame(clip, CGRectMake(10, 20, 100, 70));     /* shows layer points 0..100 x 0..70 */
+    CALayerSetMasksToBounds(clip, true);
+    CALayerAddSublayer(clip, l);
+    Scene s = scene(clip, 512, 512, true);
+    reset_recorder();
+    frame(&s, 1);
+    CHECK(drawn_count == 4);                                /* tiles (0..1, 0..1) of level 0 */
+    for (int d = 0; d < drawn_count; d++) CHECK(drawn[d].clip.origin.x < 100 && drawn[d].clip.origin.y < 70);
+
+    /* Tilted away about the y axis with perspective: the far side is smaller. */
+    CALayerSetMasksToBounds(clip, false);
+    CATransform3D t = CATransform3DIdentity;
+    t.m34 = -1.0 / 800;
+    t = CATransform3DRotate(t, 1.0, 0, 1, 0);
+    CATransactionBegin();
+    CATransactionSetDisableActions(true);
+    CALayerSetTransform(l, CATransform3DConcat(CATransform3DMakeScale(0.1, 0.1, 1), t));
+    CATransactionCommit();
+    reset_recorder();
+    frame(&s, 2);
+    CHECK_NO_ERROR();
+    CHECK(drawn_count > 0);
+    int same_level = 1;
+    for (int d = 1; d < drawn_count; d++) if (drawn[d].scale != drawn[0].scale) same_level = 0;
+    CHECK(same_level);
+    CHECK(drawn_count > 0 && drawn[0].scale < 1);            /* a coarser level for a layer seen small */
+    free_scene(&s);
+    CARelease(clip);
+    CARelease(l);
+    CARelease(cls);
+}
+
 /* MARK: Concurrency: two tiles drawing at once; the frame does not wait. */
 
 static atomic_int inside, finished;
@@ -386,6 +428,7 @@ static void bad_input(void) {
 
 int main(void) {
     RUN(visible_tiles_at_three_zooms_and_pan);
+    RUN(clipped_by_ancestors_and_perspective);
     RUN(workers_draw_concurrently_and_frames_do_not_wait);
     RUN(delegate_replaced_while_tiles_draw);
     RUN(tiles_fade_in);
