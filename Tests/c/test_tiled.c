@@ -373,6 +373,61 @@ static void cache_budget_while_panning_and_redraw_in_rect(void) {
     QZTiledLayerSetCacheMemoryLimit(old);
 }
 
+/* MARK: Stress: the tree changes while tiles draw */
+
+static void reentrant_tile(CALayerRef layer, CGContextRef ctx, void *info) {
+    (void)info;
+    CGRect b = CALayerGetBounds(layer);                      /* calls back into the library */
+    CGContextSetRGBFillColor(ctx, fmod(b.size.width, 3) / 3, 0.5, 0.5, 1);
+    CGContextFillRect(ctx, CGContextGetClipBoundingBox(ctx));
+}
+
+typedef struct { CALayerRef layer; atomic_int stop; } Churn;
+
+static void *churn_layer(void *arg) {
+    Churn *c = arg;
+    for (int i = 0; !atomic_load(&c->stop); i++) {
+        CALayerSetBounds(c->layer, CGRectMake(0, 0, 200 + (i % 7) * 20, 180 + (i % 5) * 25));
+        CALayerSetNeedsDisplayInRect(c->layer, CGRectMake((i % 4) * 40, 0, 40, 40));
+        if (i % 11 == 0) CATiledLayerSetTileSize(c->layer, CGSizeMake(16 + (i % 3) * 24, 32));
+        if (i % 13 == 0) CATiledLayerSetLevelsOfDetail(c->layer, 1 + i % 4);
+        CALayerSetTransform(c->layer, CATransform3DMakeScale(0.3 + (i % 9) * 0.2, 0.3 + (i % 9) * 0.2, 1));
+        CATransactionFlush();
+    }
+    return NULL;
+}
+
+static void stress_tree_changes_while_tiles_draw(void) {
+    CALayerClassRef cls = tiled_class(reentrant_tile, 0.05);
+    CALayerRef l = CALayerCreateWithClass(cls);
+    CALayerSetAnchorPoint(l, CGPointMake(0, 0));
+    CALayerSetBounds(l, CGRectMake(0, 0, 300, 300));
+    Scene s = scene(l, 256, 256, false);
+    QZTiledLayerSetCacheMemoryLimit(64 * 1024);              /* evictions all the time */
+    Churn c = { l, 0 };
+    pthread_t thread;
+    pthread_create(&thread, NULL, churn_layer, &c);
+    const char *env = getenv("QZ_STRESS_SECONDS");
+    double seconds = env ? atof(env) : 1.0, start = CACurrentMediaTime();
+    double t = 1;
+    int frames = 0;
+    while (CACurrentMediaTime() - start < seconds) {
+        QZRendererSetWaitsForTiles(s.r, frames % 5 == 0);
+        frame(&s, t += 0.02);
+        frames++;
+    }
+    atomic_store(&c.stop, 1);
+    pthread_join(thread, NULL);
+    CHECK(QZTiledLayerWaitForTiles(60));
+    CHECK(QZTiledLayerGetCacheMemoryUsage() <= 64 * 1024);
+    CHECK(frames > 0);
+    CHECK_NO_ERROR();
+    QZTiledLayerSetCacheMemoryLimit((size_t)128 << 20);
+    free_scene(&s);
+    CARelease(l);
+    CARelease(cls);
+}
+
 /* MARK: Bad input */
 
 static void failing_tile(CALayerRef layer, CGContextRef ctx, void *info) {
@@ -433,6 +488,7 @@ int main(void) {
     RUN(delegate_replaced_while_tiles_draw);
     RUN(tiles_fade_in);
     RUN(cache_budget_while_panning_and_redraw_in_rect);
+    RUN(stress_tree_changes_while_tiles_draw);
     RUN(bad_input);
     QZTiledLayerCancelPendingTiles(60);
     return qz_summary();
