@@ -4405,7 +4405,11 @@ CFTimeInterval QZTiledLayerClassGetFadeDuration(CALayerClassRef cls);
  *
  * Threads: every call holds the model lock, so a context may be used from
  * any thread, but drawing into one context from two threads at once leaves
- * the order of its operations undefined.
+ * the order of its operations undefined. The exception is the context a
+ * CATiledLayer tile is drawn into on a worker thread: only that thread sees
+ * it, and its calls skip the model lock so that tiles draw in parallel (the
+ * objects they read, images, paths, colours, gradients, are immutable or
+ * guard themselves; text holds its own lock).
  */
 
 /* MARK: Bitmap contexts */

@@ -461,7 +461,7 @@ extension Layer {
                 recordError(QZErrorOutOfRange, r.function, "levelsOfDetail \(n) is outside 0..<1e9")
                 return .failed
             }
-            if let t = l.tiled, t.levelsOfDetail != Int(n) { t.levelsOfDetail = Int(n); t.dropTiles() }
+            l.tiled?.levelsOfDetail = Int(n)
             return .stored
         case .levelsOfDetailBias:
             guard let n = r.number() else { return r.numberFail() }
@@ -469,7 +469,7 @@ extension Layer {
                 recordError(QZErrorOutOfRange, r.function, "levelsOfDetailBias \(n) is outside 0..<1e9")
                 return .failed
             }
-            if let t = l.tiled, t.levelsOfDetailBias != Int(n) { t.levelsOfDetailBias = Int(n); t.dropTiles() }
+            l.tiled?.levelsOfDetailBias = Int(n)
             return .stored
         case .tileSize:
             guard let s = r.size(), s.width.isFinite, s.height.isFinite else { return r.fail("a finite size") }
@@ -477,7 +477,7 @@ extension Layer {
                 recordError(QZErrorInvalidArgument, r.function, "tileSize must be positive, got \(s.width) x \(s.height)")
                 return .failed
             }
-            if let t = l.tiled, t.tileSize.width != s.width || t.tileSize.height != s.height { t.tileSize = s; t.dropTiles() }
+            l.tiled?.tileSize = s
             return .stored
         case .colors:
             if let v = r.v, GradientLayerState.colorList(v) == nil { return r.fail("an array of colours") }

@@ -273,19 +273,22 @@ package final class TileStore: @unchecked Sendable {
     /// Evicts least recently visible tiles until the cache fits its budget (mutex held).
     package func evictIfNeeded() {
         guard bytes > budget else { return }
-        var all: [(Tile, TileCache)] = []
+        // (The caches are held unretained here: a last release under the
+        // mutex would run a cache's deinit, which takes it.)
+        var all: [(Tile, Unmanaged<TileCache>)] = []
         for (_, c) in caches {
-            let cache = c.takeUnretainedValue()
-            for (_, t) in cache.tiles where t.pixels != nil { all.append((t, cache)) }
+            c._withUnsafeGuaranteedRef { cache in
+                for (_, t) in cache.tiles where t.pixels != nil { all.append((t, c)) }
+            }
         }
         all.sort { $0.0.lastUsed < $1.0.lastUsed }
         // (Down to 7/8 of the budget, so that eviction is not run for every tile.)
         let target = budget - budget / 8
-        for (t, cache) in all {
+        for (t, c) in all {
             if bytes <= target { break }
             bytes -= t.bytes
             t.pixels = nil
-            if !t.inFlight { cache.tiles[t.key] = nil }
+            if !t.inFlight { c._withUnsafeGuaranteedRef { $0.tiles[t.key] = nil } }
             statistics.evictions += 1
         }
     }
@@ -332,15 +335,15 @@ package final class TileStore: @unchecked Sendable {
     private func workerLoop() {
         // (A job is released at the end of each turn, with no lock held: its
         // layer and cache may go with it, and their deinits take locks.)
-        while let job = nextJob() {
-            if let job { draw(job) }
-            withModelLock { job?.layer = nil }
+        while let (job, wanted) = nextJob() {
+            if wanted { draw(job) }
+            withModelLock { job.layer = nil }
         }
     }
 
-    /// The next job to draw (nil inside: one that is no longer wanted), or
-    /// nil when this thread should leave the pool.
-    private func nextJob() -> TileJob?? {
+    /// The next job, and whether to draw it (false: no longer wanted); nil
+    /// when this thread should leave the pool.
+    private func nextJob() -> (TileJob, Bool)? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while true {
@@ -360,12 +363,12 @@ package final class TileStore: @unchecked Sendable {
             if !current || job.cache.visits &- t.lastWanted > 2 {
                 if current { t.inFlight = false; if t.pixels == nil { job.cache.tiles[t.key] = nil } }
                 pthread_cond_broadcast(condition)
-                return .some(nil)
+                return (job, false)
             }
             running += 1
             statistics.maxConcurrentDrawing = max(statistics.maxConcurrentDrawing, running)
             job.cache.drawingThreads.append(pthread_self())
-            return job
+            return (job, true)
         }
     }
 
