@@ -142,6 +142,14 @@ qz_build_backdrop_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
 }
 
+qz_build_tiled_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_tiled.c" \
+        -o "$BENCH_OUT/bench_tiled" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}
+
 qz_build_transaction_bench() {
     mkdir -p "$BENCH_OUT"
     # shellcheck disable=SC2086

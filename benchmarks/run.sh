@@ -2,7 +2,7 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction] [--no-render] [--no-graphics] [--no-shapes] [--no-text] [--no-gl]
+#                     [--no-transaction] [--no-render] [--no-graphics] [--no-shapes] [--no-text] [--no-gl] [--no-tiled]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -18,6 +18,7 @@
 #   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
 #                   (bench_graphics)
 #   --no-shapes     skip the animated shape layers against cairo in C (bench_shapes)
+#   --no-tiled      skip the CATiledLayer benchmark (bench_tiled)
 #   --no-text       skip the text benchmark against Pango and cairo in C (bench_text)
 #   --no-gl         skip the GL renderer against the CPU renderer (bench_render_gl,
 #                   on Mesa's llvmpipe without a GPU: for context only)
@@ -32,13 +33,14 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 shapes=1 text=1 gl=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 shapes=1 text=1 gl=1 tiled=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
     --no-callgrind) callgrind=0 ;;
     --no-python) python=0 ;;
     --no-layers) layers=0 ;;
+    --no-tiled) tiled=0 ;;
     --no-animation) animation=0 ;;
     --no-video) video=0 ;;
     --no-transaction) transaction=0 ;;
@@ -86,6 +88,9 @@ if [ "$shadow_path" = 1 ]; then
     qz_build_shadow_path_bench
     qz_build_backdrop_bench
 fi
+if [ "$tiled" = 1 ]; then
+    qz_build_tiled_bench
+fi
 if [ "$render" = 1 ] && ! qz_build_render_bench; then
     echo "run.sh: bench_render skipped (pixman is not available; see the message above)" >&2
     render=0
@@ -117,6 +122,7 @@ shapes_args=()
 text_args=()
 shadow_args=()
 backdrop_args=()
+tiled_args=()
 kernel_args=()
 if [ "$quick" = 1 ]; then
     c_args=(--reps 3 --scale 0.2)
@@ -128,6 +134,7 @@ if [ "$quick" = 1 ]; then
     render_args=(--reps 2 --frames 2)
     shadow_args=(--reps 1)
     backdrop_args=(--reps 2 --frames 1)
+    tiled_args=(--reps 1 --quick)
     kernel_args=(--reps 3 --frames 2)
     graphics_args=(--reps 2 --paths 300 --frames 20)
     shapes_args=(--reps 1 --layers 300 --frames 6)
@@ -198,6 +205,16 @@ if [ "$shadow_path" = 1 ]; then
     echo "== C: bench_backdrop (a full-screen backdrop blur vs bench_render's shadow scene, 1920x1080)"
     "$BENCH_OUT/bench_backdrop" ${backdrop_args[@]+"${backdrop_args[@]}"} | tee "$BENCH_OUT/bench_backdrop.txt" || {
         echo "run.sh: bench_backdrop FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
+: >"$BENCH_OUT/bench_tiled.txt"
+if [ "$tiled" = 1 ]; then
+    echo "== C: bench_tiled (CATiledLayer: panning cached tiles vs image layers; cold tiles on 2 vs 1 workers)"
+    "$BENCH_OUT/bench_tiled" ${tiled_args[@]+"${tiled_args[@]}"} | tee "$BENCH_OUT/bench_tiled.txt" || {
+        echo "run.sh: bench_tiled FAILED (see the messages above)" >&2
         exit 1
     }
     echo
@@ -306,7 +323,7 @@ fi
 
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
-    "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" "$BENCH_OUT/bench_backdrop.txt" \
+    "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" "$BENCH_OUT/bench_backdrop.txt" "$BENCH_OUT/bench_tiled.txt" \
     "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_shapes.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"

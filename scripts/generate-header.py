@@ -47,6 +47,7 @@ SECTIONS = [
     ("Exports+RunLoop.swift", "CFRunLoop: run loops, timers and performs"),
     ("Exports+DisplayLink.swift", "CADisplayLink and the display"),
     ("Exports+Renderer.swift", "CARenderer, draw lists and CALayerRenderInContext"),
+    ("Exports+TiledLayer.swift", "CATiledLayer: worker threads, tile cache, fade and waiting frames"),
     ("Exports+Context.swift", "CGContext: bitmap contexts and drawing"),
     ("Exports+Gradient.swift", "CGColorSpace and CGGradient"),
     ("Exports+Image.swift", "CGImage and CGDataProvider"),

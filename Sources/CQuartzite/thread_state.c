@@ -102,6 +102,20 @@ bool qz_internal_model_trylock(void) {
     return true;
 }
 
+unsigned qz_internal_model_suspend(void) {
+    if (atomic_load_explicit(&model_owner, memory_order_relaxed) != (uintptr_t)&thread_token) return 0;
+    unsigned depth = model_depth;
+    model_depth = 0;
+    atomic_store_explicit(&model_owner, 0, memory_order_release);
+    return depth;
+}
+
+void qz_internal_model_resume(unsigned depth) {
+    if (depth == 0) return;
+    qz_internal_model_lock();
+    model_depth = depth;
+}
+
 bool qz_internal_model_lock_held(void) {
     return atomic_load_explicit(&model_owner, memory_order_relaxed) == (uintptr_t)&thread_token;
 }

@@ -4438,6 +4438,111 @@ CGSize QZDrawListGetTargetSize(QZDrawListRef list);
 void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
 
 /* ========================================================================
+ * MARK: - CATiledLayer: worker threads, tile cache, fade and waiting frames
+ *
+ * CATiledLayer's workers, tile cache and fade, and the renderer option that
+ * makes a frame wait for its tiles. (The layer's properties are in
+ * Exports+LayerProperties.swift.)
+ *
+ * Threads: tiles are drawn on worker threads, a pool shared by every tiled
+ * layer (as many threads as the machine has cores, at least 2), by the
+ * layer's drawing method (its class's drawInContext or its delegate's
+ * drawLayerInContext), several at once; the drawing may call back into the
+ * library. These functions may be called from any thread; the waiting ones
+ * let go of the model lock while they wait, so that drawings calling into
+ * the library go on.
+ */
+
+/**
+ * Makes each frame of `renderer` wait until the tiles it shows are drawn
+ * (and build itself again with them), instead of showing them in a later
+ * frame: deterministic frames for tests and offline rendering. A frame
+ * waits at most 30 s (then QZErrorInvalidState is recorded and it shows
+ * what is drawn). Tiles still fade in over the fade duration of their
+ * layer's class, from the first frame that shows them. Default false.
+ */
+void QZRendererSetWaitsForTiles(CARendererRef renderer, bool waits);
+
+/**
+ * Whether frames of `renderer` wait for their tiles (false for a bad handle).
+ */
+bool QZRendererGetWaitsForTiles(CARendererRef renderer);
+
+/**
+ * Sets the number of worker threads drawing tiles (0: the default, the
+ * machine's cores, at least 2 and at most 16; at most 64). Threads beyond
+ * the new count leave once their current tile is drawn.
+ */
+void QZTiledLayerSetWorkerThreadCount(size_t count);
+
+/**
+ * The number of worker threads drawing tiles.
+ */
+size_t QZTiledLayerGetWorkerThreadCount(void);
+
+/**
+ * Sets the memory budget of the tiles of every tiled layer, in bytes
+ * (default 128 MiB). When drawn tiles exceed it, the least recently
+ * visible ones are dropped (down to 7/8 of it) and drawn again when needed.
+ */
+void QZTiledLayerSetCacheMemoryLimit(size_t bytes);
+
+/**
+ * The memory budget of the tile cache, in bytes.
+ */
+size_t QZTiledLayerGetCacheMemoryLimit(void);
+
+/**
+ * The bytes of pixels the drawn tiles of every tiled layer hold now.
+ */
+size_t QZTiledLayerGetCacheMemoryUsage(void);
+
+/**
+ * Waits until no tile is queued or being drawn, at most `timeout` seconds
+ * (infinity: no limit). Returns true when idle, false on time-out
+ * (QZErrorNotFinite and false for NaN).
+ */
+bool QZTiledLayerWaitForTiles(CFTimeInterval timeout);
+
+/**
+ * Drops every queued tile (they are asked for again when next visible) and
+ * waits for those being drawn, at most `timeout` seconds; true when no tile
+ * is drawing any more. Hosts whose drawing code is about to go away (an
+ * interpreter shutting down) call it first.
+ */
+bool QZTiledLayerCancelPendingTiles(CFTimeInterval timeout);
+
+/**
+ * Tiles drawn and delivered since the library loaded (or the last reset).
+ */
+uint64_t QZTiledLayerGetDrawnTileCount(void);
+
+/**
+ * The most tiles that were being drawn at the same moment since the
+ * library loaded (or the last reset).
+ */
+size_t QZTiledLayerGetMaxConcurrentDrawing(void);
+
+/**
+ * Resets the counters of QZTiledLayerGetDrawnTileCount and QZTiledLayerGetMaxConcurrentDrawing.
+ */
+void QZTiledLayerResetStatistics(void);
+
+/**
+ * Overrides Apple's +[CATiledLayer fadeDuration] for a layer class (and its
+ * subclasses without their own): the seconds a newly drawn tile takes to
+ * fade in (0: shown at once). QZErrorNotFinite for NaN or infinity,
+ * QZErrorOutOfRange for a negative value.
+ */
+void QZTiledLayerClassSetFadeDuration(CALayerClassRef cls, CFTimeInterval duration);
+
+/**
+ * The fade duration of a layer class's tiles: its own, else its nearest
+ * superclass's override, else 0.25 s (NaN for a bad handle).
+ */
+CFTimeInterval QZTiledLayerClassGetFadeDuration(CALayerClassRef cls);
+
+/* ========================================================================
  * MARK: - CGContext: bitmap contexts and drawing
  *
  * CGContext with Apple's names and signatures (CGContext.h and
@@ -4448,7 +4553,11 @@ void CALayerRenderInContext(CALayerRef layer, CGContextRef ctx);
  *
  * Threads: every call holds the model lock, so a context may be used from
  * any thread, but drawing into one context from two threads at once leaves
- * the order of its operations undefined.
+ * the order of its operations undefined. The exception is the context a
+ * CATiledLayer tile is drawn into on a worker thread: only that thread sees
+ * it, and its calls skip the model lock so that tiles draw in parallel (the
+ * objects they read, images, paths, colours, gradients, are immutable or
+ * guard themselves; text holds its own lock).
  */
 
 /* MARK: Bitmap contexts */

@@ -64,6 +64,12 @@ bool qz_internal_model_lock_held(void);
 /* Takes the model lock if it is free or already held by this thread (then
  * true: unlock as usual); false, without waiting, when another thread has it. */
 bool qz_internal_model_trylock(void);
+/* Releases the model lock entirely when the calling thread holds it and
+ * returns the depth it held (0 when it did not hold it), so that a thread
+ * may wait for others that need the lock (tile drawing); resume takes it
+ * back at that depth (nothing for 0). */
+unsigned qz_internal_model_suspend(void);
+void qz_internal_model_resume(unsigned depth);
 
 /* A hint to bring the cache line holding `p` in (the presentation walk
  * fetches the next layers' model, animations and copies ahead of use). */

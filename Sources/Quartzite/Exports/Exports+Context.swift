@@ -15,11 +15,17 @@ import Glibc
 //
 // Threads: every call holds the model lock, so a context may be used from
 // any thread, but drawing into one context from two threads at once leaves
-// the order of its operations undefined.
+// the order of its operations undefined. The exception is the context a
+// CATiledLayer tile is drawn into on a worker thread: only that thread sees
+// it, and its calls skip the model lock so that tiles draw in parallel (the
+// objects they read, images, paths, colours, gradients, are immutable or
+// guard themselves; text holds its own lock).
 
 @inline(__always)
 func withContext<R>(_ ctx: QZCGContextRef?, _ fallback: R, _ function: StaticString = #function, _ body: (DrawingContext) -> R) -> R {
-    withObject(ctx, as: DrawingContext.self, fallback: fallback, function) { c in withModelLock { body(c) } }
+    withObject(ctx, as: DrawingContext.self, fallback: fallback, function) { c in
+        c.drawnByOneThread ? body(c) : withModelLock { body(c) }
+    }
 }
 
 /// Records a drawing call's failure.

@@ -108,6 +108,10 @@ public final class DrawingContext: QZObject, Handle {
     /// CGContextSetTextMatrix / SetTextPosition (not part of the graphics
     /// state, as in Core Graphics): glyph space to user space, y up.
     package var textMatrix = CGAffineTransform.identity
+    /// A context only one thread ever sees (a CATiledLayer tile being drawn
+    /// on a worker): its calls skip the model lock, so that tiles draw in
+    /// parallel. (Set before its handle is given out.)
+    package var drawnByOneThread = false
 
     @inlinable package static var handleKind: ObjectKind { .context }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.context.rawValue) }

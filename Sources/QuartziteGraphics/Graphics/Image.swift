@@ -71,6 +71,9 @@ public final class Image: QZObject, Handle {
     /// nil when cairo cannot show the image (a side above 32767 pixels):
     /// it is then not drawn (a source in error would stop the context).
     package var surface: OpaquePointer? {
+        // (Made once under a lock: tiles may draw one image on several threads.)
+        pthread_mutex_lock(Image.surfaceLock)
+        defer { pthread_mutex_unlock(Image.surfaceLock) }
         if let s = cairoSurface { return s }
         guard let base = pixels.baseAddress, pixels.bytesPerRow <= Int(Int32.max) else { return nil }
         let s = cairo_image_surface_create_for_data(base.assumingMemoryBound(to: UInt8.self),
@@ -83,6 +86,12 @@ public final class Image: QZObject, Handle {
         cairoSurface = s
         return s
     }
+
+    nonisolated(unsafe) private static let surfaceLock: UnsafeMutablePointer<pthread_mutex_t> = {
+        let m = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        pthread_mutex_init(m, nil)
+        return m
+    }()
 
     /// A new premultiplied BGRA buffer for an image of `width` x `height`.
     package static func makeBuffer(width: Int, height: Int) throws(GraphicsError) -> PixelBuffer {

@@ -31,6 +31,8 @@ extension Layer {
 
     /// Installs the delegate (CALayerSetDelegate).
     package func setDelegate(_ table: CALayerDelegateCallbacks?, _ info: UnsafeMutableRawPointer?) {
+        // (Tiles drawing with the old delegate finish first: its info may be freed.)
+        if let cache = tiled?.cache { TileStore.shared.retire(cache) }
         ensureHooks.setDelegate(table, info)
         if table?.layoutSublayersOfLayer != nil { flags.insert(.laysOutAtCommit) }
     }
@@ -141,6 +143,10 @@ extension Layer {
             hostCall { fn(handle, info) }
         } else if let d = hooks?.delegate, let fn = d.displayLayer {
             hostCall { fn(handle, hooks?.delegateInfo) }
+        } else if let t = (modelLayer ?? self).tiled {
+            // A tiled layer has no backing store: the marked tiles are drawn
+            // again when next visible (TiledLayer.swift).
+            t.invalidateTiles(in: dirty)
         } else {
             drawContents(dirty: dirty, hooks: hooks)
         }

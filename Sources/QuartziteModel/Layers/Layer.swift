@@ -502,9 +502,16 @@ package final class TextLayerState {
 
 /// CATiledLayer's properties and defaults.
 package final class TiledLayerState {
-    package var levelsOfDetail = 1
-    package var levelsOfDetailBias = 0
-    package var tileSize = CGSize(width: 256, height: 256)
+    // (A change of the grid drops the drawn tiles: TiledLayer.swift.)
+    package var levelsOfDetail = 1 { didSet { if levelsOfDetail != oldValue { dropTiles() } } }
+    package var levelsOfDetailBias = 0 { didSet { if levelsOfDetailBias != oldValue { dropTiles() } } }
+    package var tileSize = CGSize(width: 256, height: 256) {
+        didSet { if tileSize.width != oldValue.width || tileSize.height != oldValue.height { dropTiles() } }
+    }
+    /// The drawn tiles (TiledLayer.swift; on the model layer, made on first use).
+    package var cache: TileCache?
+    /// Counts invalidations and drops (frames showing the layer rebuild).
+    package var changeCount: UInt64 = 0
 }
 
 /// Values stored under custom (undeclared) keys.

@@ -16,6 +16,19 @@ public final class LayerClass: QZObject, Handle {
     /// Defaults of declared keys answered by defaultValueForKey callbacks,
     /// resolved once per class (Apple's +defaultValueForKey: is a class method).
     private var resolvedDefaults: [(LayerKey, Value)]?
+    /// Apple's +[CATiledLayer fadeDuration] overridden for this class
+    /// (QZTiledLayerClassSetFadeDuration; nil: the superclass's).
+    package var fadeDurationOverride: Double?
+
+    /// The fade-in of new tiles: the nearest override, else 0.25 s.
+    package var tiledFadeDuration: Double {
+        var cls: LayerClass? = self
+        while let c = cls {
+            if let d = c.fadeDurationOverride { return d }
+            cls = c.superclass
+        }
+        return 0.25
+    }
 
     @inlinable package static var handleKind: ObjectKind { .layerClass }
     @inlinable package static func accepts(_ tag: UInt32) -> Bool { tag == tagMagic | UInt32(ObjectKind.layerClass.rawValue) }

@@ -43,7 +43,11 @@ extension DrawListBuilder {
         let rs = rs0.isFinite && rs0 > 0 ? min(rs0, 16) : 1
         var sub = DrawListBuilder(targetBounds: .infinite, now: now, scale: rs)
         sub.rasterCache = nil
+        sub.drawsTilesInline = drawsTilesInline
         sub.emit(layer, Homography(m: (rs, 0, 0, 0, rs, 0, 0, 0, 1)), flip: 1, level: 0, shadow: true)
+        // (Tiled layers inside: their pending and fading tiles are the frame's.)
+        if sub.tilesBusy { tilesBusy = true }
+        pendingTiles += sub.pendingTiles
         var extent = PixelBox.empty
         for op in sub.ops where op.depth == 0 { extent = extent.union(PixelBox(covering: op.bounds)) }
         guard !extent.isEmpty else { return true }   // nothing to draw

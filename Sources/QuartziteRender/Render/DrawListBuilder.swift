@@ -28,6 +28,14 @@ package struct DrawListBuilder {
     /// Where rasterized subtrees are kept (nil inside a rasterization, and
     /// where shouldRasterize is not honoured).
     package var rasterCache: RasterCache?
+    /// Tiles this build asked the workers for, with their requests (a
+    /// renderer that waits for its tiles waits for these).
+    package var pendingTiles: [(Tile, UInt64)] = []
+    /// A tiled layer is waiting for tiles or fading one in: the next frame differs.
+    package var tilesBusy = false
+    /// Missing tiles are drawn on the building thread, before the build goes on
+    /// (renderInContext), instead of by the workers.
+    package var drawsTilesInline = false
     private static let maxLayers = 1_000_000
     /// The layer limit is reached: nothing more is emitted (a replicator
     /// stops making its instances' copies).
@@ -46,7 +54,7 @@ package struct DrawListBuilder {
         self.scale = scale.isFinite && scale > 0 ? scale : 1
     }
 
-    private var clip: CGRect { clipStack.last ?? .null }
+    package var clip: CGRect { clipStack.last ?? .null }
 
     // MARK: - Layers
 
@@ -143,6 +151,7 @@ package struct DrawListBuilder {
         if let v, let pb = v.contentsPixels {
             emitContents(pb, layer: layer, visuals: v, h: h, bounds: b, opacity: opacity, edges: edges, id: id)
         }
+        if layer.tiled != nil { emitTiles(layer, h, bounds: b, opacity: opacity, id: id) }
         if !layer.sublayers.isEmpty {
             if let r = layer.replicator {
                 emitInstances(layer, r, h, flip: flip, level: level, opacity: opacity)
@@ -391,7 +400,7 @@ package struct DrawListBuilder {
     /// At most how many operations the layer itself emits (emitBody's and
     /// emitContents's tests, shared through LayerVisuals).
     private func ownOperationCount(_ layer: Layer) -> Int {
-        let g = (layer.gradient != nil ? 1 : 0) + (layer.shape != nil ? 1 : 0)
+        let g = (layer.gradient != nil ? 1 : 0) + (layer.shape != nil ? 1 : 0) + (layer.tiled != nil ? 2 : 0)
         guard let v = layer.visuals else { return g }
         var n = g
         if v.paintsBackground { n += 1 }

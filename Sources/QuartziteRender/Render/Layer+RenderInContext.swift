@@ -27,6 +27,8 @@ extension Layer {
         var builder = DrawListBuilder(targetBounds: CGRect(x: 0, y: 0, width: Double(pb.width), height: Double(pb.height)),
                                       now: nil, scale: scale)
         builder.rasterCache = RasterCache()
+        // (Tiled layers draw the tiles they need here, on this thread.)
+        builder.drawsTilesInline = true
         // The receiver's own placement is not applied: only its contents and sublayers.
         builder.emit(self, h, flip: h.determinant < 0 ? -1 : 1)
         guard composite(builder.ops, into: pb, region: PixelBox(x0: 0, y0: 0, x1: pb.width, y1: pb.height),

@@ -59,6 +59,10 @@ extension Renderer {
             // has uncommitted changes, and goes at the commit, which must not
             // leave the fingerprint (read from the model) unchanged.
             h.mix(l.hasCommittedSnapshot ? l.transactionState : nil)
+            if let t = l.tiled {
+                h.mix(t.changeCount); h.mix(t.tileSize.width); h.mix(t.tileSize.height)
+                h.mix(UInt64(truncatingIfNeeded: t.levelsOfDetail) &* 31 &+ UInt64(truncatingIfNeeded: t.levelsOfDetailBias))
+            }
             h.mix(l.bounds); h.mix(l.position.x); h.mix(l.position.y)
             h.mix(l.anchorPoint.x); h.mix(l.anchorPoint.y); h.mix(l.anchorPointZ); h.mix(l.zPosition)
             if let t = l.transformBox?.value { h.mix(t) } else { h.mix(UInt64(1)) }

@@ -61,8 +61,18 @@ public final class Renderer: QZObject, Handle {
     package var frameFingerprint: UInt64?
     package let textures = TextureCache()
     package let rasterCache = RasterCache()
+    /// The tiles the last build asked the workers for.
+    package var pendingTiles: [(Tile, UInt64)] = []
     /// Statistics: pixels redrawn by the last Render, frames drawn.
     package var lastPixelsDrawn = 0
+    /// QZRendererSetWaitsForTiles: a frame waits until the tiles it shows are drawn.
+    package var waitsForTiles = false
+    /// How long a frame waits for its tiles at most (a drawing that never returns must not hang the host).
+    package static let tileWaitLimit = 30.0
+    /// The frame being built, and the last one, showed a tiled layer waiting for
+    /// tiles or fading one in: the next frame is built again, not reused.
+    package var frameTilesBusy = false
+    package var lastTilesBusy = false
 
     package init(target: PixelBuffer) {
         self.target = target
@@ -102,6 +112,8 @@ public final class Renderer: QZObject, Handle {
         b.rasterCache = rasterCache
         b.emit(p, root)
         rasterCache.sweep()
+        frameTilesBusy = b.tilesBusy
+        pendingTiles = b.pendingTiles
         return b.ops
     }
 
@@ -139,13 +151,28 @@ public final class Renderer: QZObject, Handle {
         frameTime = t
         rendered = false
         let (print, modelIsPresentation) = layer.map { fingerprint($0) } ?? (nil, true)
-        if let print, print == lastFingerprint, let last = lastOps {
+        if let print, print == lastFingerprint, let last = lastOps, !lastTilesBusy {
             // Nothing changed and nothing animates: the last frame again.
             frameOps = last
             updateRect = .empty
             return
         }
         frameOps = buildOps(at: t, modelIsPresentation: modelIsPresentation)
+        if waitsForTiles {
+            // Wait for the tiles asked for (the model lock is let go meanwhile),
+            // then build again with them; a tree changed meanwhile may ask for more.
+            var rounds = 0
+            while !pendingTiles.isEmpty && rounds < 8 {
+                rounds += 1
+                if !TileStore.shared.waitFor(pendingTiles, timeout: Renderer.tileWaitLimit) {
+                    recordError(QZErrorInvalidState, "CARendererBeginFrameAtTime", "tiles were not drawn within \(Renderer.tileWaitLimit) s; the frame shows what is drawn")
+                    break
+                }
+                let again = layer.map { fingerprint($0).modelIsPresentation } ?? true
+                frameOps = buildOps(at: t, modelIsPresentation: again)
+            }
+        }
+        pendingTiles = []
         frameFingerprint = print
         updateRect = damage(old: lastOps, new: frameOps).intersection(targetRect)
     }
@@ -168,6 +195,7 @@ public final class Renderer: QZObject, Handle {
     }
 
     package func endFrame() {
+        lastTilesBusy = frameTilesBusy
         lastOps = frameOps
         lastFingerprint = frameFingerprint
         frameTime = nil
@@ -178,6 +206,8 @@ public final class Renderer: QZObject, Handle {
     /// the begin time of an animation that has not started, else infinity.
     package func nextFrameTime(after t: Double) -> Double {
         guard let layer else { return .infinity }
+        // Tiles being drawn or fading in: the next frame shows more.
+        if lastTilesBusy || (frameTime != nil && frameTilesBusy) { return t }
         var next = Double.infinity
         // Each layer with its superlayer's local time (the root's from media time).
         var stack = [(layer, layer.superlayer.map { $0.localTime(fromMedia: t) } ?? t)]

@@ -111,8 +111,10 @@ installing one raises StructCallbackUnavailable where libffi is unusable.
 Callbacks nested more than 64 deep on one thread (an override that calls
 itself through the library) are not run: a RecursionError is reported instead.
 """
+import atexit
 import ctypes
 import enum
+import math
 import numbers
 import sys
 import threading
@@ -1644,10 +1646,88 @@ class TiledLayer(Layer):
     _qz_builtin = "CATiledLayer"
     _qz_create = "CATiledLayerCreate"
 
+    @classmethod
+    def fade_duration(cls):
+        """Apple's +fadeDuration: seconds a new tile takes to fade in (0.25
+        unless this class or a superclass set another with set_fade_duration)."""
+        if cls is TiledLayer:
+            return call(_lib.CATiledLayerGetFadeDuration)
+        return call(_lib.QZTiledLayerClassGetFadeDuration, cls.class_ref())
+
+    @classmethod
+    def set_fade_duration(cls, seconds):
+        """Overrides the fade-in of this class's new tiles (0: shown at once);
+        QZTiledLayerClassSetFadeDuration. Subclasses inherit it."""
+        if cls is TiledLayer:
+            raise TypeError("set the fade duration of a subclass of TiledLayer, not of TiledLayer itself")
+        call(_lib.QZTiledLayerClassSetFadeDuration, cls.class_ref(), float(seconds))
+
+    # The tiles of every tiled layer are drawn by one pool of worker threads:
+    # draw_in_context (or the delegate's draw_layer_in_context) runs there,
+    # taking the GIL like any ctypes callback. The library never holds a lock
+    # a Python thread could wait for while it waits for the GIL.
+
     @staticmethod
-    def fade_duration():
-        """Apple's +fadeDuration: seconds a new tile takes to fade in (0.25)."""
-        return call(_lib.CATiledLayerGetFadeDuration)
+    def worker_thread_count():
+        """The number of threads drawing tiles (QZTiledLayerGetWorkerThreadCount)."""
+        return call(_lib.QZTiledLayerGetWorkerThreadCount)
+
+    @staticmethod
+    def set_worker_thread_count(count):
+        """Sets the number of threads drawing tiles (0: the machine's cores)."""
+        call(_lib.QZTiledLayerSetWorkerThreadCount, int(count))
+
+    @staticmethod
+    def cache_memory_limit():
+        """The memory budget of all tiles, in bytes (default 128 MiB)."""
+        return call(_lib.QZTiledLayerGetCacheMemoryLimit)
+
+    @staticmethod
+    def set_cache_memory_limit(nbytes):
+        """Sets the memory budget of all tiles; the least recently visible go first."""
+        call(_lib.QZTiledLayerSetCacheMemoryLimit, int(nbytes))
+
+    @staticmethod
+    def cache_memory_usage():
+        """Bytes the drawn tiles hold now."""
+        return call(_lib.QZTiledLayerGetCacheMemoryUsage)
+
+    @staticmethod
+    def wait_for_tiles(timeout=math.inf):
+        """Waits until no tile is queued or drawing; False on time-out. The
+        GIL is released while waiting (drawing in Python goes on)."""
+        return bool(call(_lib.QZTiledLayerWaitForTiles, float(timeout)))
+
+    @staticmethod
+    def cancel_pending_tiles(timeout=math.inf):
+        """Drops the queued tiles and waits for those drawing; False on time-out."""
+        return bool(call(_lib.QZTiledLayerCancelPendingTiles, float(timeout)))
+
+    @staticmethod
+    def drawn_tile_count():
+        """Tiles drawn since the library loaded or reset_statistics()."""
+        return call(_lib.QZTiledLayerGetDrawnTileCount)
+
+    @staticmethod
+    def max_concurrent_drawing():
+        """The most tiles drawn at the same moment since reset_statistics()."""
+        return call(_lib.QZTiledLayerGetMaxConcurrentDrawing)
+
+    @staticmethod
+    def reset_statistics():
+        call(_lib.QZTiledLayerResetStatistics)
+
+
+def _cancel_tiles_at_exit():
+    # Worker threads must not call into Python while the interpreter goes
+    # away: drop the queue and let the drawings in progress finish first.
+    try:
+        _lib.QZTiledLayerCancelPendingTiles(10.0)
+    except BaseException:  # noqa: BLE001 -- interpreter exit
+        pass
+
+
+atexit.register(_cancel_tiles_at_exit)
 
 
 class EAGLLayer(Layer):

@@ -167,6 +167,18 @@ class Renderer(Handle):
     def render(self) -> None:
         call(_lib.CARendererRender, self)
 
+    @property
+    def waits_for_tiles(self) -> bool:
+        """Whether a frame waits until the tiles of its tiled layers are drawn
+        (QZRendererSetWaitsForTiles): deterministic frames for tests and
+        offline rendering. The GIL is released while it waits, so tiles drawn
+        in Python go on."""
+        return bool(call(_lib.QZRendererGetWaitsForTiles, self))
+
+    @waits_for_tiles.setter
+    def waits_for_tiles(self, waits: bool) -> None:
+        call(_lib.QZRendererSetWaitsForTiles, self, bool(waits))
+
     def end_frame(self) -> None:
         call(_lib.CARendererEndFrame, self)
 
