@@ -65,6 +65,8 @@ typedef struct CALayer *CALayerRef;
 /** A layer class: CALayer, CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, or one
  *  made with CALayerClassCreate. */
 typedef struct CALayerClass *CALayerClassRef;
+/** An emitter cell (Apple's CAEmitterCell): one kind of particle a CAEmitterLayer emits. */
+typedef struct CAEmitterCell *CAEmitterCellRef;
 /** A timing function: a cubic Bezier from (0, 0) to (1, 1) (Apple's
  *  CAMediaTimingFunction). */
 typedef struct CAMediaTimingFunction *CAMediaTimingFunctionRef;
@@ -238,6 +240,22 @@ typedef struct CAAnimationDelegateCallbacks {
 #define kCALineJoinMiter "miter"
 #define kCALineJoinRound "round"
 #define kCALineJoinBevel "bevel"
+/* CAEmitterLayer emitterShape, emitterMode and renderMode */
+#define kCAEmitterLayerPoint "point"
+#define kCAEmitterLayerLine "line"
+#define kCAEmitterLayerRectangle "rectangle"
+#define kCAEmitterLayerCuboid "cuboid"
+#define kCAEmitterLayerCircle "circle"
+#define kCAEmitterLayerSphere "sphere"
+#define kCAEmitterLayerPoints "points"
+#define kCAEmitterLayerOutline "outline"
+#define kCAEmitterLayerSurface "surface"
+#define kCAEmitterLayerVolume "volume"
+#define kCAEmitterLayerUnordered "unordered"
+#define kCAEmitterLayerOldestFirst "oldestFirst"
+#define kCAEmitterLayerOldestLast "oldestLast"
+#define kCAEmitterLayerBackToFront "backToFront"
+#define kCAEmitterLayerAdditive "additive"
 /* CATextLayer alignmentMode and truncationMode */
 #define kCAAlignmentNatural "natural"
 #define kCAAlignmentLeft "left"
