@@ -37,8 +37,8 @@ private func emitterScene(_ w: Double, _ h: Double, _ configure: (CALayerRef, CA
     return root
 }
 
-/// Renders `root` at each of `times` through one CARenderer (the GL renderer
-/// draws particles untinted, so no GPU comparison here); returns the last frame (+1).
+/// Renders `root` at each of `times` through one CARenderer; returns the last
+/// frame (+1), compared with the GPU renderer's.
 private func renderFrames(_ root: TL, _ w: Int, _ h: Int, at times: [Double]) -> QZCVPixelBufferRef {
     let pb = makeBuffer(w, h)
     let r = CARendererCreate(pb, nil)!
@@ -49,6 +49,7 @@ private func renderFrames(_ root: TL, _ w: Int, _ h: Int, at times: [Double]) ->
         CARendererEndFrame(r)
     }
     CARelease(UnsafeRawPointer(r))
+    GPUParity.check(root.ref, w, h, at: times.last ?? 0, cpu: pb)
     return pb
 }
 
