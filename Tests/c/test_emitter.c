@@ -112,6 +112,22 @@ static void particle_position_and_determinism(void) {
     rgba(pb, (int)x, 30, p);
     CHECK(p[0] == 255 && p[1] == 0 && p[2] == 0 && p[3] == 255);
     rgba(pb, 20, 30, p);   CHECK(p[3] == 0);
+    /* The draw list: one image operation, its colour the particle's, added in additive mode. */
+    CAEmitterLayerSetRenderMode(e, kCAEmitterLayerAdditive);
+    CARendererBeginFrameAtTime(r, 3.25, NULL);
+    QZDrawListRef list = QZRendererCopyDrawList(r);
+    CARendererRender(r);
+    CARendererEndFrame(r);
+    CHECK(QZDrawListGetCount(list) == 1);
+    QZDrawOperation op;
+    CHECK(QZDrawListGetOperation(list, 0, &op) && op.kind == QZDrawOperationImage);
+    CHECK(op.blendMode == QZBlendModeAdditive);
+    CHECK(op.color[0] == 1 && op.color[1] == 0 && op.color[2] == 0 && op.color[3] == 1);
+    CHECK_NEAR(op.rect.size.width, 4, 0);
+    CHECK_NEAR(op.transform.m41, x, 1e-9);     /* the particle's centre -> pixel (30, 30) */
+    CHECK_NEAR(op.transform.m42, 30, 1e-9);
+    CARelease(list);
+    CAEmitterLayerSetRenderMode(e, kCAEmitterLayerUnordered);
     CARelease(r);
     CVPixelBufferRelease(pb);
 

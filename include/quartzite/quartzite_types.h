@@ -929,7 +929,10 @@ typedef enum QZDrawOperationKind {
 enum {
     /** Premultiplied source-over: dst = src * k + dst * (1 - src.a * k), where
      *  k = coverage x opacity. */
-    QZBlendModeSourceOver = 0
+    QZBlendModeSourceOver = 0,
+    /** Added: dst = min(src * k + dst, 1) per channel (a CAEmitterLayer's
+     *  kCAEmitterLayerAdditive render mode). */
+    QZBlendModeAdditive = 1
 };
 
 /** One draw operation. Geometry: a point (x, y) of layer coordinates maps to
@@ -941,13 +944,14 @@ enum {
  *  the others are hard (inner edges of nine-part images). */
 typedef struct QZDrawOperation {
     uint32_t kind;                  /**< QZDrawOperationKind */
-    uint32_t blendMode;             /**< QZBlendModeSourceOver */
+    uint32_t blendMode;             /**< QZBlendModeSourceOver, or QZBlendModeAdditive (additive particles) */
     CATransform3D transform;        /**< layer coordinates -> target pixels */
     CGRect rect;                    /**< the quad, in layer coordinates (BEGIN_SHADOW: the silhouette's
                                          unclipped extent plus the blur's reach, in pixels, before the offset) */
     CGFloat cornerRadius;           /**< rounded corners of rect (fill, border, clip) */
     CGFloat borderWidth;            /**< border: the band's width, inwards */
-    float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow; group: multiplies its pixels) */
+    float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow; group: multiplies its pixels;
+                                         image: multiplies its texels, opaque white but for emitter particles) */
     float opacity;                  /**< multiplies the operation (groups: the whole group) */
     /** image: the contents (borrowed, valid while the list lives); its pixels
      *  are premultiplied after conversion to BGRA. */

@@ -387,6 +387,7 @@ ENUM_CONSTANTS = {
     "kCGGradientDrawsBeforeStartLocation": 1,
     "kCGGradientDrawsAfterEndLocation": 2,
     "QZBlendModeSourceOver": 0,
+    "QZBlendModeAdditive": 1,
     "kCTUnderlineStyleNone": 0,
     "kCTUnderlineStyleSingle": 1,
     "kCTUnderlineStyleThick": 2,
