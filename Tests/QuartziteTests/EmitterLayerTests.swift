@@ -230,6 +230,23 @@ private func bytes(_ pb: QZCVPixelBufferRef) -> [UInt8] {
         let ps = state.particles(at: 1e6)
         #expect(ps.count <= EmitterLayerState.maxParticles)
         #expect(state.particles(at: .nan).isEmpty)
+        // Huge particles: the frame's particle pixels are bounded (256 target areas), so it finishes.
+        withClock(1000) { _ in
+            let root = emitterScene(64, 64) { e, c in
+                CAEmitterLayerSetEmitterPosition(e, CGPoint(x: 32, y: 32))
+                CAEmitterCellSetBirthRate(c, 1e6); CAEmitterCellSetLifetime(c, 10); CAEmitterCellSetScale(c, 1e12)
+            }
+            let pb = makeBuffer(64, 64)
+            let r = CARendererCreate(pb, nil)!
+            CARendererSetLayer(r, root.ref)
+            CARendererBeginFrameAtTime(r, 5, nil)
+            let list = QZRendererCopyDrawList(r)!
+            CARendererRender(r)
+            CARendererEndFrame(r)
+            #expect(QZDrawListGetCount(list) <= 257)
+            #expect(pixel(pb, 32, 32) == (255, 255, 255, 255))
+            CARelease(UnsafeRawPointer(list)); CARelease(UnsafeRawPointer(r)); CVPixelBufferRelease(pb)
+        }
     }
 
     @Test func nestedCellsEmitFromTheirParticles() {

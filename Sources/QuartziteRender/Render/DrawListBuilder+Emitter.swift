@@ -8,7 +8,8 @@ import QuartziteModel
 // CAEmitterLayer: its live particles at the layer's local time, each its
 // cell's image centred on the particle, scaled and turned by it, tinted by its
 // colour (an image operation's tint), added to what lies below in additive
-// render mode. The particles are a function of time (EmitterLayer.swift):
+// render mode; at most 256 target areas of particle pixels per emitter per
+// frame. The particles are a function of time (EmitterLayer.swift):
 // nothing here depends on earlier frames.
 
 extension DrawListBuilder {
@@ -19,8 +20,12 @@ extension DrawListBuilder {
         let t = model.localTime(fromMedia: now ?? MediaClock.now())
         guard t.isFinite else { return }
         let additive = e.renderMode == EmitterLayerState.RenderMode.additive.rawValue
+        // The particles' visible area is bounded too (at most 256 times the
+        // target's, in pixels): huge scales cannot make a frame unbounded work.
+        let pixelBudget = 256 * Swift.max(targetArea, 1)
+        var pixels = 0.0
         for p in e.particles(at: t) {
-            if exhausted { break }
+            if exhausted || pixels > pixelBudget { break }
             guard let image = p.cell.contents, image.width > 0, image.height > 0,
                   p.scale > 0, p.scale.isFinite, p.angle.isFinite, p.color.w > 0 else { continue }
             let pos = p.position
@@ -44,7 +49,9 @@ extension DrawListBuilder {
             op.additive = additive
             op.opacity = opacity
             op.layerID = id
+            let before = ops.count
             addRaster(op)
+            if ops.count > before, let b = ops.last?.bounds { pixels += b.width * b.height }
         }
     }
 }

@@ -45,6 +45,11 @@ package struct DrawListBuilder {
     }
 
     private var clip: CGRect { clipStack.last ?? .null }
+    /// The target's area in pixels (what an emitter's pixel budget scales with).
+    package var targetArea: Double {
+        guard let t = clipStack.first, !t.isNull else { return 0 }
+        return t.width * t.height
+    }
 
     // MARK: - Layers
 
