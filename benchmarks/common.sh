@@ -175,6 +175,15 @@ qz_build_shapes_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs cairo) -lm
 }
 
+# Compiles bench_emitter.c (a CAEmitterLayer at 1,000 and 10,000 live particles) into $BENCH_OUT/bench_emitter.
+qz_build_emitter_bench() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086
+    "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" "$BENCH_DIR/bench_emitter.c" \
+        -o "$BENCH_OUT/bench_emitter" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lm
+}
+
 qz_build_text_bench() {
     mkdir -p "$BENCH_OUT"
     # shellcheck disable=SC2086,SC2046

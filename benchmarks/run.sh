@@ -2,7 +2,7 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction] [--no-render] [--no-graphics] [--no-shapes] [--no-text] [--no-gl] [--no-tiled]
+#                     [--no-transaction] [--no-render] [--no-graphics] [--no-shapes] [--no-emitter] [--no-text] [--no-gl] [--no-tiled]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -19,6 +19,7 @@
 #                   (bench_graphics)
 #   --no-shapes     skip the animated shape layers against cairo in C (bench_shapes)
 #   --no-tiled      skip the CATiledLayer benchmark (bench_tiled)
+#   --no-emitter    skip the emitter layer at 1,000 and 10,000 live particles (bench_emitter)
 #   --no-text       skip the text benchmark against Pango and cairo in C (bench_text)
 #   --no-gl         skip the GL renderer against the CPU renderer (bench_render_gl,
 #                   on Mesa's llvmpipe without a GPU: for context only)
@@ -33,7 +34,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 shapes=1 text=1 gl=1 tiled=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 shapes=1 emitter=1 text=1 gl=1 tiled=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -47,10 +48,11 @@ for arg in "$@"; do
     --no-render) render=0 ;;
     --no-graphics) graphics=0 ;;
     --no-shapes) shapes=0 ;;
+    --no-emitter) emitter=0 ;;
     --no-text) text=0 ;;
     --no-gl) gl=0 ;;
     -h | --help)
-        sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -101,6 +103,9 @@ fi
 if [ "$shapes" = 1 ]; then
     qz_build_shapes_bench
 fi
+if [ "$emitter" = 1 ]; then
+    qz_build_emitter_bench
+fi
 if [ "$text" = 1 ]; then
     qz_build_text_bench
 fi
@@ -119,6 +124,7 @@ tx_args=()
 render_args=()
 graphics_args=()
 shapes_args=()
+emitter_args=()
 text_args=()
 shadow_args=()
 backdrop_args=()
@@ -138,6 +144,7 @@ if [ "$quick" = 1 ]; then
     kernel_args=(--reps 3 --frames 2)
     graphics_args=(--reps 2 --paths 300 --frames 20)
     shapes_args=(--reps 1 --layers 300 --frames 6)
+    emitter_args=(--reps 1 --frames 5)
     text_args=(--reps 2 --labels 300 --frames 50)
 fi
 
@@ -268,6 +275,16 @@ if [ "$shapes" = 1 ]; then
     echo
 fi
 
+: >"$BENCH_OUT/bench_emitter.txt"
+if [ "$emitter" = 1 ]; then
+    echo "== C: bench_emitter (a CAEmitterLayer with 10,000 live particles; growth from 1,000)"
+    "$BENCH_OUT/bench_emitter" ${emitter_args[@]+"${emitter_args[@]}"} | tee "$BENCH_OUT/bench_emitter.txt" || {
+        echo "run.sh: bench_emitter FAILED (see the messages above)" >&2
+        exit 1
+    }
+    echo
+fi
+
 : >"$BENCH_OUT/bench_text.txt"
 if [ "$text" = 1 ]; then
     echo "== C: bench_text (CATextLayer display vs Pango and cairo in C; moving labels; a changing label)"
@@ -324,7 +341,7 @@ fi
 echo "== Summary (library / reference; 1.00x = as fast as the reference)"
 grep -h '^SUMMARY' "$BENCH_OUT/bench_transform.txt" "$BENCH_OUT/bench_layers.txt" "$BENCH_OUT/bench_animation.txt" \
     "$BENCH_OUT/bench_video.txt" "$BENCH_OUT/bench_transaction.txt" "$BENCH_OUT/bench_render.txt" "$BENCH_OUT/bench_backdrop.txt" "$BENCH_OUT/bench_tiled.txt" \
-    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_shapes.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
+    "$BENCH_OUT/bench_graphics.txt" "$BENCH_OUT/bench_shapes.txt" "$BENCH_OUT/bench_emitter.txt" "$BENCH_OUT/bench_text.txt" "$BENCH_OUT/bench_render_gl.txt" "$BENCH_OUT/bench_ctypes.txt" \
     "$BENCH_OUT/callgrind.txt" "$BENCH_OUT/callgrind_layers.txt" "$BENCH_OUT/callgrind_animation.txt" \
     | sed 's/^SUMMARY /  /' | tee "$BENCH_OUT/summary.txt"
 echo "(full output in $BENCH_OUT/)"

@@ -36,6 +36,7 @@ SECTIONS = [
     ("Exports+Path.swift", "CGPathRef and CGMutablePathRef"),
     ("Exports+Layer.swift", "CALayer"),
     ("Exports+LayerProperties.swift", "CALayer and its subclasses: properties"),
+    ("Exports+EmitterCell.swift", "CAEmitterCell and CAEmitterLayer's cells"),
     ("Exports+TimingFunction.swift", "CAMediaTimingFunction"),
     ("Exports+Animation.swift", "CAAnimation and its subclasses"),
     ("Exports+Transaction.swift", "CATransaction"),

@@ -46,6 +46,9 @@ CONSTANT_SETS = {
     "fillRule": (["non-zero", "even-odd"], {}),
     "lineCap": (["butt", "round", "square"], {}),
     "lineJoin": (["miter", "round", "bevel"], {}),
+    "emitterShape": (["point", "line", "rectangle", "cuboid", "circle", "sphere"], {}),
+    "emitterMode": (["points", "outline", "surface", "volume"], {}),
+    "renderMode": (["unordered", "oldestFirst", "oldestLast", "backToFront", "additive"], {}),
 }
 
 # MARK: - Types: how a value of each type crosses C, boxes into a Value and is checked.
@@ -154,6 +157,12 @@ def replicator(field, default):
     return s
 
 
+def emitter(field, default):
+    s = side("emitter", field, default, "emitter")
+    s["write"] = f"l.emitter?.{field} = $V"
+    return s
+
+
 def custom(read, write):
     return {"read": read, "write": write}
 
@@ -202,7 +211,8 @@ class P:
     def kind(self):
         return {"CALayer": "layer", "CAScrollLayer": "scroll", "CATextLayer": "text", "CATiledLayer": "tiled",
                 "CAEAGLLayer": "eagl", "CAGradientLayer": "gradient",
-                "CAShapeLayer": "shape", "CAReplicatorLayer": "replicator"}[self.cls]
+                "CAShapeLayer": "shape", "CAReplicatorLayer": "replicator",
+                "CAEmitterLayer": "emitter"}[self.cls]
 
 
 ORIGIN = "CGPoint(x: 0, y: 0)"
@@ -699,6 +709,50 @@ PROPERTIES = [
       animatable=True, setter="kvc", param="offset",
       doc="Added to the alpha of instance k-1's colour to give instance k's (default 0): a negative offset "
           "fades the later instances."),
+    # MARK: CAEmitterLayer (the cells: CAEmitterLayerSetEmitterCells, hand-written)
+    P("birthRate", "CAEmitterLayer", "Float", emitter("birthRate", "1"), default="1", animatable=True, setter="kvc",
+      param="rate",
+      doc="Multiplies every cell's birthRate (default 1; 0 or less: no new particles)."),
+    P("lifetime", "CAEmitterLayer", "Float", emitter("lifetime", "1"), default="1", animatable=True, setter="kvc",
+      param="lifetime", doc="Multiplies every cell's lifetime (default 1)."),
+    P("emitterPosition", "CAEmitterLayer", "CGPoint", emitter("emitterPosition", ORIGIN), default=ORIGIN,
+      animatable=True, setter="kvc", param="position",
+      doc="The centre of the emitter's shape in the layer's coordinates (default (0, 0))."),
+    P("emitterZPosition", "CAEmitterLayer", "Double", emitter("emitterZPosition", "0"), default="0",
+      animatable=True, setter="kvc", param="z", doc="The z of the emitter's centre (default 0)."),
+    P("emitterSize", "CAEmitterLayer", "CGSize", emitter("emitterSize", "CGSize(width: 0, height: 0)"),
+      default="CGSize(width: 0, height: 0)", animatable=True, setter="kvc", param="size",
+      doc="The size of the emitter's shape (default 0 x 0): a line's length, a rectangle's sides, a circle's "
+          "or sphere's diameter (the width)."),
+    P("emitterDepth", "CAEmitterLayer", "Double", emitter("emitterDepth", "0"), default="0", animatable=True,
+      setter="kvc", param="depth", doc="The depth of a cuboid emitter (default 0)."),
+    P("emitterShape", "CAEmitterLayer", "constant", emitter("emitterShape", "0"), default="0", cset="emitterShape",
+      setter="kvc", param="shape",
+      doc="Where particles start: kCAEmitterLayerPoint (default), Line, Rectangle, Cuboid, Circle or Sphere. "
+          "Borrowed static string.",
+      pydoc='The emitter shape: "point" (default), "line", "rectangle", "cuboid", "circle" or "sphere".'),
+    P("emitterMode", "CAEmitterLayer", "constant", emitter("emitterMode", "3"), default="3", cset="emitterMode",
+      setter="kvc", param="mode",
+      doc="Which part of the shape emits: kCAEmitterLayerPoints, Outline, Surface or Volume (default). "
+          "Borrowed static string.",
+      pydoc='The emitter mode: "points", "outline", "surface" or "volume" (default).'),
+    P("renderMode", "CAEmitterLayer", "constant", emitter("renderMode", "0"), default="0", cset="renderMode",
+      setter="kvc", param="mode",
+      doc="How particles are drawn: kCAEmitterLayerUnordered (default: by cell, then birth), OldestFirst, "
+          "OldestLast, BackToFront (by z) or Additive (colours added to what lies below). Borrowed static string.",
+      pydoc='The render mode: "unordered" (default), "oldestFirst", "oldestLast", "backToFront" or "additive".'),
+    P("velocity", "CAEmitterLayer", "Float", emitter("velocity", "1"), default="1", animatable=True, setter="kvc",
+      param="velocity", doc="Multiplies every cell's velocity (default 1)."),
+    P("scale", "CAEmitterLayer", "Float", emitter("scale", "1"), default="1", animatable=True, setter="kvc",
+      param="scale", doc="Multiplies every particle's scale (default 1)."),
+    P("spin", "CAEmitterLayer", "Float", emitter("spin", "1"), default="1", animatable=True, setter="kvc",
+      param="spin", doc="Multiplies every cell's spin (default 1)."),
+    P("seed", "CAEmitterLayer", "UInt32", emitter("seed", "0"), default="0", setter="kvc", param="seed",
+      kvc_store="guard let n = r.number(), n >= 0, n <= Double(UInt32.max) else { return r.numberFail() }\n"
+                "l.emitter?.seed = UInt32(n)",
+      c_set="setLayerValue(layer, .seed, Value(.number(Double(seed))))",
+      doc="The seed of the particles' random values (default 0): the same seed gives the same particles at the "
+          "same time."),
     # MARK: CAEAGLLayer (EAGLDrawable)
     P("drawableProperties", "CAEAGLLayer", "value", eagl("properties", "nil"), default="EAGLLayerState.defaultProperties",
       setter="kvc", accepts=["dictionary"], param="properties",
@@ -821,7 +875,7 @@ def gen_layer_key():
             "    /// on layers of other classes).",
             "    package var declaringKind: BuiltinLayerKind {",
             "        switch self {"]
-    for kind in ("scroll", "text", "tiled", "eagl", "gradient", "shape", "replicator"):
+    for kind in ("scroll", "text", "tiled", "eagl", "gradient", "shape", "replicator", "emitter"):
         ks = [p.key for p in PROPERTIES if p.kind == kind]
         out += textwrap.wrap("case " + ", ".join("." + k for k in ks) + f": return .{kind}", 112,
                              initial_indent="        ", subsequent_indent="             ")
@@ -1115,7 +1169,8 @@ def c_setter(p):
 
 SECTION_TITLES = {"CALayer": "CALayer", "CAScrollLayer": "CAScrollLayer", "CATextLayer": "CATextLayer",
                   "CATiledLayer": "CATiledLayer", "CAEAGLLayer": "CAEAGLLayer", "CAGradientLayer": "CAGradientLayer",
-                  "CAShapeLayer": "CAShapeLayer", "CAReplicatorLayer": "CAReplicatorLayer"}
+                  "CAShapeLayer": "CAShapeLayer", "CAReplicatorLayer": "CAReplicatorLayer",
+                  "CAEmitterLayer": "CAEmitterLayer"}
 
 
 def gen_exports():
@@ -1123,7 +1178,7 @@ def gen_exports():
            "import QuartziteGraphics", "import QuartziteModel", "import QuartziteRender", "",
            "// Typed getters and setters of CALayer's declared properties (and those of",
            "// CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer, CAShapeLayer and",
-           "// CAReplicatorLayer), with the",
+           "// CAReplicatorLayer and CAEmitterLayer), with the",
            "// spec's (or Apple's later documentation's) defaults, in",
            "// the order of the property table (scripts/generate-layer-properties.py).",
            "// Setters check their input (NaN records QZErrorNotFinite, an unknown",

@@ -1405,7 +1405,7 @@ double CALayerGetNumberForKeyPath(CALayerRef layer, const char *keyPath);
  *
  * Typed getters and setters of CALayer's declared properties (and those of
  * CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer, CAShapeLayer and
- * CAReplicatorLayer), with the
+ * CAReplicatorLayer and CAEmitterLayer), with the
  * spec's (or Apple's later documentation's) defaults, in
  * the order of the property table (scripts/generate-layer-properties.py).
  * Setters check their input (NaN records QZErrorNotFinite, an unknown
@@ -2453,6 +2453,159 @@ float CAReplicatorLayerGetInstanceAlphaOffset(CALayerRef layer);
  */
 void CAReplicatorLayerSetInstanceAlphaOffset(CALayerRef layer, float offset);
 
+/* MARK: CAEmitterLayer */
+
+/**
+ * Multiplies every cell's birthRate (default 1; 0 or less: no new particles).
+ */
+float CAEmitterLayerGetBirthRate(CALayerRef layer);
+
+/**
+ * Sets birthRate. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetBirthRate(CALayerRef layer, float rate);
+
+/**
+ * Multiplies every cell's lifetime (default 1).
+ */
+float CAEmitterLayerGetLifetime(CALayerRef layer);
+
+/**
+ * Sets lifetime. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not
+ * a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetLifetime(CALayerRef layer, float lifetime);
+
+/**
+ * The centre of the emitter's shape in the layer's coordinates (default (0, 0)).
+ */
+CGPoint CAEmitterLayerGetEmitterPosition(CALayerRef layer);
+
+/**
+ * Sets emitterPosition. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A
+ * layer that is not a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetEmitterPosition(CALayerRef layer, CGPoint position);
+
+/**
+ * The z of the emitter's centre (default 0).
+ */
+double CAEmitterLayerGetEmitterZPosition(CALayerRef layer);
+
+/**
+ * Sets emitterZPosition. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+ * that is not a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetEmitterZPosition(CALayerRef layer, double z);
+
+/**
+ * The size of the emitter's shape (default 0 x 0): a line's length, a rectangle's sides, a
+ * circle's or sphere's diameter (the width).
+ */
+CGSize CAEmitterLayerGetEmitterSize(CALayerRef layer);
+
+/**
+ * Sets emitterSize. NaN or infinite values record QZErrorNotFinite and change nothing. A layer
+ * that is not a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetEmitterSize(CALayerRef layer, CGSize size);
+
+/**
+ * The depth of a cuboid emitter (default 0).
+ */
+double CAEmitterLayerGetEmitterDepth(CALayerRef layer);
+
+/**
+ * Sets emitterDepth. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+ * not a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetEmitterDepth(CALayerRef layer, double depth);
+
+/**
+ * Where particles start: kCAEmitterLayerPoint (default), Line, Rectangle, Cuboid, Circle or
+ * Sphere. Borrowed static string.
+ */
+const char *CAEmitterLayerGetEmitterShape(CALayerRef layer);
+
+/**
+ * Sets emitterShape. The string is compared by content; NULL records QZErrorNullArgument and an
+ * unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+ * CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetEmitterShape(CALayerRef layer, const char *shape);
+
+/**
+ * Which part of the shape emits: kCAEmitterLayerPoints, Outline, Surface or Volume (default).
+ * Borrowed static string.
+ */
+const char *CAEmitterLayerGetEmitterMode(CALayerRef layer);
+
+/**
+ * Sets emitterMode. The string is compared by content; NULL records QZErrorNullArgument and an
+ * unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+ * CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetEmitterMode(CALayerRef layer, const char *mode);
+
+/**
+ * How particles are drawn: kCAEmitterLayerUnordered (default: by cell, then birth), OldestFirst,
+ * OldestLast, BackToFront (by z) or Additive (colours added to what lies below). Borrowed static
+ * string.
+ */
+const char *CAEmitterLayerGetRenderMode(CALayerRef layer);
+
+/**
+ * Sets renderMode. The string is compared by content; NULL records QZErrorNullArgument and an
+ * unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+ * CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetRenderMode(CALayerRef layer, const char *mode);
+
+/**
+ * Multiplies every cell's velocity (default 1).
+ */
+float CAEmitterLayerGetVelocity(CALayerRef layer);
+
+/**
+ * Sets velocity. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not
+ * a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetVelocity(CALayerRef layer, float velocity);
+
+/**
+ * Multiplies every particle's scale (default 1).
+ */
+float CAEmitterLayerGetScale(CALayerRef layer);
+
+/**
+ * Sets scale. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not a
+ * CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetScale(CALayerRef layer, float scale);
+
+/**
+ * Multiplies every cell's spin (default 1).
+ */
+float CAEmitterLayerGetSpin(CALayerRef layer);
+
+/**
+ * Sets spin. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not a
+ * CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetSpin(CALayerRef layer, float spin);
+
+/**
+ * The seed of the particles' random values (default 0): the same seed gives the same particles at
+ * the same time.
+ */
+unsigned int CAEmitterLayerGetSeed(CALayerRef layer);
+
+/**
+ * Sets seed.  A layer that is not a CAEmitterLayer records QZErrorWrongType.
+ */
+void CAEmitterLayerSetSeed(CALayerRef layer, unsigned int seed);
+
 /* MARK: CAEAGLLayer */
 
 /**
@@ -2469,6 +2622,372 @@ CAValueRef CAEAGLLayerGetDrawableProperties(CALayerRef layer);
  * QZErrorWrongType for a value that is not a dictionary or a layer that is not a CAEAGLLayer.
  */
 void CAEAGLLayerSetDrawableProperties(CALayerRef layer, CAValueRef properties);
+
+/* ========================================================================
+ * MARK: - CAEmitterCell and CAEmitterLayer's cells
+ *
+ * CAEmitterCell (issue 20): creation, its properties and nested cells, and
+ * CAEmitterLayer's cells and preservesDepth. Every call holds the model lock,
+ * so cells may be changed from any thread while another renders.
+ */
+
+/**
+ * Creates an emitter cell with Apple's defaults: enabled, birthRate 0,
+ * lifetime 0, scale 1, opaque white, no contents, no nested cells. Returns +1.
+ */
+CAEmitterCellRef CAEmitterCellCreate(void);
+
+/**
+ * The cell's name (default NULL). Borrowed until the name next changes.
+ */
+const char *CAEmitterCellGetName(CAEmitterCellRef cell);
+
+/**
+ * Sets the cell's name. The string is copied; NULL clears it.
+ */
+void CAEmitterCellSetName(CAEmitterCellRef cell, const char *name);
+
+/**
+ * The colour particles start from (default opaque white). Borrowed.
+ */
+CGColorRef CAEmitterCellGetColor(CAEmitterCellRef cell);
+
+/**
+ * Sets the colour particles start from. The colour is retained; NULL means opaque white.
+ */
+void CAEmitterCellSetColor(CAEmitterCellRef cell, CGColorRef color);
+
+/**
+ * The particles' image (default NULL: nothing is drawn). Borrowed.
+ */
+CGImageRef CAEmitterCellGetContents(CAEmitterCellRef cell);
+
+/**
+ * Sets the particles' image. The image is retained; NULL clears it.
+ */
+void CAEmitterCellSetContents(CAEmitterCellRef cell, CGImageRef image);
+
+/**
+ * Whether the cell emits (default true).
+ */
+bool CAEmitterCellGetEnabled(CAEmitterCellRef cell);
+
+/**
+ * Sets enabled.
+ */
+void CAEmitterCellSetEnabled(CAEmitterCellRef cell, bool enabled);
+
+/**
+ * Particles born per second (default 0), multiplied by the layer's birthRate. Negative values record QZErrorOutOfRange; NaN or infinity QZErrorNotFinite. However large, at most 100,000 particles per layer are drawn.
+ */
+float CAEmitterCellGetBirthRate(CAEmitterCellRef cell);
+
+/**
+ * Sets birthRate. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetBirthRate(CAEmitterCellRef cell, float rate);
+
+/**
+ * Each particle's life in seconds (default 0: none live), multiplied by the layer's lifetime. Negative values record QZErrorOutOfRange.
+ */
+float CAEmitterCellGetLifetime(CAEmitterCellRef cell);
+
+/**
+ * Sets lifetime. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetLifetime(CAEmitterCellRef cell, float lifetime);
+
+/**
+ * How much a particle's lifetime varies either way (default 0).
+ */
+float CAEmitterCellGetLifetimeRange(CAEmitterCellRef cell);
+
+/**
+ * Sets lifetimeRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetLifetimeRange(CAEmitterCellRef cell, float range);
+
+/**
+ * The angle of emission out of the layer's plane, in radians (default 0).
+ */
+double CAEmitterCellGetEmissionLatitude(CAEmitterCellRef cell);
+
+/**
+ * Sets emissionLatitude. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetEmissionLatitude(CAEmitterCellRef cell, double angle);
+
+/**
+ * The angle of emission in the layer's plane, in radians from the x axis towards the y axis (default 0).
+ */
+double CAEmitterCellGetEmissionLongitude(CAEmitterCellRef cell);
+
+/**
+ * Sets emissionLongitude. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetEmissionLongitude(CAEmitterCellRef cell, double angle);
+
+/**
+ * The spread of emission in radians (default 0): longitudes are uniform within half of it either way.
+ */
+double CAEmitterCellGetEmissionRange(CAEmitterCellRef cell);
+
+/**
+ * Sets emissionRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetEmissionRange(CAEmitterCellRef cell, double range);
+
+/**
+ * The initial speed in points per second (default 0), multiplied by the layer's velocity.
+ */
+double CAEmitterCellGetVelocity(CAEmitterCellRef cell);
+
+/**
+ * Sets velocity. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetVelocity(CAEmitterCellRef cell, double velocity);
+
+/**
+ * How much the speed varies either way (default 0).
+ */
+double CAEmitterCellGetVelocityRange(CAEmitterCellRef cell);
+
+/**
+ * Sets velocityRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetVelocityRange(CAEmitterCellRef cell, double range);
+
+/**
+ * Acceleration along x in points per second squared (default 0).
+ */
+double CAEmitterCellGetXAcceleration(CAEmitterCellRef cell);
+
+/**
+ * Sets xAcceleration. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetXAcceleration(CAEmitterCellRef cell, double acceleration);
+
+/**
+ * Acceleration along y in points per second squared (default 0).
+ */
+double CAEmitterCellGetYAcceleration(CAEmitterCellRef cell);
+
+/**
+ * Sets yAcceleration. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetYAcceleration(CAEmitterCellRef cell, double acceleration);
+
+/**
+ * Acceleration along z in points per second squared (default 0).
+ */
+double CAEmitterCellGetZAcceleration(CAEmitterCellRef cell);
+
+/**
+ * Sets zAcceleration. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetZAcceleration(CAEmitterCellRef cell, double acceleration);
+
+/**
+ * The particle image's scale (default 1), multiplied by the layer's scale.
+ */
+double CAEmitterCellGetScale(CAEmitterCellRef cell);
+
+/**
+ * Sets scale. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetScale(CAEmitterCellRef cell, double scale);
+
+/**
+ * How much the scale varies either way (default 0).
+ */
+double CAEmitterCellGetScaleRange(CAEmitterCellRef cell);
+
+/**
+ * Sets scaleRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetScaleRange(CAEmitterCellRef cell, double range);
+
+/**
+ * How fast the scale changes, per second (default 0).
+ */
+double CAEmitterCellGetScaleSpeed(CAEmitterCellRef cell);
+
+/**
+ * Sets scaleSpeed. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetScaleSpeed(CAEmitterCellRef cell, double speed);
+
+/**
+ * The rotation rate in radians per second (default 0), multiplied by the layer's spin.
+ */
+double CAEmitterCellGetSpin(CAEmitterCellRef cell);
+
+/**
+ * Sets spin. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetSpin(CAEmitterCellRef cell, double spin);
+
+/**
+ * How much the rotation rate varies either way (default 0).
+ */
+double CAEmitterCellGetSpinRange(CAEmitterCellRef cell);
+
+/**
+ * Sets spinRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetSpinRange(CAEmitterCellRef cell, double range);
+
+/**
+ * How much the red component varies either way (default 0).
+ */
+float CAEmitterCellGetRedRange(CAEmitterCellRef cell);
+
+/**
+ * Sets redRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetRedRange(CAEmitterCellRef cell, float range);
+
+/**
+ * How much the green component varies either way (default 0).
+ */
+float CAEmitterCellGetGreenRange(CAEmitterCellRef cell);
+
+/**
+ * Sets greenRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetGreenRange(CAEmitterCellRef cell, float range);
+
+/**
+ * How much the blue component varies either way (default 0).
+ */
+float CAEmitterCellGetBlueRange(CAEmitterCellRef cell);
+
+/**
+ * Sets blueRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetBlueRange(CAEmitterCellRef cell, float range);
+
+/**
+ * How much the alpha varies either way (default 0).
+ */
+float CAEmitterCellGetAlphaRange(CAEmitterCellRef cell);
+
+/**
+ * Sets alphaRange. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetAlphaRange(CAEmitterCellRef cell, float range);
+
+/**
+ * How fast the red component changes, per second (default 0).
+ */
+float CAEmitterCellGetRedSpeed(CAEmitterCellRef cell);
+
+/**
+ * Sets redSpeed. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetRedSpeed(CAEmitterCellRef cell, float speed);
+
+/**
+ * How fast the green component changes, per second (default 0).
+ */
+float CAEmitterCellGetGreenSpeed(CAEmitterCellRef cell);
+
+/**
+ * Sets greenSpeed. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetGreenSpeed(CAEmitterCellRef cell, float speed);
+
+/**
+ * How fast the blue component changes, per second (default 0).
+ */
+float CAEmitterCellGetBlueSpeed(CAEmitterCellRef cell);
+
+/**
+ * Sets blueSpeed. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetBlueSpeed(CAEmitterCellRef cell, float speed);
+
+/**
+ * How fast the alpha changes, per second (default 0).
+ */
+float CAEmitterCellGetAlphaSpeed(CAEmitterCellRef cell);
+
+/**
+ * Sets alphaSpeed. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetAlphaSpeed(CAEmitterCellRef cell, float speed);
+
+/**
+ * When the cell starts emitting, in its emitter's time (default 0; a nested cell: the parent particle's age).
+ */
+CFTimeInterval CAEmitterCellGetBeginTime(CAEmitterCellRef cell);
+
+/**
+ * Sets beginTime. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetBeginTime(CAEmitterCellRef cell, CFTimeInterval time);
+
+/**
+ * How long the cell emits from its beginTime (default 0: for ever).
+ */
+CFTimeInterval CAEmitterCellGetDuration(CAEmitterCellRef cell);
+
+/**
+ * Sets duration. NaN or infinity records QZErrorNotFinite and changes nothing.
+ */
+void CAEmitterCellSetDuration(CAEmitterCellRef cell, CFTimeInterval duration);
+
+/**
+ * The number of the cell's nested cells (each of its particles emits them).
+ */
+size_t CAEmitterCellGetEmitterCellCount(CAEmitterCellRef cell);
+
+/**
+ * Nested cell `index`, or NULL (QZErrorOutOfRange) outside 0..<count. Borrowed.
+ */
+CAEmitterCellRef CAEmitterCellGetEmitterCellAtIndex(CAEmitterCellRef cell, size_t index);
+
+/**
+ * Sets the cell's nested cells to `cells[0..<count]` (retained; count 0:
+ * none). A cell that contains this one records QZErrorInvalidArgument (a
+ * cycle) and changes nothing.
+ */
+void CAEmitterCellSetEmitterCells(CAEmitterCellRef cell, const CAEmitterCellRef *cells, size_t count);
+
+/**
+ * Creates a CAEmitterLayer (Apple's defaults: birthRate, lifetime,
+ * velocity, scale and spin 1, a point emitter at (0, 0) in volume mode,
+ * unordered rendering, seed 0, no cells). Returns +1.
+ */
+CALayerRef CAEmitterLayerCreate(void);
+
+/**
+ * The number of the emitter layer's cells.
+ */
+size_t CAEmitterLayerGetEmitterCellCount(CALayerRef layer);
+
+/**
+ * Cell `index` of the emitter layer, or NULL (QZErrorOutOfRange) outside 0..<count. Borrowed.
+ */
+CAEmitterCellRef CAEmitterLayerGetEmitterCellAtIndex(CALayerRef layer, size_t index);
+
+/**
+ * Sets the emitter layer's cells to `cells[0..<count]` (retained; count 0:
+ * none). Takes effect at once (not animated).
+ */
+void CAEmitterLayerSetEmitterCells(CALayerRef layer, const CAEmitterCellRef *cells, size_t count);
+
+/**
+ * Whether particles keep their depth (default false). Particles are drawn
+ * flattened into the layer's plane either way; kCAEmitterLayerBackToFront
+ * orders them by z.
+ */
+bool CAEmitterLayerGetPreservesDepth(CALayerRef layer);
+
+/**
+ * Sets preservesDepth (not animated).
+ */
+void CAEmitterLayerSetPreservesDepth(CALayerRef layer, bool preserves);
 
 /* ========================================================================
  * MARK: - CAMediaTimingFunction

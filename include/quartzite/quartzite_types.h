@@ -65,6 +65,8 @@ typedef struct CALayer *CALayerRef;
 /** A layer class: CALayer, CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, or one
  *  made with CALayerClassCreate. */
 typedef struct CALayerClass *CALayerClassRef;
+/** An emitter cell (Apple's CAEmitterCell): one kind of particle a CAEmitterLayer emits. */
+typedef struct CAEmitterCell *CAEmitterCellRef;
 /** A timing function: a cubic Bezier from (0, 0) to (1, 1) (Apple's
  *  CAMediaTimingFunction). */
 typedef struct CAMediaTimingFunction *CAMediaTimingFunctionRef;
@@ -238,6 +240,22 @@ typedef struct CAAnimationDelegateCallbacks {
 #define kCALineJoinMiter "miter"
 #define kCALineJoinRound "round"
 #define kCALineJoinBevel "bevel"
+/* CAEmitterLayer emitterShape, emitterMode and renderMode */
+#define kCAEmitterLayerPoint "point"
+#define kCAEmitterLayerLine "line"
+#define kCAEmitterLayerRectangle "rectangle"
+#define kCAEmitterLayerCuboid "cuboid"
+#define kCAEmitterLayerCircle "circle"
+#define kCAEmitterLayerSphere "sphere"
+#define kCAEmitterLayerPoints "points"
+#define kCAEmitterLayerOutline "outline"
+#define kCAEmitterLayerSurface "surface"
+#define kCAEmitterLayerVolume "volume"
+#define kCAEmitterLayerUnordered "unordered"
+#define kCAEmitterLayerOldestFirst "oldestFirst"
+#define kCAEmitterLayerOldestLast "oldestLast"
+#define kCAEmitterLayerBackToFront "backToFront"
+#define kCAEmitterLayerAdditive "additive"
 /* CATextLayer alignmentMode and truncationMode */
 #define kCAAlignmentNatural "natural"
 #define kCAAlignmentLeft "left"
@@ -946,7 +964,10 @@ enum {
     QZBlendModeClear = 16, QZBlendModeCopy = 17, QZBlendModeSourceIn = 18, QZBlendModeSourceOut = 19,
     QZBlendModeSourceAtop = 20, QZBlendModeDestinationOver = 21, QZBlendModeDestinationIn = 22,
     QZBlendModeDestinationOut = 23, QZBlendModeDestinationAtop = 24, QZBlendModeXor = 25,
-    QZBlendModePlusLighter = 26, QZBlendModePlusDarker = 27
+    QZBlendModePlusLighter = 26, QZBlendModePlusDarker = 27,
+    /** Added: dst = min(src * k + dst, 1) per channel: plus-lighter, the
+     *  mode of a CAEmitterLayer's kCAEmitterLayerAdditive particles. */
+    QZBlendModeAdditive = 26
 };
 
 /** One draw operation. Geometry: a point (x, y) of layer coordinates maps to
@@ -958,13 +979,14 @@ enum {
  *  the others are hard (inner edges of nine-part images). */
 typedef struct QZDrawOperation {
     uint32_t kind;                  /**< QZDrawOperationKind */
-    uint32_t blendMode;             /**< QZBlendMode... (BEGIN_GROUP; 0 source-over) */
+    uint32_t blendMode;             /**< QZBlendMode... (BEGIN_GROUP: the layer's compositingFilter; IMAGE: QZBlendModeAdditive for additive particles; 0 source-over) */
     CATransform3D transform;        /**< layer coordinates -> target pixels */
     CGRect rect;                    /**< the quad, in layer coordinates (BEGIN_SHADOW: the silhouette's
                                          unclipped extent plus the blur's reach, in pixels, before the offset) */
     CGFloat cornerRadius;           /**< rounded corners of rect (fill, border, clip) */
     CGFloat borderWidth;            /**< border: the band's width, inwards */
-    float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow; group: multiplies its pixels) */
+    float color[4];                 /**< premultiplied RGBA, 0...1 (fill, border, path, shadow; group: multiplies its pixels;
+                                         image: multiplies its texels, opaque white but for emitter particles) */
     float opacity;                  /**< multiplies the operation (groups: the whole group) */
     /** image: the contents (borrowed, valid while the list lives); its pixels
      *  are premultiplied after conversion to BGRA. */

@@ -8,7 +8,7 @@ import QuartziteRender
 
 // Typed getters and setters of CALayer's declared properties (and those of
 // CAScrollLayer, CATextLayer, CATiledLayer, CAEAGLLayer, CAGradientLayer, CAShapeLayer and
-// CAReplicatorLayer), with the
+// CAReplicatorLayer and CAEmitterLayer), with the
 // spec's (or Apple's later documentation's) defaults, in
 // the order of the property table (scripts/generate-layer-properties.py).
 // Setters check their input (NaN records QZErrorNotFinite, an unknown
@@ -1163,6 +1163,168 @@ import QuartziteRender
 @c public func CAReplicatorLayerSetInstanceAlphaOffset(_ layer: CALayerRef?, _ offset: Float) {
     guard checkFinite(Double(offset), function: #function) else { return }
     setLayerValue(layer, .instanceAlphaOffset, Value(.number(Double(offset))))
+}
+
+// MARK: - CAEmitterLayer
+
+/// Multiplies every cell's birthRate (default 1; 0 or less: no new particles).
+@c public func CAEmitterLayerGetBirthRate(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .emitter, 1) { l in (l.emitter.map { $0.birthRate } ?? 1) }
+}
+
+/// Sets birthRate. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+/// not a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetBirthRate(_ layer: CALayerRef?, _ rate: Float) {
+    guard checkFinite(Double(rate), function: #function) else { return }
+    setLayerValue(layer, .birthRate, Value(.number(Double(rate))))
+}
+
+/// Multiplies every cell's lifetime (default 1).
+@c public func CAEmitterLayerGetLifetime(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .emitter, 1) { l in (l.emitter.map { $0.lifetime } ?? 1) }
+}
+
+/// Sets lifetime. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not
+/// a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetLifetime(_ layer: CALayerRef?, _ lifetime: Float) {
+    guard checkFinite(Double(lifetime), function: #function) else { return }
+    setLayerValue(layer, .lifetime, Value(.number(Double(lifetime))))
+}
+
+/// The centre of the emitter's shape in the layer's coordinates (default (0, 0)).
+@c public func CAEmitterLayerGetEmitterPosition(_ layer: CALayerRef?) -> CGPoint {
+    readSubclassLayer(layer, .emitter, CGPoint(x: 0, y: 0)) { l in (l.emitter.map { $0.emitterPosition } ?? CGPoint(x: 0, y: 0)) }
+}
+
+/// Sets emitterPosition. NaN or infinite coordinates record QZErrorNotFinite and change nothing. A
+/// layer that is not a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetEmitterPosition(_ layer: CALayerRef?, _ position: CGPoint) {
+    guard checkFinite(position.x, position.y, function: #function) else { return }
+    setLayerValue(layer, .emitterPosition, Value(.point(position)))
+}
+
+/// The z of the emitter's centre (default 0).
+@c public func CAEmitterLayerGetEmitterZPosition(_ layer: CALayerRef?) -> Double {
+    readSubclassLayer(layer, .emitter, 0) { l in (l.emitter.map { $0.emitterZPosition } ?? 0) }
+}
+
+/// Sets emitterZPosition. NaN or infinity records QZErrorNotFinite and changes nothing. A layer
+/// that is not a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetEmitterZPosition(_ layer: CALayerRef?, _ z: Double) {
+    guard checkFinite(z, function: #function) else { return }
+    setLayerValue(layer, .emitterZPosition, Value(.number(z)))
+}
+
+/// The size of the emitter's shape (default 0 x 0): a line's length, a rectangle's sides, a
+/// circle's or sphere's diameter (the width).
+@c public func CAEmitterLayerGetEmitterSize(_ layer: CALayerRef?) -> CGSize {
+    readSubclassLayer(layer, .emitter, CGSize(width: 0, height: 0)) { l in (l.emitter.map { $0.emitterSize } ?? CGSize(width: 0, height: 0)) }
+}
+
+/// Sets emitterSize. NaN or infinite values record QZErrorNotFinite and change nothing. A layer
+/// that is not a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetEmitterSize(_ layer: CALayerRef?, _ size: CGSize) {
+    guard checkFinite(size.width, size.height, function: #function) else { return }
+    setLayerValue(layer, .emitterSize, Value(.size(size)))
+}
+
+/// The depth of a cuboid emitter (default 0).
+@c public func CAEmitterLayerGetEmitterDepth(_ layer: CALayerRef?) -> Double {
+    readSubclassLayer(layer, .emitter, 0) { l in (l.emitter.map { $0.emitterDepth } ?? 0) }
+}
+
+/// Sets emitterDepth. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is
+/// not a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetEmitterDepth(_ layer: CALayerRef?, _ depth: Double) {
+    guard checkFinite(depth, function: #function) else { return }
+    setLayerValue(layer, .emitterDepth, Value(.number(depth)))
+}
+
+/// Where particles start: kCAEmitterLayerPoint (default), Line, Rectangle, Cuboid, Circle or
+/// Sphere. Borrowed static string.
+@c public func CAEmitterLayerGetEmitterShape(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .emitter, nil) { l in ConstantSet.emitterShape.cString((l.emitter.map { $0.emitterShape } ?? 0)) }
+}
+
+/// Sets emitterShape. The string is compared by content; NULL records QZErrorNullArgument and an
+/// unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+/// CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetEmitterShape(_ layer: CALayerRef?, _ shape: UnsafePointer<CChar>?) {
+    if let v = constantValue(shape, #function) { setLayerValue(layer, .emitterShape, v) }
+}
+
+/// Which part of the shape emits: kCAEmitterLayerPoints, Outline, Surface or Volume (default).
+/// Borrowed static string.
+@c public func CAEmitterLayerGetEmitterMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .emitter, nil) { l in ConstantSet.emitterMode.cString((l.emitter.map { $0.emitterMode } ?? 3)) }
+}
+
+/// Sets emitterMode. The string is compared by content; NULL records QZErrorNullArgument and an
+/// unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+/// CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetEmitterMode(_ layer: CALayerRef?, _ mode: UnsafePointer<CChar>?) {
+    if let v = constantValue(mode, #function) { setLayerValue(layer, .emitterMode, v) }
+}
+
+/// How particles are drawn: kCAEmitterLayerUnordered (default: by cell, then birth), OldestFirst,
+/// OldestLast, BackToFront (by z) or Additive (colours added to what lies below). Borrowed static
+/// string.
+@c public func CAEmitterLayerGetRenderMode(_ layer: CALayerRef?) -> UnsafePointer<CChar>? {
+    readSubclassLayer(layer, .emitter, nil) { l in ConstantSet.renderMode.cString((l.emitter.map { $0.renderMode } ?? 0)) }
+}
+
+/// Sets renderMode. The string is compared by content; NULL records QZErrorNullArgument and an
+/// unknown string QZErrorUnknownConstant, and either changes nothing. A layer that is not a
+/// CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetRenderMode(_ layer: CALayerRef?, _ mode: UnsafePointer<CChar>?) {
+    if let v = constantValue(mode, #function) { setLayerValue(layer, .renderMode, v) }
+}
+
+/// Multiplies every cell's velocity (default 1).
+@c public func CAEmitterLayerGetVelocity(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .emitter, 1) { l in (l.emitter.map { $0.velocity } ?? 1) }
+}
+
+/// Sets velocity. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not
+/// a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetVelocity(_ layer: CALayerRef?, _ velocity: Float) {
+    guard checkFinite(Double(velocity), function: #function) else { return }
+    setLayerValue(layer, .velocity, Value(.number(Double(velocity))))
+}
+
+/// Multiplies every particle's scale (default 1).
+@c public func CAEmitterLayerGetScale(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .emitter, 1) { l in (l.emitter.map { $0.scale } ?? 1) }
+}
+
+/// Sets scale. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not a
+/// CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetScale(_ layer: CALayerRef?, _ scale: Float) {
+    guard checkFinite(Double(scale), function: #function) else { return }
+    setLayerValue(layer, .scale, Value(.number(Double(scale))))
+}
+
+/// Multiplies every cell's spin (default 1).
+@c public func CAEmitterLayerGetSpin(_ layer: CALayerRef?) -> Float {
+    readSubclassLayer(layer, .emitter, 1) { l in (l.emitter.map { $0.spin } ?? 1) }
+}
+
+/// Sets spin. NaN or infinity records QZErrorNotFinite and changes nothing. A layer that is not a
+/// CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetSpin(_ layer: CALayerRef?, _ spin: Float) {
+    guard checkFinite(Double(spin), function: #function) else { return }
+    setLayerValue(layer, .spin, Value(.number(Double(spin))))
+}
+
+/// The seed of the particles' random values (default 0): the same seed gives the same particles at
+/// the same time.
+@c public func CAEmitterLayerGetSeed(_ layer: CALayerRef?) -> CUnsignedInt {
+    readSubclassLayer(layer, .emitter, 0) { l in (l.emitter.map { $0.seed } ?? 0) }
+}
+
+/// Sets seed.  A layer that is not a CAEmitterLayer records QZErrorWrongType.
+@c public func CAEmitterLayerSetSeed(_ layer: CALayerRef?, _ seed: CUnsignedInt) {
+    setLayerValue(layer, .seed, Value(.number(Double(seed))))
 }
 
 // MARK: - CAEAGLLayer

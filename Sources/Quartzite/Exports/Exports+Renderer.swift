@@ -187,12 +187,15 @@ func withRenderer<R>(_ r: CARendererRef?, _ fallback: R, _ function: StaticStrin
         let op = l.ops[index]
         var c = QZDrawOperation()
         c.kind = op.kind.rawValue
-        c.blendMode = UInt32(op.blendMode)
+        // (Additive particles are plus-lighter: min(src + dst, 1) per channel.)
+        c.blendMode = op.additive ? UInt32(QZBlendModeAdditive) : UInt32(op.blendMode)
         c.transform = op.transform.transform3D
         c.rect = op.rect
         c.cornerRadius = op.cornerRadius
         c.borderWidth = op.borderWidth
-        c.color = (op.color.x, op.color.y, op.color.z, op.color.w)
+        // (An image's colour is its tint: opaque white when it has none.)
+        let color = op.kind == .image ? op.tint ?? SIMD4(1, 1, 1, 1) : op.color
+        c.color = (color.x, color.y, color.z, color.w)
         c.opacity = op.opacity
         // Stored as bits: Swift sees these CF-named pointer fields as Unmanaged.
         c.texture = op.texture.map { .fromOpaque(UnsafeRawPointer(borrowedHandle($0))) }

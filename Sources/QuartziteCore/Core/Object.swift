@@ -49,6 +49,8 @@ public enum ObjectKind: UInt16, Sendable {
     /// A CASpringAnimation (a CABasicAnimation subclass; next to the other
     /// animations' numbers, declared last so that no case's index moves).
     case springAnimation = 53
+    /// A CAEmitterCell (issue 20; declared last so that no case's index moves).
+    case emitterCell = 19
 
     /// The C type name without "Ref", as a static C string.
     package var cTypeName: StaticString {
@@ -67,6 +69,7 @@ public enum ObjectKind: UInt16, Sendable {
         case .transition: return "CATransition"
         case .animation: return "CAAnimation"
         case .springAnimation: return "CASpringAnimation"
+        case .emitterCell: return "CAEmitterCell"
         case .pixelBuffer: return "CVPixelBuffer"
         case .pixelBufferPool: return "CVPixelBufferPool"
         case .fillExtendedPixelsCallback: return "QZFillExtendedPixelsCallback"

@@ -6,7 +6,7 @@ import QuartziteGraphics
 
 /// The built-in layer classes a class derives from.
 public enum BuiltinLayerKind: UInt8, Sendable {
-    case layer, scroll, text, tiled, eagl, gradient, shape, replicator
+    case layer, scroll, text, tiled, eagl, gradient, shape, replicator, emitter
 }
 
 /// Named string constants a property accepts (contentsGravity, filters, ...),

@@ -105,6 +105,19 @@ extension Layer {
         case .instanceGreenOffset: return Value(.number(Double(0)))
         case .instanceBlueOffset: return Value(.number(Double(0)))
         case .instanceAlphaOffset: return Value(.number(Double(0)))
+        case .birthRate: return Value(.number(Double(1)))
+        case .lifetime: return Value(.number(Double(1)))
+        case .emitterPosition: return Value(.point(CGPoint(x: 0, y: 0)))
+        case .emitterZPosition: return Value(.number(0))
+        case .emitterSize: return Value(.size(CGSize(width: 0, height: 0)))
+        case .emitterDepth: return Value(.number(0))
+        case .emitterShape: return Value(string: ConstantSet.emitterShape.name(0))
+        case .emitterMode: return Value(string: ConstantSet.emitterMode.name(3))
+        case .renderMode: return Value(string: ConstantSet.renderMode.name(0))
+        case .velocity: return Value(.number(Double(1)))
+        case .scale: return Value(.number(Double(1)))
+        case .spin: return Value(.number(Double(1)))
+        case .seed: return Value(.number(Double(0)))
         case .drawableProperties: return EAGLLayerState.defaultProperties
         }
     }
@@ -217,6 +230,19 @@ extension Layer {
         case .instanceGreenOffset: return Value(.number(Double((l.replicator.map { $0.instanceGreenOffset } ?? 0))))
         case .instanceBlueOffset: return Value(.number(Double((l.replicator.map { $0.instanceBlueOffset } ?? 0))))
         case .instanceAlphaOffset: return Value(.number(Double((l.replicator.map { $0.instanceAlphaOffset } ?? 0))))
+        case .birthRate: return Value(.number(Double((l.emitter.map { $0.birthRate } ?? 1))))
+        case .lifetime: return Value(.number(Double((l.emitter.map { $0.lifetime } ?? 1))))
+        case .emitterPosition: return Value(.point((l.emitter.map { $0.emitterPosition } ?? CGPoint(x: 0, y: 0))))
+        case .emitterZPosition: return Value(.number((l.emitter.map { $0.emitterZPosition } ?? 0)))
+        case .emitterSize: return Value(.size((l.emitter.map { $0.emitterSize } ?? CGSize(width: 0, height: 0))))
+        case .emitterDepth: return Value(.number((l.emitter.map { $0.emitterDepth } ?? 0)))
+        case .emitterShape: return Value(string: ConstantSet.emitterShape.name((l.emitter.map { $0.emitterShape } ?? 0)))
+        case .emitterMode: return Value(string: ConstantSet.emitterMode.name((l.emitter.map { $0.emitterMode } ?? 3)))
+        case .renderMode: return Value(string: ConstantSet.renderMode.name((l.emitter.map { $0.renderMode } ?? 0)))
+        case .velocity: return Value(.number(Double((l.emitter.map { $0.velocity } ?? 1))))
+        case .scale: return Value(.number(Double((l.emitter.map { $0.scale } ?? 1))))
+        case .spin: return Value(.number(Double((l.emitter.map { $0.spin } ?? 1))))
+        case .seed: return Value(.number(Double((l.emitter.map { $0.seed } ?? 0))))
         case .drawableProperties: return l.eagl?.properties
         }
     }
@@ -625,6 +651,58 @@ extension Layer {
         case .instanceAlphaOffset:
             guard let n = r.number() else { return r.numberFail() }
             l.replicator?.instanceAlphaOffset = Float(n)
+            return .stored
+        case .birthRate:
+            guard let n = r.number() else { return r.numberFail() }
+            l.emitter?.birthRate = Float(n)
+            return .stored
+        case .lifetime:
+            guard let n = r.number() else { return r.numberFail() }
+            l.emitter?.lifetime = Float(n)
+            return .stored
+        case .emitterPosition:
+            guard let p = r.point(), p.isFinite else { return r.fail("a finite point") }
+            l.emitter?.emitterPosition = p
+            return .stored
+        case .emitterZPosition:
+            guard let n = r.number() else { return r.numberFail() }
+            l.emitter?.emitterZPosition = n
+            return .stored
+        case .emitterSize:
+            guard let s = r.size(), s.width.isFinite, s.height.isFinite else { return r.fail("a finite size") }
+            l.emitter?.emitterSize = s
+            return .stored
+        case .emitterDepth:
+            guard let n = r.number() else { return r.numberFail() }
+            l.emitter?.emitterDepth = n
+            return .stored
+        case .emitterShape:
+            guard let i = r.constant(.emitterShape) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.emitter?.emitterShape = i
+            return .stored
+        case .emitterMode:
+            guard let i = r.constant(.emitterMode) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.emitter?.emitterMode = i
+            return .stored
+        case .renderMode:
+            guard let i = r.constant(.renderMode) else { return r.v?.string == nil ? r.fail("a string") : .failed }
+            l.emitter?.renderMode = i
+            return .stored
+        case .velocity:
+            guard let n = r.number() else { return r.numberFail() }
+            l.emitter?.velocity = Float(n)
+            return .stored
+        case .scale:
+            guard let n = r.number() else { return r.numberFail() }
+            l.emitter?.scale = Float(n)
+            return .stored
+        case .spin:
+            guard let n = r.number() else { return r.numberFail() }
+            l.emitter?.spin = Float(n)
+            return .stored
+        case .seed:
+            guard let n = r.number(), n >= 0, n <= Double(UInt32.max) else { return r.numberFail() }
+            l.emitter?.seed = UInt32(n)
             return .stored
         case .drawableProperties:
             // Stored as given (Apple's copy property); read when storage is made.

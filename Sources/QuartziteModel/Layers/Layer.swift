@@ -113,6 +113,11 @@ public final class Layer: QZObject, Handle {
         get { extras?.replicator }
         set { if newValue != nil || extras != nil { ensureExtras.replicator = newValue } }
     }
+    /// CAEmitterLayer's emitter geometry, cells and multipliers (EmitterLayer.swift).
+    package var emitter: EmitterLayerState? {
+        get { extras?.emitter }
+        set { if newValue != nil || extras != nil { ensureExtras.emitter = newValue } }
+    }
     package var custom: CustomValues? {
         get { extras?.custom }
         set { if newValue != nil || extras != nil { ensureExtras.custom = newValue } }
@@ -156,6 +161,7 @@ public final class Layer: QZObject, Handle {
         case .gradient: gradient = GradientLayerState()
         case .shape: shape = ShapeLayerState()
         case .replicator: replicator = ReplicatorLayerState()
+        case .emitter: emitter = EmitterLayerState()
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
@@ -213,7 +219,7 @@ public final class Layer: QZObject, Handle {
         let old = extras
         extras = nil
         if let m = other.extras, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil
-            || m.gradient != nil || m.shape != nil || m.replicator != nil {
+            || m.gradient != nil || m.shape != nil || m.replicator != nil || m.emitter != nil {
             let r = LayerExtras()
             r.text = m.text?.copy()
             r.tiled = m.tiled?.copy()
@@ -221,6 +227,7 @@ public final class Layer: QZObject, Handle {
             r.gradient = m.gradient?.copy()
             r.shape = m.shape?.copy()
             r.replicator = m.replicator?.copy()
+            r.emitter = m.emitter?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
             extras = r
         }
@@ -406,6 +413,7 @@ package final class LayerExtras {
     package var gradient: GradientLayerState?
     package var shape: ShapeLayerState?
     package var replicator: ReplicatorLayerState?
+    package var emitter: EmitterLayerState?
     package var custom: CustomValues?
     @usableFromInline package var hooks: LayerHooks?
     package var presentationParent: Layer?

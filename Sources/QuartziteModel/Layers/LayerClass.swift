@@ -66,6 +66,7 @@ public final class LayerClass: QZObject, Handle {
     public static let shape = LayerClass(name: "CAShapeLayer", superclass: base, builtin: .shape, callbacks: nil, info: nil)
     public static let gradient = LayerClass(name: "CAGradientLayer", superclass: base, builtin: .gradient, callbacks: nil, info: nil)
     public static let replicator = LayerClass(name: "CAReplicatorLayer", superclass: base, builtin: .replicator, callbacks: nil, info: nil)
+    public static let emitter = LayerClass(name: "CAEmitterLayer", superclass: base, builtin: .emitter, callbacks: nil, info: nil)
 
     package static func builtin(named name: String) -> LayerClass? {
         switch name {
@@ -77,6 +78,7 @@ public final class LayerClass: QZObject, Handle {
         case "CAGradientLayer": return gradient
         case "CAShapeLayer": return shape
         case "CAReplicatorLayer": return replicator
+        case "CAEmitterLayer": return emitter
         default: return nil
         }
     }

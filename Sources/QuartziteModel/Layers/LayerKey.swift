@@ -21,7 +21,8 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         fillColor, fillRule, strokeColor, strokeStart, strokeEnd, lineWidth, miterLimit, lineCap, lineJoin,
         lineDashPhase, lineDashPattern, instanceCount, preservesDepth, instanceDelay, instanceTransform,
         instanceColor, instanceRedOffset, instanceGreenOffset, instanceBlueOffset, instanceAlphaOffset,
-        drawableProperties
+        birthRate, lifetime, emitterPosition, emitterZPosition, emitterSize, emitterDepth, emitterShape,
+        emitterMode, renderMode, velocity, scale, spin, seed, drawableProperties
 
     public var name: String {
         switch self {
@@ -113,6 +114,19 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .instanceGreenOffset: return "instanceGreenOffset"
         case .instanceBlueOffset: return "instanceBlueOffset"
         case .instanceAlphaOffset: return "instanceAlphaOffset"
+        case .birthRate: return "birthRate"
+        case .lifetime: return "lifetime"
+        case .emitterPosition: return "emitterPosition"
+        case .emitterZPosition: return "emitterZPosition"
+        case .emitterSize: return "emitterSize"
+        case .emitterDepth: return "emitterDepth"
+        case .emitterShape: return "emitterShape"
+        case .emitterMode: return "emitterMode"
+        case .renderMode: return "renderMode"
+        case .velocity: return "velocity"
+        case .scale: return "scale"
+        case .spin: return "spin"
+        case .seed: return "seed"
         case .drawableProperties: return "drawableProperties"
         }
     }
@@ -138,6 +152,8 @@ public enum LayerKey: Int, CaseIterable, Sendable {
         case .instanceCount, .preservesDepth, .instanceDelay, .instanceTransform, .instanceColor,
              .instanceRedOffset, .instanceGreenOffset, .instanceBlueOffset, .instanceAlphaOffset: return
              .replicator
+        case .birthRate, .lifetime, .emitterPosition, .emitterZPosition, .emitterSize, .emitterDepth,
+             .emitterShape, .emitterMode, .renderMode, .velocity, .scale, .spin, .seed: return .emitter
         default: return .layer
         }
     }
@@ -161,7 +177,8 @@ public enum LayerKey: Int, CaseIterable, Sendable {
              .fontSize, .foregroundColor, .colors, .locations, .startPoint, .endPoint, .path, .fillColor,
              .strokeColor, .strokeStart, .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase, .instanceCount,
              .instanceDelay, .instanceTransform, .instanceColor, .instanceRedOffset, .instanceGreenOffset,
-             .instanceBlueOffset, .instanceAlphaOffset:
+             .instanceBlueOffset, .instanceAlphaOffset, .birthRate, .lifetime, .emitterPosition,
+             .emitterZPosition, .emitterSize, .emitterDepth, .velocity, .scale, .spin:
             return true
         default:
             return false
@@ -191,17 +208,19 @@ public enum LayerKey: Int, CaseIterable, Sendable {
                  .fontSize, .wrapped, .levelsOfDetail, .levelsOfDetailBias, .strokeStart,
                  .strokeEnd, .lineWidth, .miterLimit, .lineDashPhase, .instanceCount,
                  .preservesDepth, .instanceDelay, .instanceRedOffset, .instanceGreenOffset,
-                 .instanceBlueOffset, .instanceAlphaOffset: return value.number?.isNaN == false
+                 .instanceBlueOffset, .instanceAlphaOffset, .birthRate, .lifetime,
+                 .emitterZPosition, .emitterDepth, .velocity, .scale, .spin, .seed: return
+                 value.number?.isNaN == false
             default: return false
             }
         case .point:
             switch self {
-            case .position, .anchorPoint, .startPoint, .endPoint: return true
+            case .position, .anchorPoint, .startPoint, .endPoint, .emitterPosition: return true
             default: return false
             }
         case .size:
             switch self {
-            case .shadowOffset, .tileSize: return true
+            case .shadowOffset, .tileSize, .emitterSize: return true
             default: return false
             }
         case .rect:
@@ -263,6 +282,11 @@ extension ConstantSet {
     package static let fillRule = ConstantSet(names: ["non-zero", "even-odd"])
     package static let lineCap = ConstantSet(names: ["butt", "round", "square"])
     package static let lineJoin = ConstantSet(names: ["miter", "round", "bevel"])
+    package static let emitterShape = ConstantSet(names: ["point", "line", "rectangle", "cuboid", "circle",
+                                 "sphere"])
+    package static let emitterMode = ConstantSet(names: ["points", "outline", "surface", "volume"])
+    package static let renderMode = ConstantSet(names: ["unordered", "oldestFirst", "oldestLast", "backToFront",
+                                 "additive"])
 
     /// The constant set of a string-valued key.
     package static func forKey(_ key: LayerKey) -> ConstantSet? {
@@ -277,6 +301,9 @@ extension ConstantSet {
         case .fillRule: return .fillRule
         case .lineCap: return .lineCap
         case .lineJoin: return .lineJoin
+        case .emitterShape: return .emitterShape
+        case .emitterMode: return .emitterMode
+        case .renderMode: return .renderMode
         default: return nil
         }
     }

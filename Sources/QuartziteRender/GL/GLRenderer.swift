@@ -506,7 +506,8 @@ package final class GLRenderer {
         qz_glUniform1i(p[.uEdges], GLint(op.edgeMask & 0xF))
         qz_glUniform1i(p[.uKind], op.kind == .border ? 1 : (op.kind == .image ? 2 : 0))
         qz_glUniform1f(p[.uBorderWidth], Float(op.borderWidth))
-        setColor(p, packBGRA(op.color))
+        // (An image's colour is its tint: white leaves the texels as they are.)
+        setColor(p, op.kind == .image ? packBGRA(op.tint ?? SIMD4(1, 1, 1, 1)) : packBGRA(op.color))
         qz_glUniform1f(p[.uOpacity], op.opacity)
         if let t = tex {
             bindTexture(t.name, unit: unitSource)
@@ -520,7 +521,14 @@ package final class GLRenderer {
             qz_glUniform1i(p[.uLevels], GLint(t.levels))
             qz_glUniform1i(p[.uFlipV], t.flipV ? 1 : 0)
         }
-        drawBox()
+        if op.additive {
+            // kCAEmitterLayerAdditive: added to the pixels below (saturating in the 8-bit target).
+            qz_glBlendFuncSeparate(GL_ONE, GL_ONE, GL_ONE, GL_ONE)
+            drawBox()
+            qz_glBlendFuncSeparate(GL_ONE, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA)
+        } else {
+            drawBox()
+        }
     }
 
     /// A premultiplied BGRA8 pixel as the shaders' RGBA colour.

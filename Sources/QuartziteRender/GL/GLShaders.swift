@@ -123,7 +123,7 @@ package enum GLShaders {
     uniform int uEdges;
     uniform int uKind;          // 0 fill, 1 border, 2 image
     uniform float uBorderWidth;
-    uniform vec4 uColor;        // premultiplied RGBA, already 8-bit values
+    uniform vec4 uColor;        // premultiplied RGBA, already 8-bit values (an image's tint)
     uniform float uOpacity;
     uniform sampler2D uTex;
     uniform vec2 uTexOrigin;    // the texel at the layer space's origin
@@ -192,7 +192,8 @@ package enum GLShaders {
         if (uClipCount > 0) cov *= clipCoverage(p);
         float k = unit8(cov * uOpacity);
         if (k == 0.0) discard;
-        vec4 src = uKind == 2 ? sampleTexture(q, s) : uColor;
+        // (An image's uColor is its tint: texels times it.)
+        vec4 src = uKind == 2 ? sampleTexture(q, s) * uColor : uColor;
         fragColor = src * k;
     }
     """

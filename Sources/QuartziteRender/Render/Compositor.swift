@@ -214,6 +214,10 @@ package struct Compositor {
         let bias = Double(op.filterBias)
         let color = packBGRA(op.color)
         let opacity = Double(op.opacity)
+        // A tint multiplies each texel's channels by its own (premultiplied, 0...255).
+        let tint: SIMD4<UInt32>? = op.tint.map { t in
+            SIMD4(unit8(Double(t.x)), unit8(Double(t.y)), unit8(Double(t.z)), unit8(Double(t.w)))
+        }
 
         // (The mip levels fetched once per quad, not per pixel.)
         // (Filters decoded once; an unknown value filters linearly.)
@@ -249,7 +253,9 @@ package struct Compositor {
                 let perPixel = max(texScaleX / max(q.sx, 1e-12), texScaleY / max(q.sy, 1e-12))
                 src = sample(t, u, v, log2(max(perPixel, 1e-12)))
             }
+            if let t = tint { src = tintPixel(src, t) }
             if k < 255 { src = scalePixel(src, k) }
+            if op.additive { row[px] = addPixel(src, row[px]); return }
             if src >> 24 == 255 { row[px] = src } else if src != 0 { row[px] = overPixel(src, row[px]) }
         }
 
@@ -259,7 +265,7 @@ package struct Compositor {
         // footprint, so a row's interior is a span for the kernels.
         let f = shape.h.m, iv = shape.inv.m
         let affine = f.2 == 0 && f.5 == 0 && f.8 > 0 && iv.2 == 0 && iv.5 == 0 && iv.8 != 0
-            && clips.isEmpty && op.kind != .border
+            && clips.isEmpty && op.kind != .border && op.tint == nil && !op.additive
         var inside = CGRect.null
         var sxA = 0.0, syA = 0.0
         if affine {
@@ -590,4 +596,20 @@ package struct Compositor {
 private func scaledByte(_ b: UInt8, _ k: Double) -> UInt8 {
     let c = Double(b) * k + 0.5
     return c >= 1 ? (c < 255 ? UInt8(c) : 255) : 0
+}
+
+/// A premultiplied BGRA pixel's channels times a premultiplied RGBA tint (0...255 each).
+@inline(__always) func tintPixel(_ p: UInt32, _ t: SIMD4<UInt32>) -> UInt32 {
+    let b = div255((p & 0xFF) &* t.z), g = div255(((p >> 8) & 0xFF) &* t.y)
+    let r = div255(((p >> 16) & 0xFF) &* t.x), a = div255((p >> 24) &* t.w)
+    return b | g << 8 | r << 16 | a << 24
+}
+
+/// Two premultiplied pixels added channel by channel, each saturating at 255.
+@inline(__always) func addPixel(_ s: UInt32, _ d: UInt32) -> UInt32 {
+    var out: UInt32 = 0
+    for shift in stride(from: UInt32(0), to: 32, by: 8) {
+        out |= Swift.min(((s >> shift) & 0xFF) &+ ((d >> shift) & 0xFF), 255) << shift
+    }
+    return out
 }

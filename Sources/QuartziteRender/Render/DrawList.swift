@@ -71,6 +71,12 @@ package struct DrawOp {
     package var layerID: UInt = 0
     /// Nesting depth of groups, shadows and clips around the operation.
     package var depth: UInt32 = 0
+    /// An image's premultiplied tint, multiplying its texels (an emitter's
+    /// particle colour); nil: the texels as they are.
+    package var tint: SIMD4<Float>?
+    /// The operation's pixels are added to the target's (saturating) instead
+    /// of blended over them (kCAEmitterLayerAdditive).
+    package var additive = false
 
     package init(_ kind: DrawOpKind) { self.kind = kind }
 
@@ -82,6 +88,7 @@ package struct DrawOp {
             && bounds.isEqual(to: o.bounds) && shadowOffset.width == o.shadowOffset.width
             && shadowOffset.height == o.shadowOffset.height && shadowRadius == o.shadowRadius && depth == o.depth
             && blendMode == o.blendMode && filters == o.filters
+            && tint == o.tint && additive == o.additive
             && (geometry === o.geometry || (geometry != nil && o.geometry != nil && path === o.path
                 && polygons.count == o.polygons.count
                 && zip(polygons, o.polygons).allSatisfy { a, b in a.count == b.count && zip(a, b).allSatisfy { $0.x == $1.x && $0.y == $1.y } }))

@@ -11,7 +11,7 @@ import QuartziteModel
 // ordered by zPosition, then by index. Per layer: shadow, then (in a group
 // when opacity < 1 applies to more than one operation, or a mask is set)
 // background, a gradient layer's gradient, a shape layer's shape, contents (clipped when
-// masksToBounds), sublayers (a replicator's once per instance), border.
+// masksToBounds), an emitter's particles, sublayers (a replicator's once per instance), border.
 // Callers hold the model lock.
 
 package struct DrawListBuilder {
@@ -55,6 +55,11 @@ package struct DrawListBuilder {
     }
 
     package var clip: CGRect { clipStack.last ?? .null }
+    /// The target's area in pixels (what an emitter's pixel budget scales with).
+    package var targetArea: Double {
+        guard let t = clipStack.first, !t.isNull else { return 0 }
+        return t.width * t.height
+    }
 
     // MARK: - Layers
 
@@ -152,6 +157,9 @@ package struct DrawListBuilder {
             emitContents(pb, layer: layer, visuals: v, h: h, bounds: b, opacity: opacity, edges: edges, id: id)
         }
         if layer.tiled != nil { emitTiles(layer, h, bounds: b, opacity: opacity, id: id) }
+        if let e = layer.emitter, !e.emitterCells.isEmpty {
+            emitParticles(layer, e, h, opacity: opacity, id: id)
+        }
         if !layer.sublayers.isEmpty {
             if let r = layer.replicator {
                 emitInstances(layer, r, h, flip: flip, level: level, opacity: opacity)
@@ -400,7 +408,9 @@ package struct DrawListBuilder {
     /// At most how many operations the layer itself emits (emitBody's and
     /// emitContents's tests, shared through LayerVisuals).
     private func ownOperationCount(_ layer: Layer) -> Int {
+        // (An emitter's particles count as many: opacity groups them.)
         let g = (layer.gradient != nil ? 1 : 0) + (layer.shape != nil ? 1 : 0) + (layer.tiled != nil ? 2 : 0)
+            + (layer.emitter != nil ? 2 : 0)
         guard let v = layer.visuals else { return g }
         var n = g
         if v.paintsBackground { n += 1 }

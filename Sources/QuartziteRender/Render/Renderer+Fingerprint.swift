@@ -8,8 +8,8 @@ import QuartziteModel
 // Idle frames: a 64-bit fingerprint of everything the draw list depends on
 // (every layer's geometry, flags, appearance, contents identity and seed,
 // mask and sublayer order). When it equals the last frame's and nothing
-// animates, the last frame's operations are reused without rebuilding or
-// comparing them.
+// animates (an emitter with cells counts as animating), the last frame's
+// operations are reused without rebuilding or comparing them.
 
 package struct FingerprintHasher {
     private var state: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -53,6 +53,9 @@ extension Renderer {
         while let l = stack.popLast() {
             steps += 1
             if l.animationList != nil || l.implicitList != nil || steps > 10_000_000 { return (nil, false) }
+            // An emitter's particles move with time (and its cells change
+            // outside transactions): every frame is built.
+            if let e = l.emitter, !e.emitterCells.isEmpty { return (nil, false) }
             if l.hasCommittedSnapshot { uncommitted = true }
             h.mix(l)
             // Frames show committed state: a layer's log of it exists while it

@@ -54,8 +54,10 @@ from .graphics import (
     PathDrawingMode,
 )
 from .layer import (
-    EAGLLayer, Edge, GradientLayer, Layer, ReplicatorLayer, ScrollLayer, ShapeLayer, TextLayer, TiledLayer,
+    EAGLLayer, Edge, EmitterLayer, GradientLayer, Layer, ReplicatorLayer, ScrollLayer, ShapeLayer, TextLayer,
+    TiledLayer,
 )
+from .emitter import EmitterCell
 from .gl import EAGLContext
 from .path import Path, PathElement, PathElementType
 from .renderer import DrawList, Frame, Renderer, render_in_context
@@ -81,7 +83,7 @@ __all__ = [
     "NullArgumentError", "OutOfMemoryError", "OutOfRangeError", "Path", "PathElement",
     "PathElementType", "PixelBuffer", "PixelBufferPool", "Plane", "Point",
     "PropertyAnimation", "QuartziteError", "Rect", "ScrollLayer", "Size", "SpringAnimation", "TextLayer",
-    "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer", "ReplicatorLayer", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
+    "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer", "ReplicatorLayer", "EmitterLayer", "EmitterCell", "EAGLContext", "TimingFunction", "Transform3D", "Transition", "UnknownConstantError",
     "Value", "ValueType", "WrongTypeError", "all_pixel_format_descriptions", "call",
     "clear_last_error", "current_media_time", "fourcc", "fourcc_string", "from_value",
     "last_error", "pixel_format_description", "process_animation_events",

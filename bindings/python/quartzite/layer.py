@@ -131,7 +131,7 @@ from .handle import Handle
 from .values import Value, from_value, to_value
 
 __all__ = ["Layer", "ScrollLayer", "TextLayer", "TiledLayer", "EAGLLayer", "GradientLayer", "ShapeLayer",
-           "ReplicatorLayer", "Context", "Edge"]
+           "ReplicatorLayer", "EmitterLayer", "Context", "Edge"]
 
 # MARK: - Helpers
 
@@ -1821,7 +1821,47 @@ class ReplicatorLayer(Layer):
     # (The properties come from the property table, _install_properties.)
 
 
-for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer, GradientLayer, ShapeLayer, ReplicatorLayer):
+class EmitterLayer(Layer):
+    """A CAEmitterLayer: particles of its ``emitter_cells`` (EmitterCell
+    objects) drawn by the renderer as a function of the layer's time and
+    ``seed``, from ``emitter_position`` over ``emitter_shape`` ("point",
+    "line", "rectangle", "cuboid", "circle", "sphere") in ``emitter_mode``;
+    ``render_mode`` "additive" adds their colours. ``birth_rate``,
+    ``lifetime``, ``velocity``, ``scale`` and ``spin`` multiply the cells'::
+
+        emitter = EmitterLayer(bounds=(0, 0, 200, 200), emitter_position=(100, 100), seed=7)
+        emitter.emitter_cells = [EmitterCell(birth_rate=30, lifetime=1, velocity=50, contents=image)]
+    """
+
+    __slots__ = ()
+    _qz_builtin = "CAEmitterLayer"
+    _qz_create = "CAEmitterLayerCreate"
+
+    @property
+    def emitter_cells(self):
+        """The cells (a list of EmitterCell); set with a list (not animated)."""
+        from .emitter import _cells
+        return _cells(_lib.CAEmitterLayerGetEmitterCellCount, _lib.CAEmitterLayerGetEmitterCellAtIndex, self)
+
+    @emitter_cells.setter
+    def emitter_cells(self, cells):
+        from .emitter import _set_cells
+        _set_cells(_lib.CAEmitterLayerSetEmitterCells, self, cells)
+
+    @property
+    def preserves_depth(self):
+        """Whether particles keep their depth (default False; not animated)."""
+        return call(_lib.CAEmitterLayerGetPreservesDepth, self)
+
+    @preserves_depth.setter
+    def preserves_depth(self, value):
+        call(_lib.CAEmitterLayerSetPreservesDepth, self, _flag(value, "preserves_depth"))
+
+    # (The other properties come from the property table, _install_properties.)
+
+
+for _builtin in (Layer, ScrollLayer, TextLayer, TiledLayer, EAGLLayer, GradientLayer, ShapeLayer, ReplicatorLayer,
+                 EmitterLayer):
     _python_classes[_builtin.class_ref()] = _builtin
 del _builtin
 
@@ -1835,7 +1875,7 @@ def _install_properties():
     classes that declare them."""
     classes = {"CALayer": Layer, "CAScrollLayer": ScrollLayer, "CATextLayer": TextLayer, "CATiledLayer": TiledLayer,
                "CAEAGLLayer": EAGLLayer, "CAGradientLayer": GradientLayer,
-               "CAShapeLayer": ShapeLayer, "CAReplicatorLayer": ReplicatorLayer}
+               "CAShapeLayer": ShapeLayer, "CAReplicatorLayer": ReplicatorLayer, "CAEmitterLayer": EmitterLayer}
     for cls_name, attr, kind, suffix, key, doc, extra in _layer_properties.PROPERTIES:
         if kind == "struct":
             prop = _struct_prop(attr, suffix, globals()[extra[0]], globals()[extra[1]], doc, cls=cls_name)
