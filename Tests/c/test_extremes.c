@@ -170,6 +170,58 @@ static void extreme_contents_rect(void) {
     CVPixelBufferRelease(img); CVPixelBufferRelease(pb);
 }
 
+/* The fuzzer's hang (seed 21, step 163,286): a dashed stroke under a CTM
+ * sheared by 2^53. Clamping puts the path's device points on cairo's
+ * coordinate limit, and cairo steps through dashes by each device segment's
+ * length in user space, which that shear makes astronomical: the stroke never
+ * returned. It is drawn undashed instead (more than 100,000 dash periods);
+ * an ordinary dashed stroke keeps its gaps. */
+static void dashes_under_an_extreme_shear_finish(void) {
+    CVPixelBufferRef pb = NULL;
+    CVPixelBufferCreate(NULL, 4, 48, kCVPixelFormatType_32BGRA, NULL, &pb);
+    CGContextRef c = QZBitmapContextCreateWithPixelBuffer(pb);
+    CHECK(c != NULL);
+    const CGFloat dashes[] = { 0.65874657909675383, 11.5, 42.75, 92.5 };
+    CGContextSetLineDash(c, 0, dashes, 4);
+    CGContextSetBlendMode(c, kCGBlendModeDestinationAtop);
+    CGContextSetLineWidth(c, 16);
+    CGContextSetMiterLimit(c, 93.75);
+    CGContextSetAlpha(c, 0.30671388454312787);
+    CGContextSaveGState(c);
+    CGContextConcatCTM(c, (CGAffineTransform){ 1, 0, 9007199254740992.0, 86.75, 0.73372571864967706, -91.5 });
+    CGContextRotateCTM(c, 0.63861332267945237);
+    CGContextStrokeRectWithWidth(c, CGRectMake(0.4475597394881754, 58.75, 100, 65), 3.25);
+    CGContextAddEllipseInRect(c, CGRectMake(0, 0, 50, 30));
+    (void)CGContextPathContainsPoint(c, CGPointMake(8, 8), kCGPathStroke);
+    CGContextStrokePath(c);
+    CHECK_NO_ERROR();
+    CGContextRestoreGState(c);
+    CGContextRelease(c);
+    CVPixelBufferRelease(pb);
+    CVPixelBufferCreate(NULL, 64, 64, kCVPixelFormatType_32BGRA, NULL, &pb);
+    c = QZBitmapContextCreateWithPixelBuffer(pb);
+    /* Still dashed where it can be: a 4-on, 4-off red line across the middle
+     * rows leaves its gaps (x 0..4 red, x 4..8 not). */
+    const CGFloat four[] = { 4, 4 };
+    CGContextSetLineDash(c, 0, four, 2);
+    CGContextSetRGBStrokeColor(c, 1, 0, 0, 1);
+    CGContextSetLineWidth(c, 2);
+    CGContextSetLineCap(c, kCGLineCapButt);
+    CGContextMoveToPoint(c, 0, 32);
+    CGContextAddLineToPoint(c, 64, 32);
+    CGContextStrokePath(c);
+    CVPixelBufferLockBaseAddress(pb, 0);
+    const uint8_t *px = CVPixelBufferGetBaseAddress(pb);
+    size_t bpr = CVPixelBufferGetBytesPerRow(pb);
+    for (int y = 31; y <= 32; y++) {
+        CHECK(px[y * bpr + 2 * 4 + 2] == 255);   /* x 2: red */
+        CHECK(px[y * bpr + 6 * 4 + 2] != 255);   /* x 6: a gap */
+    }
+    CVPixelBufferUnlockBaseAddress(pb, 0);
+    CGContextRelease(c);
+    CVPixelBufferRelease(pb);
+}
+
 /* The fuzzer's hang (seed 8, step 202,626): CGContextStrokePath with a line
  * width of 2^53 never returned (cairo's pen grows with the device width).
  * Strokes of enormous width, or of width 1 under an enormous scale, finish
@@ -410,5 +462,6 @@ int main(void) {
     RUN(bitmap_context_over_caller_memory_needs_its_row_size);
     RUN(multi_megabyte_strings);
     RUN(enormous_stroke_widths_finish);
+    RUN(dashes_under_an_extreme_shear_finish);
     return qz_summary();
 }

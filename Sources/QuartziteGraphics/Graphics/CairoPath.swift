@@ -82,8 +82,61 @@ func withSafeStroke<R>(_ cr: OpaquePointer, _ body: () -> R) -> R {
     let scale = max((ux * ux + uy * uy).squareRoot(), (vx * vx + vy * vy).squareRoot())
     let width = cairo_get_line_width(cr)
     let device = width * scale
+    if cairo_get_dash_count(cr) > 0 && dashesWouldNotFinish(cr) {
+        // Drawn undashed (see dashesWouldNotFinish).
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_set_dash(cr, nil, 0, 0)
+        return device <= 100_000 ? body() : withWideStroke(cr, width: width, scale: scale, body)
+    }
     if device <= 100_000 { return body() }   // (false for NaN)
     return withWideStroke(cr, width: width, scale: scale, body)
+}
+
+/// Dashes per stroke beyond which a stroke is drawn undashed.
+package let maxDashesPerStroke = 100_000.0
+
+/// cairo steps through dashes by each device segment's length in user space.
+/// Under an extreme CTM (a shear of 2^53, say) the segments that clamping
+/// laid along the coordinate limit map back to astronomical user lengths,
+/// and the dash count with them: cairo would never finish. True when the
+/// current path (flattened, in user space) holds more than
+/// maxDashesPerStroke periods of the dash pattern.
+@inline(never)
+func dashesWouldNotFinish(_ cr: OpaquePointer) -> Bool {
+    let n = Int(cairo_get_dash_count(cr))
+    var dashes = [Double](repeating: 0, count: n)
+    var offset = 0.0
+    dashes.withUnsafeMutableBufferPointer { cairo_get_dash(cr, $0.baseAddress, &offset) }
+    let period = dashes.reduce(0, +) * (n % 2 == 1 ? 2 : 1)
+    guard period > 0, period.isFinite else { return true }
+    guard let path = cairo_copy_path_flat(cr) else { return false }
+    defer { cairo_path_destroy(path) }
+    guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return false }
+    var length = 0.0
+    var last = (0.0, 0.0), start = (0.0, 0.0)
+    var i = 0
+    let count = Int(path.pointee.num_data)
+    while i < count {
+        let header = data[i].header
+        let points = Int(header.length)
+        if points <= 0 { break }
+        switch header.type {
+        case CAIRO_PATH_MOVE_TO where points > 1:
+            last = (data[i + 1].point.x, data[i + 1].point.y); start = last
+        case CAIRO_PATH_LINE_TO where points > 1:
+            let p = (data[i + 1].point.x, data[i + 1].point.y)
+            length += ((p.0 - last.0) * (p.0 - last.0) + (p.1 - last.1) * (p.1 - last.1)).squareRoot()
+            last = p
+        case CAIRO_PATH_CLOSE_PATH:
+            length += ((start.0 - last.0) * (start.0 - last.0) + (start.1 - last.1) * (start.1 - last.1)).squareRoot()
+            last = start
+        default: break
+        }
+        if !(length / period <= maxDashesPerStroke) { return true }   // (true for NaN and infinity)
+        i += points
+    }
+    return false
 }
 
 @inline(never)
