@@ -23,78 +23,61 @@ package enum LayerGradientRaster {
     /// is empty or too large, or cairo fails.
     package static func render(stops: [Stop], kind: Kind, start: CGPoint, end: CGPoint, width: Int, height: Int,
                                cornerRadius: Double) -> PixelBuffer? {
-        guard !stops.isEmpty, width > 0, height > 0, width <= 8192, height <= 8192,
-              let pb = try? PixelBuffer.create(width: width, height: height,
-                                               pixelFormat: UInt32(kCVPixelFormatType_32BGRA), attributes: nil)
-        else { return nil }
-        pb.lock(readOnly: false)
-        defer {
-            try? pb.unlock(readOnly: false)
-            pb.pixelsChanged()
-        }
-        guard let base = pb.baseAddress, pb.bytesPerRow <= Int(Int32.max) else { return nil }
-        let surface = cairo_image_surface_create_for_data(base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                          Int32(width), Int32(height), Int32(pb.bytesPerRow))!
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
-        defer { cairo_destroy(cr) }
-        let w = Double(width), h = Double(height)
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(cr, 0, 0, 0, 0)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        // The rounded bounds.
-        let r = Swift.max(0, Swift.min(cornerRadius.isFinite ? cornerRadius : 0, w / 2, h / 2))
-        if r > 0 {
-            cairo_new_sub_path(cr)
-            cairo_arc(cr, w - r, r, r, -Double.pi / 2, 0)
-            cairo_arc(cr, w - r, h - r, r, 0, Double.pi / 2)
-            cairo_arc(cr, r, h - r, r, Double.pi / 2, Double.pi)
-            cairo_arc(cr, r, r, r, Double.pi, 3 * Double.pi / 2)
-            cairo_close_path(cr)
-        } else {
-            cairo_rectangle(cr, 0, 0, w, h)
-        }
-        let sx = start.x * w, sy = start.y * h, ex = end.x * w, ey = end.y * h
-        var conicSurface: OpaquePointer?
-        defer { if let conicSurface { cairo_surface_destroy(conicSurface) } }
-        let pattern: OpaquePointer
-        switch kind {
-        case .axial:
-            if sx == ex && sy == ey {
-                // No direction: the last colour (what the padded gradient shows on both sides).
-                pattern = cairo_pattern_create_rgba(stops[stops.count - 1].rgba.x, stops[stops.count - 1].rgba.y,
-                                                    stops[stops.count - 1].rgba.z, stops[stops.count - 1].rgba.w)!
+        guard !stops.isEmpty else { return nil }
+        return cairoBitmap(width: width, height: height) { cr in
+            let w = Double(width), h = Double(height)
+            // The rounded bounds.
+            let r = Swift.max(0, Swift.min(cornerRadius.isFinite ? cornerRadius : 0, w / 2, h / 2))
+            if r > 0 {
+                cairo_new_sub_path(cr)
+                cairo_arc(cr, w - r, r, r, -Double.pi / 2, 0)
+                cairo_arc(cr, w - r, h - r, r, 0, Double.pi / 2)
+                cairo_arc(cr, r, h - r, r, Double.pi / 2, Double.pi)
+                cairo_arc(cr, r, r, r, Double.pi, 3 * Double.pi / 2)
+                cairo_close_path(cr)
             } else {
-                pattern = cairo_pattern_create_linear(sx, sy, ex, ey)!
-                addStops(stops, to: pattern)
+                cairo_rectangle(cr, 0, 0, w, h)
             }
-        case .radial:
-            let rx = abs(ex - sx), ry = abs(ey - sy)
-            if rx <= 0 || ry <= 0 {
-                pattern = cairo_pattern_create_rgba(stops[stops.count - 1].rgba.x, stops[stops.count - 1].rgba.y,
-                                                    stops[stops.count - 1].rgba.z, stops[stops.count - 1].rgba.w)!
-            } else {
-                pattern = cairo_pattern_create_radial(0, 0, 0, 0, 0, 1)!
-                addStops(stops, to: pattern)
-                // Pattern space is the unit circle; user space the ellipse.
-                var m = cairo_matrix_t()
-                cairo_matrix_init(&m, 1 / rx, 0, 0, 1 / ry, -sx / rx, -sy / ry)
-                cairo_pattern_set_matrix(pattern, &m)
+            let sx = start.x * w, sy = start.y * h, ex = end.x * w, ey = end.y * h
+            var conicSurface: OpaquePointer?
+            defer { if let conicSurface { cairo_surface_destroy(conicSurface) } }
+            let pattern: OpaquePointer
+            switch kind {
+            case .axial:
+                if sx == ex && sy == ey {
+                    // No direction: the last colour (what the padded gradient shows on both sides).
+                    pattern = cairo_pattern_create_rgba(stops[stops.count - 1].rgba.x, stops[stops.count - 1].rgba.y,
+                                                        stops[stops.count - 1].rgba.z, stops[stops.count - 1].rgba.w)!
+                } else {
+                    pattern = cairo_pattern_create_linear(sx, sy, ex, ey)!
+                    addStops(stops, to: pattern)
+                }
+            case .radial:
+                let rx = abs(ex - sx), ry = abs(ey - sy)
+                if rx <= 0 || ry <= 0 {
+                    pattern = cairo_pattern_create_rgba(stops[stops.count - 1].rgba.x, stops[stops.count - 1].rgba.y,
+                                                        stops[stops.count - 1].rgba.z, stops[stops.count - 1].rgba.w)!
+                } else {
+                    pattern = cairo_pattern_create_radial(0, 0, 0, 0, 0, 1)!
+                    addStops(stops, to: pattern)
+                    // Pattern space is the unit circle; user space the ellipse.
+                    var m = cairo_matrix_t()
+                    cairo_matrix_init(&m, 1 / rx, 0, 0, 1 / ry, -sx / rx, -sy / ry)
+                    cairo_pattern_set_matrix(pattern, &m)
+                }
+            case .conic:
+                guard let s = conicPixels(stops: stops, cx: sx, cy: sy, ex: ex, ey: ey, width: width, height: height) else {
+                    return false
+                }
+                conicSurface = s
+                pattern = cairo_pattern_create_for_surface(s)!
             }
-        case .conic:
-            guard let s = conicPixels(stops: stops, cx: sx, cy: sy, ex: ex, ey: ey, width: width, height: height) else {
-                return nil
-            }
-            conicSurface = s
-            pattern = cairo_pattern_create_for_surface(s)!
+            defer { cairo_pattern_destroy(pattern) }
+            cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
+            cairo_set_source(cr, pattern)
+            cairo_fill(cr)
+            return true
         }
-        defer { cairo_pattern_destroy(pattern) }
-        cairo_pattern_set_extend(pattern, CAIRO_EXTEND_PAD)
-        cairo_set_source(cr, pattern)
-        cairo_fill(cr)
-        cairo_surface_flush(surface)
-        return pb
     }
 
     private static func addStops(_ stops: [Stop], to pattern: OpaquePointer) {

@@ -37,61 +37,44 @@ package enum ShapeRaster {
     /// The path in layer space `rect` drawn into a `width` x `height`
     /// bitmap (premultiplied BGRA), or nil when there is nothing to draw.
     package static func render(_ path: Path, style s: Style, rect: CGRect, width: Int, height: Int) -> PixelBuffer? {
-        guard width > 0, height > 0, width <= 8192, height <= 8192, rect.width > 0, rect.height > 0,
-              let pb = try? PixelBuffer.create(width: width, height: height,
-                                               pixelFormat: UInt32(kCVPixelFormatType_32BGRA), attributes: nil)
-        else { return nil }
-        pb.lock(readOnly: false)
-        defer {
-            try? pb.unlock(readOnly: false)
-            pb.pixelsChanged()
-        }
-        guard let base = pb.baseAddress, pb.bytesPerRow <= Int(Int32.max) else { return nil }
-        let surface = cairo_image_surface_create_for_data(base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                          Int32(width), Int32(height), Int32(pb.bytesPerRow))!
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else { return nil }
-        defer { cairo_destroy(cr) }
-        cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
-        cairo_set_source_rgba(cr, 0, 0, 0, 0)
-        cairo_paint(cr)
-        cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
-        // Layer space to the bitmap's pixels.
-        cairo_scale(cr, Double(width) / rect.width, Double(height) / rect.height)
-        cairo_translate(cr, -rect.minX, -rect.minY)
-        let data = path.data
-        if let f = s.fill, f.w > 0 {
-            appendPath(cr, data)
-            cairo_set_fill_rule(cr, s.evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
-            cairo_set_source_rgba(cr, f.x, f.y, f.z, f.w)
-            cairo_fill(cr)
-        }
-        let start = Swift.min(Swift.max(s.strokeStart.isNaN ? 0 : s.strokeStart, 0), 1)
-        let end = Swift.min(Swift.max(s.strokeEnd.isNaN ? 1 : s.strokeEnd, 0), 1)
-        if let c = s.stroke, c.w > 0, s.lineWidth > 0, s.lineWidth.isFinite, end > start {
-            if start <= 0 && end >= 1 {
-                appendPath(cr, data)            // whole: closed subpaths join at their start
-            } else {
-                let m = path.measure
-                for run in m.trimmed(from: start * m.length, to: end * m.length) {
-                    appendSegments(cr, run)
+        guard rect.width > 0, rect.height > 0 else { return nil }
+        return cairoBitmap(width: width, height: height) { cr in
+            // Layer space to the bitmap's pixels.
+            cairo_scale(cr, Double(width) / rect.width, Double(height) / rect.height)
+            cairo_translate(cr, -rect.minX, -rect.minY)
+            let data = path.data
+            if let f = s.fill, f.w > 0 {
+                appendPath(cr, data)
+                cairo_set_fill_rule(cr, s.evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+                cairo_set_source_rgba(cr, f.x, f.y, f.z, f.w)
+                cairo_fill(cr)
+            }
+            let start = Swift.min(Swift.max(s.strokeStart.isNaN ? 0 : s.strokeStart, 0), 1)
+            let end = Swift.min(Swift.max(s.strokeEnd.isNaN ? 1 : s.strokeEnd, 0), 1)
+            if let c = s.stroke, c.w > 0, s.lineWidth > 0, s.lineWidth.isFinite, end > start {
+                if start <= 0 && end >= 1 {
+                    appendPath(cr, data)            // whole: closed subpaths join at their start
+                } else {
+                    let m = path.measure
+                    for run in m.trimmed(from: start * m.length, to: end * m.length) {
+                        appendSegments(cr, run)
+                    }
                 }
+                cairo_set_line_width(cr, s.lineWidth)
+                cairo_set_miter_limit(cr, Swift.max(s.miterLimit.isFinite ? s.miterLimit : 10, 1))
+                cairo_set_line_cap(cr, [CAIRO_LINE_CAP_BUTT, CAIRO_LINE_CAP_ROUND, CAIRO_LINE_CAP_SQUARE][Int(Swift.min(s.cap, 2))])
+                cairo_set_line_join(cr, [CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND, CAIRO_LINE_JOIN_BEVEL][Int(Swift.min(s.join, 2))])
+                if var d = s.dashes {
+                    // An odd count repeats (as Core Graphics does); phase as given.
+                    if d.count % 2 == 1 { d += d }
+                    cairo_set_dash(cr, d, Int32(d.count), s.dashPhase.isFinite ? s.dashPhase : 0)
+                }
+                cairo_set_source_rgba(cr, c.x, c.y, c.z, c.w)
+                withSafeStroke(cr) { cairo_stroke(cr) }
             }
-            cairo_set_line_width(cr, s.lineWidth)
-            cairo_set_miter_limit(cr, Swift.max(s.miterLimit.isFinite ? s.miterLimit : 10, 1))
-            cairo_set_line_cap(cr, [CAIRO_LINE_CAP_BUTT, CAIRO_LINE_CAP_ROUND, CAIRO_LINE_CAP_SQUARE][Int(Swift.min(s.cap, 2))])
-            cairo_set_line_join(cr, [CAIRO_LINE_JOIN_MITER, CAIRO_LINE_JOIN_ROUND, CAIRO_LINE_JOIN_BEVEL][Int(Swift.min(s.join, 2))])
-            if var d = s.dashes {
-                // An odd count repeats (as Core Graphics does); phase as given.
-                if d.count % 2 == 1 { d += d }
-                cairo_set_dash(cr, d, Int32(d.count), s.dashPhase.isFinite ? s.dashPhase : 0)
-            }
-            cairo_set_source_rgba(cr, c.x, c.y, c.z, c.w)
-            withSafeStroke(cr) { cairo_stroke(cr) }
+            cairo_new_path(cr)
+            return true
         }
-        cairo_new_path(cr)
-        cairo_surface_flush(surface)
-        return pb
     }
 
     private static func appendPath(_ cr: OpaquePointer, _ data: PathData) {
