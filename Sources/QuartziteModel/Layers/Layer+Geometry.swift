@@ -313,16 +313,6 @@ extension Layer {
         return zOrderIndices
     }
 
-    /// Indices of the sublayers from front to back: zPosition descending, then
-    /// index descending.
-    package func frontToBackIndices() -> [Int] {
-        let order = resolvedZOrder()
-        return order.isEmpty ? Array((0..<sublayers.count).reversed()) : order.map { Int($0) }
-    }
-
-    /// Sublayers from front to back.
-    package func frontToBack() -> [Layer] { frontToBackIndices().map { sublayers[$0] } }
-
     // MARK: - Sizes and scrolling
 
     /// The bounds size mapped into the superlayer's space (when no layout
