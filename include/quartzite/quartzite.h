@@ -4909,6 +4909,25 @@ void CARendererEndFrame(CARendererRef renderer);
 /* MARK: Draw lists */
 
 /**
+ * Sets how many threads draw each frame of a CPU renderer: the update
+ * region is cut into bands of rows drawn at once by the calling thread and
+ * workers of the pool the tiled layers use (which grows to count - 1 workers
+ * if it is smaller). The pixels are the same bytes whatever the count; a
+ * region under 128 x 128 pixels is drawn by the calling thread alone.
+ * 1 (the default): the calling thread alone. 0: one per core (the
+ * machine's online processors). Counts above 64 are refused with
+ * QZErrorOutOfRange (nothing changes). A GL renderer keeps the count and
+ * draws on the GPU as before.
+ */
+void QZRendererSetThreadCount(CARendererRef renderer, size_t count);
+
+/**
+ * The number of threads drawing each frame of `renderer` (0 was resolved
+ * to the number of cores when set); 0 for a bad handle.
+ */
+size_t QZRendererGetThreadCount(CARendererRef renderer);
+
+/**
  * The current frame's draw operations (between BeginFrame and EndFrame),
  * else the last completed frame's, else an empty list. These are exactly the
  * operations CARendererRender replays. Returns +1 (release with CARelease).

@@ -32,6 +32,11 @@ package final class RecursiveLock: @unchecked Sendable {
         pthread_mutexattr_destroy(&attributes)
     }
 
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
     @inline(__always)
     package func withLock<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(mutex)

@@ -205,7 +205,9 @@ package struct TileStatistics {
 }
 
 /// The tile caches of every tiled layer, their memory budget, and the worker
-/// threads shared by all tiled layers.
+/// threads shared by all tiled layers and by the CPU renderer's bands
+/// (`parallel`): one pool, so that tiles and frames do not each start threads
+/// for every core.
 package final class TileStore: @unchecked Sendable {
     package static let shared = TileStore()
 
@@ -223,6 +225,10 @@ package final class TileStore: @unchecked Sendable {
     private var threads = 0
     package var wantedThreads = 0
     package var statistics = TileStatistics()
+    /// Batches of the renderer's bands being run, and the helpers the last
+    /// one asked for (the pool keeps that many threads besides the tiles').
+    private var batches: [Batch] = []
+    private var batchHelpers = 0
 
     private init() {
         mutex = .allocate(capacity: 1)
@@ -308,15 +314,83 @@ package final class TileStore: @unchecked Sendable {
         }
     }
 
+    /// Threads the pool keeps: enough for the tiles and for the bands.
+    private var poolSize: Int { max(wantedThreads, batchHelpers) }
+
+    /// Starts threads up to the pool's size (mutex held).
+    private func fillPool() {
+        while threads < poolSize {
+            guard spawn() else { break }
+            threads += 1
+        }
+    }
+
     /// Queues `job` (mutex held) and starts threads up to the pool's size.
     package func enqueue(_ job: TileJob) {
         job.tile.inFlight = true
         queue.append(job)
-        while threads < wantedThreads {
-            guard spawn() else { break }
-            threads += 1
-        }
+        fillPool()
         pthread_cond_signal(condition)
+    }
+
+    // MARK: - Batches
+
+    /// `count` independent pieces of work, `body(i)`, shared by the thread
+    /// that started them and up to `helpers` workers.
+    private final class Batch {
+        let body: (Int) -> Void
+        let count: Int
+        let helpers: Int
+        // Guarded by the mutex.
+        var next = 0
+        var done = 0
+        var joined = 0
+        init(_ body: @escaping (Int) -> Void, count: Int, helpers: Int) {
+            self.body = body; self.count = count; self.helpers = helpers
+        }
+    }
+
+    /// Runs `body(0) ..< body(count)` on up to `threads` threads (the calling
+    /// one and pool workers) and returns when all are done. The caller works
+    /// through the pieces too, so a batch finishes even while every worker is
+    /// busy drawing tiles; workers take batches before tiles. `body` must not
+    /// take the model lock (the caller may hold it).
+    package func parallel(_ count: Int, threads: Int, _ body: @escaping (Int) -> Void) {
+        guard count > 1, threads > 1 else {
+            for i in 0..<max(count, 0) { body(i) }
+            return
+        }
+        let batch = Batch(body, count: count, helpers: min(threads - 1, count - 1))
+        withLock { s in
+            s.batches.append(batch)
+            s.batchHelpers = threads - 1
+            s.fillPool()
+            s.broadcast()
+        }
+        work(on: batch)
+        withLock { s in
+            while batch.done < batch.count { s.wait(until: .infinity) }
+        }
+    }
+
+    /// Runs pieces of `batch` until none is left to take.
+    private func work(on batch: Batch) {
+        while true {
+            let i: Int? = withLock { s in
+                guard batch.next < batch.count else { return nil }
+                batch.next += 1
+                if batch.next == batch.count, let k = s.batches.firstIndex(where: { $0 === batch }) {
+                    s.batches.remove(at: k)
+                }
+                return batch.next - 1
+            }
+            guard let i else { return }
+            batch.body(i)
+            withLock { s in
+                batch.done += 1
+                if batch.done == batch.count { s.broadcast() }
+            }
+        }
     }
 
     private func spawn() -> Bool {
@@ -332,26 +406,48 @@ package final class TileStore: @unchecked Sendable {
         return r == 0
     }
 
+    /// What a worker does next.
+    private enum Work {
+        /// A tile, and whether to draw it (false: no longer wanted).
+        case tile(TileJob, Bool)
+        case batch(Batch)
+    }
+
     private func workerLoop() {
         // (A job is released at the end of each turn, with no lock held: its
         // layer and cache may go with it, and their deinits take locks.)
-        while let (job, wanted) = nextJob() {
-            if wanted { draw(job) }
-            withModelLock { job.layer = nil }
+        while let next = nextWork() {
+            switch next {
+            case .tile(let job, let wanted):
+                if wanted { draw(job) }
+                withModelLock { job.layer = nil }
+            case .batch(let batch):
+                work(on: batch)
+            }
         }
     }
 
-    /// The next job, and whether to draw it (false: no longer wanted); nil
-    /// when this thread should leave the pool.
-    private func nextJob() -> (TileJob, Bool)? {
+    /// The next work, nil when this thread should leave the pool.
+    private func nextWork() -> Work? {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         while true {
             // Threads beyond the pool's size leave (between tiles).
-            if threads > wantedThreads {
+            if threads > poolSize {
                 threads -= 1
                 pthread_cond_broadcast(condition)
                 return nil
+            }
+            // Bands first: a frame is waiting for them.
+            if let b = batches.first(where: { $0.joined < $0.helpers && $0.next < $0.count }) {
+                b.joined += 1
+                return .batch(b)
+            }
+            // No more tiles drawing at once than the tile pool's size (the
+            // pool may be larger for the bands).
+            if running >= wantedThreads, !queue.isEmpty {
+                wait(until: .infinity)
+                continue
             }
             guard let job = queue.popLast() else {
                 wait(until: .infinity)
@@ -363,16 +459,16 @@ package final class TileStore: @unchecked Sendable {
             if !current || job.cache.visits &- t.lastWanted > 2 {
                 if current { t.inFlight = false; if t.pixels == nil { job.cache.tiles[t.key] = nil } }
                 pthread_cond_broadcast(condition)
-                return (job, false)
+                return .tile(job, false)
             }
             running += 1
             statistics.maxConcurrentDrawing = max(statistics.maxConcurrentDrawing, running)
             job.cache.drawingThreads.append(pthread_self())
-            return (job, true)
+            return .tile(job, true)
         }
     }
 
-    /// Draws a job taken by nextJob (no lock held) and delivers its pixels.
+    /// Draws a job taken by nextWork (no lock held) and delivers its pixels.
     private func draw(_ job: TileJob) {
         let pixels = job.draw()
         withLock { s in

@@ -32,23 +32,32 @@ extension PixelBox {
 
 package final class Canvas {
     package let rect: PixelBox
+    /// The rectangle this canvas would cover if the frame were drawn in one
+    /// piece: `rect` itself, except for a band of a frame split among threads
+    /// (its rows of the frame's region) and offscreen canvases drawn for such
+    /// a band. Whatever depends on where a canvas starts (a path's raster
+    /// origin, a shadow template's placement) is reckoned from here, so each
+    /// band computes the pixels one thread would.
+    package let frame: PixelBox
     /// Pixel (rect.x0, rect.y0).
     package let base: UnsafeMutablePointer<UInt32>
     package let rowPixels: Int
     private let bitmap: Bitmap?
 
     /// A transparent offscreen canvas; nil when it cannot be allocated.
-    package init?(_ rect: PixelBox) {
+    package init?(_ rect: PixelBox, frame: PixelBox? = nil) {
         guard let b = Bitmap(width: rect.width, height: rect.height) else { return nil }
         self.rect = rect
+        self.frame = frame ?? rect
         bitmap = b
         base = b.surface.base
         rowPixels = b.surface.rowPixels
     }
 
     /// A view of pixels the caller keeps alive (a locked BGRA pixel buffer).
-    package init(view base: UnsafeMutablePointer<UInt32>, rowPixels: Int, rect: PixelBox) {
+    package init(view base: UnsafeMutablePointer<UInt32>, rowPixels: Int, rect: PixelBox, frame: PixelBox? = nil) {
         self.rect = rect
+        self.frame = frame ?? rect
         self.base = base
         self.rowPixels = rowPixels
         bitmap = nil
@@ -60,6 +69,13 @@ package final class Canvas {
     /// Row `y` addressed by absolute x (valid for rect.x0 ..< rect.x1).
     @inline(__always) package func row(_ y: Int) -> UnsafeMutablePointer<UInt32> {
         base + (y - rect.y0) * rowPixels - rect.x0
+    }
+
+    /// A view of rows `band` (inside `rect`, whole rows of it) for one
+    /// thread; the canvas must outlive it. Its frame is this canvas's.
+    package func band(_ rows: PixelBox) -> Canvas {
+        Canvas(view: row(rows.y0) + rect.x0, rowPixels: rowPixels,
+               rect: PixelBox(x0: rect.x0, y0: rows.y0, x1: rect.x1, y1: rows.y1), frame: frame)
     }
 
     @inline(__always) package func alpha(_ x: Int, _ y: Int) -> UInt32 { row(y)[x] >> 24 }

@@ -21,11 +21,16 @@ package final class TextureCache {
     /// The last texture handed out (consecutive operations often share one).
     private var last: (buffer: PixelBuffer, seed: UInt32, box: PixelBox, texture: Texture)?
 
+    /// (The bands of a frame drawn on several threads share the cache.)
+    private let lock = RecursiveLock()
+
     package func texture(_ pb: PixelBuffer, seed: UInt32, box: PixelBox) -> Texture? {
-        if let l = last, l.buffer === pb, l.seed == seed, l.box == box { return l.texture }
-        let t = lookup(pb, seed: seed, box: box)
-        if let t { last = (pb, seed, box, t) }
-        return t
+        lock.withLock {
+            if let l = last, l.buffer === pb, l.seed == seed, l.box == box { return l.texture }
+            let t = lookup(pb, seed: seed, box: box)
+            if let t { last = (pb, seed, box, t) }
+            return t
+        }
     }
 
     private func lookup(_ pb: PixelBuffer, seed: UInt32, box: PixelBox) -> Texture? {
@@ -64,10 +69,12 @@ package final class TextureCache {
     /// Drops entries not used since the last sweep.
     package func sweep() {
         shadows.sweep()
-        last = nil
-        entries = entries.filter { $0.value.used }
-        for k in entries.keys { entries[k]!.used = false }
+        lock.withLock {
+            last = nil
+            entries = entries.filter { $0.value.used }
+            for k in entries.keys { entries[k]!.used = false }
+        }
     }
 
-    package var count: Int { entries.count }
+    package var count: Int { lock.withLock { entries.count } }
 }

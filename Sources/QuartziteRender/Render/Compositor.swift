@@ -87,8 +87,8 @@ package struct Compositor {
     private var top: Canvas { canvases[canvases.count - 1] }
 
     /// An offscreen canvas (an empty one when `r` cannot be allocated).
-    private func offscreen(_ r: PixelBox) -> Canvas {
-        Canvas(r) ?? Canvas(.empty)!
+    private func offscreen(_ r: PixelBox, frame: PixelBox? = nil) -> Canvas {
+        Canvas(r, frame: frame) ?? Canvas(.empty)!
     }
 
     package mutating func run(_ ops: [DrawOp]) {
@@ -118,11 +118,14 @@ package struct Compositor {
         let region = PixelBox(covering: shadow.bounds).intersection(canvas.rect)
         guard !region.isEmpty else { return true }
         let r = fill.rect.standardized
-        let device = CGRect(x: r.minX * m.0 + m.6 + shadow.shadowOffset.width - Double(canvas.rect.x0),
-                            y: r.minY * m.4 + m.7 + shadow.shadowOffset.height - Double(canvas.rect.y0),
+        // (Placed from the canvas's frame origin: a band of a frame places the
+        // template where one thread would, and draws its own rows of it.)
+        let o = canvas.frame
+        let device = CGRect(x: r.minX * m.0 + m.6 + shadow.shadowOffset.width - Double(o.x0),
+                            y: r.minY * m.4 + m.7 + shadow.shadowOffset.height - Double(o.y0),
                             width: r.width * m.0, height: r.height * m.4)
-        let surface = Surface(base: canvas.base, width: canvas.rect.width, height: canvas.rect.height, rowPixels: canvas.rowPixels)
-        let clip = PixelBox(x: region.x0 - canvas.rect.x0, y: region.y0 - canvas.rect.y0, width: region.width, height: region.height)
+        let surface = Surface(base: canvas.row(o.y0) + o.x0, width: o.width, height: o.height, rowPixels: canvas.rowPixels)
+        let clip = PixelBox(x: region.x0 - o.x0, y: region.y0 - o.y0, width: region.width, height: region.height)
         let color = scalePixel(packBGRA(shadow.color), unit8(Double(shadow.opacity)))
         _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
                                   sigma: shadow.shadowRadius, color: color, templates: textures.shadows)
@@ -141,12 +144,18 @@ package struct Compositor {
             }
         case .popClip: if !clips.isEmpty { clips.removeLast() }
         case .beginGroup:
-            let c = offscreen(PixelBox(covering: op.bounds).intersection(top.rect))
+            // A band of a frame draws its rows of the group, except that a
+            // blurred group reads pixels around each one: it is drawn whole
+            // (as one thread would) when the band shows any of it.
+            let whole = PixelBox(covering: op.bounds).intersection(top.frame)
+            let part = whole.intersection(top.rect)
+            let blurred = op.filters.contains { $0.blurRadius > 0 }
+            let c = offscreen(part.isEmpty ? .empty : (blurred ? whole : part), frame: whole)
             groups.append((op, c, nil))
             canvases.append(c)
         case .beginMask:
             guard var g = groups.popLast() else { return }
-            let m = offscreen(g.canvas.rect)
+            let m = offscreen(g.canvas.rect, frame: g.canvas.frame)
             g.mask = m
             groups.append(g)
             canvases.append(m)
@@ -167,7 +176,11 @@ package struct Compositor {
             let margin = blurExtent(sigma: op.shadowRadius) + 1
             let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
             let whole = PixelBox(covering: op.rect.offsetBy(dx: Double(dx), dy: Double(dy)))
-            let region = PixelBox(covering: op.bounds).intersection(top.rect)
+            // (The blur's running sums depend on where the silhouette starts:
+            // a band of a frame blurs the silhouette one thread would, and
+            // shows its own rows of it.)
+            let shown = PixelBox(covering: op.bounds).intersection(top.rect)
+            let region = shown.isEmpty ? .empty : PixelBox(covering: op.bounds).intersection(top.frame)
             // The silhouette pixels whose blur reaches the region: the region
             // moved back by the offset and widened by the blur's reach, within
             // the operation's extent (the silhouette plus that reach).
@@ -317,8 +330,10 @@ package struct Compositor {
         // row is a straight run of a texture row (texel column and row from
         // the first row, stepping by one).
         var direct: (u: Int, ustart: Int, v: Int)?
+        // (Its first row is the one a frame drawn in one piece would start at.)
+        let rowOrigin = PixelBox(covering: op.bounds).intersection(canvas.frame).y0
         if let a = axis, let t = tex, fastFilter != .trilinear, a.wide.0 < a.wide.1, ax * texScaleX == 1, iv.4 / W * texScaleY == 1 {
-            let cx = Double(a.wide.0) + 0.5, cy0 = Double(region.y0) + 0.5
+            let cx = Double(a.wide.0) + 0.5, cy0 = Double(rowOrigin) + 0.5
             let ui = u0 + ((cx * iv.0 + iv.6) / W - r.minX) * texScaleX - 0.5
             let vi = v0 + ((cy0 * iv.4 + iv.7) / W - r.minY) * texScaleY - 0.5
             if ui.magnitude < 1e9, vi.magnitude < 1e9, ui == Double(Int(ui)), vi == Double(Int(vi)),
@@ -363,7 +378,7 @@ package struct Compositor {
             for px in region.x0..<min(ia, region.x1) { general(row, px, cy) }
             if ia < ib {
                 let n = ib - ia
-                if let d = direct, let t = tex, case let ty = d.v + (py - region.y0), ty >= 0, ty < t.height {
+                if let d = direct, let t = tex, case let ty = d.v + (py - rowOrigin), ty >= 0, ty < t.height {
                     blendSpanOver(dst: row + ia, src: t.base.surface.row(ty) + d.u + (ia - d.ustart), count: n, opacity: UInt8(op8))
                 } else if let sc = scaled {
                     let qy = (cy * iv.4 + iv.7) / W
@@ -429,8 +444,13 @@ package struct Compositor {
         let canvas = top
         let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
         guard !region.isEmpty, op.opacity > 0 else { return }
-        var edges = CoverageEdges(height: region.height)
-        let ox = Double(region.x0), oy = Double(region.y0)
+        // Rasterized from where a frame drawn in one piece would start it
+        // (`whole`; the same x range), rows of this canvas only: a band of a
+        // frame gets the coverage one thread would.
+        let whole = PixelBox(covering: op.bounds).intersection(canvas.frame)
+        guard whole.x0 == region.x0, whole.x1 == region.x1 else { return }
+        var edges = CoverageEdges(height: whole.height)
+        let ox = Double(whole.x0), oy = Double(whole.y0)
         for poly in op.polygons {
             guard edges.add(polygon: poly.map { CGPoint(x: $0.x - ox, y: $0.y - oy) }) else { return }
         }
@@ -440,10 +460,11 @@ package struct Compositor {
         let w = region.width
         let line = UnsafeMutablePointer<UInt8>.allocate(capacity: w)
         defer { line.deallocate() }
-        let mask = AlphaMask(base: line, width: w, height: region.height, rowBytes: 0)
+        let mask = AlphaMask(base: line, width: w, height: whole.height, rowBytes: 0)
         let color = scalePixel(packBGRA(op.color), unit8(Double(op.opacity)))
-        edges.rasterize(into: mask, evenOdd: false, antialias: true) { y, xs, xe in
-            let py = region.y0 + y
+        edges.rasterize(into: mask, evenOdd: false, antialias: true,
+                        rows: (region.y0 - whole.y0)..<(region.y1 - whole.y0)) { y, xs, xe in
+            let py = whole.y0 + y
             if !clips.isEmpty {
                 let cy = Double(py) + 0.5
                 for x in xs..<xe where line[x] != 0 {

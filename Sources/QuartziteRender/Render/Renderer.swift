@@ -4,21 +4,37 @@ import QuartziteGeometry
 import QuartziteVideo
 import QuartziteGraphics
 import QuartziteModel
+import Glibc
 
 // CARenderer: renders a layer tree at a given media time into a pixel buffer,
 // frame by frame, redrawing only what changed since the last frame.
 
-/// Replays `ops` into `region` of `target` (cleared first when `clear`).
+/// Replays `ops` into `region` of `target` (cleared first when `clear`),
+/// split into bands of rows drawn on up to `threads` threads (the pixels are
+/// the same bytes whatever the count; Renderer+Bands.swift).
 /// Returns false when the target's format cannot be read or written.
-package func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelBox, clear: Bool, textures: TextureCache) -> Bool {
+package func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelBox, clear: Bool, textures: TextureCache,
+                       threads: Int = 1) -> Bool {
     let r = region.intersection(PixelBox(x0: 0, y0: 0, x1: target.width, y1: target.height))
     guard !r.isEmpty else { return true }
     target.lock(readOnly: false)
     defer { try? target.unlock(readOnly: false) }
     guard let canvas = target.canvas(r, read: !clear) else { return false }
-    if clear && !coversOpaquely(ops.first, r) { canvas.clear() }
-    var comp = Compositor(root: canvas, textures: textures)
-    comp.run(ops)
+    let clearFirst = clear && !coversOpaquely(ops.first, r)
+    let bands = threads > 1 ? frameBands(ops, r, threads: threads) : [r]
+    if bands.count <= 1 {
+        if clearFirst { canvas.clear() }
+        var comp = Compositor(root: canvas, textures: textures)
+        comp.run(ops)
+    } else {
+        // (Each band clears and draws its own rows; `canvas` outlives the views.)
+        TileStore.shared.parallel(bands.count, threads: threads) { i in
+            let band = canvas.band(bands[i])
+            if clearFirst { band.clear() }
+            var comp = Compositor(root: band, textures: textures)
+            comp.run(ops)
+        }
+    }
     return target.finish(canvas)
 }
 
@@ -67,6 +83,15 @@ public final class Renderer: QZObject, Handle {
     package var lastPixelsDrawn = 0
     /// QZRendererSetWaitsForTiles: a frame waits until the tiles it shows are drawn.
     package var waitsForTiles = false
+    /// QZRendererSetThreadCount: threads drawing a frame's bands (1: the
+    /// calling thread alone).
+    package var threadCount = 1
+    /// The most threads a frame is drawn on.
+    package static let maximumThreadCount = 64
+    /// The machine's online processors (1 ... maximumThreadCount).
+    package static var coreCount: Int {
+        min(max(sysconf(Int32(_SC_NPROCESSORS_ONLN)), 1), maximumThreadCount)
+    }
     /// How long a frame waits for its tiles at most (a drawing that never returns must not hang the host).
     package static let tileWaitLimit = 30.0
     /// The frame being built, and the last one, showed a tiled layer waiting for
@@ -188,7 +213,7 @@ public final class Renderer: QZObject, Handle {
         }
         guard !updateRect.isEmpty, let target else { lastPixelsDrawn = 0; return true }
         lastPixelsDrawn = updateRect.width * updateRect.height
-        let ok = composite(frameOps, into: target, region: updateRect, clear: true, textures: textures)
+        let ok = composite(frameOps, into: target, region: updateRect, clear: true, textures: textures, threads: threadCount)
         textures.sweep()
         if !ok { recordError(QZErrorInvalidState, function, "the target's pixels could not be written") }
         return ok

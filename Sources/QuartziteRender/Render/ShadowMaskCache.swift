@@ -11,7 +11,9 @@ import Glibc
 // keyed by that content: a layer that moves by whole pixels, a redraw of an
 // unchanged frame, or a hundred identical cards blur once, and the pixels are
 // the same bytes a fresh blur would give. (Core Animation caches shadows too.)
-// Used by one renderer's compositor at a time (the renderer's frame lock).
+// Used by one renderer's compositor at a time (the renderer's frame lock),
+// whose bands may run on several threads: a lock guards the tables, and
+// blurs run outside it.
 
 package final class ShadowMaskCache {
     private struct Key: Hashable {
@@ -48,6 +50,7 @@ package final class ShadowMaskCache {
     package var budgetBytes = 64 << 20
     package private(set) var hits = 0
     package private(set) var misses = 0
+    private let lock = RecursiveLock()
 
     package init() {}
 
@@ -57,14 +60,18 @@ package final class ShadowMaskCache {
     package func blurred(_ silhouette: MaskBitmap, sigma: Double) -> MaskBitmap {
         let m = silhouette.mask
         let key = Key(width: m.width, height: m.height, sigmaBits: sigma.bitPattern, hash: Self.hash(m))
-        if let e = entries[key], Self.equal(e.alpha, m) {
-            e.used = true
-            hits += 1
-            return e.blurred
+        let found: MaskBitmap? = lock.withLock {
+            if let e = entries[key], Self.equal(e.alpha, m) {
+                e.used = true
+                hits += 1
+                return e.blurred
+            }
+            misses += 1
+            return nil
         }
-        misses += 1
+        if let found { return found }
         let count = m.width * m.height
-        let keep = count > 0 && bytes + 2 * count <= budgetBytes
+        let keep = count > 0 && lock.withLock { bytes + 2 * count <= budgetBytes }
         var copy: UnsafeMutablePointer<UInt8>?
         if keep {
             let p = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
@@ -74,8 +81,10 @@ package final class ShadowMaskCache {
         gaussianBlur(mask: m, sigma: sigma)
         if let copy {
             let e = Entry(alpha: copy, blurred: silhouette)
-            if let old = entries.updateValue(e, forKey: key) { bytes -= old.bytes }
-            bytes += e.bytes
+            lock.withLock {
+                if let old = entries.updateValue(e, forKey: key) { bytes -= old.bytes }
+                bytes += e.bytes
+            }
         }
         return silhouette
     }
@@ -87,23 +96,34 @@ package final class ShadowMaskCache {
         let key = TemplateKey(width: width, height: height, x: shape.origin.x.bitPattern, y: shape.origin.y.bitPattern,
                               w: shape.size.width.bitPattern, h: shape.size.height.bitPattern,
                               radius: cornerRadius.bitPattern, sigma: sigma.bitPattern)
-        if let t = templates[key] {
-            t.used = true
-            hits += 1
-            return t.mask
+        let found: MaskBitmap? = lock.withLock {
+            if let t = templates[key] {
+                t.used = true
+                hits += 1
+                return t.mask
+            }
+            misses += 1
+            return nil
         }
-        misses += 1
+        if let found { return found }
         guard let mask = make() else { return nil }
         let size = width * height
-        if bytes + size <= budgetBytes {
-            templates[key] = Template(mask)
-            bytes += size
+        lock.withLock {
+            // (Another band may have made the same template meanwhile: one is kept.)
+            if templates[key] == nil, bytes + size <= budgetBytes {
+                templates[key] = Template(mask)
+                bytes += size
+            }
         }
         return mask
     }
 
     /// Drops the masks no frame used since the last sweep (end of each frame).
     package func sweep() {
+        lock.withLock { sweepLocked() }
+    }
+
+    private func sweepLocked() {
         for (k, t) in templates where !t.used {
             bytes -= t.mask.width * t.mask.height
             templates[k] = nil
@@ -116,7 +136,7 @@ package final class ShadowMaskCache {
         for e in entries.values { e.used = false }
     }
 
-    package var count: Int { entries.count + templates.count }
+    package var count: Int { lock.withLock { entries.count + templates.count } }
 
     /// 64-bit FNV-1a over 8-byte words of each row, then the row's tail.
     private static func hash(_ m: AlphaMask) -> UInt64 {

@@ -312,13 +312,17 @@ package struct CoverageEdges {
     /// touched row's span is written (the rest of the mask is left as it
     /// was: clear it first for a whole mask); `span(y, xs, xe)` is called
     /// right after row y is written, with the pixels [xs, xe) that hold its
-    /// non-zero coverage, rows in increasing order.
+    /// non-zero coverage, rows in increasing order. `rows` limits the work to
+    /// those rows (each row's coverage is the same as in a whole run).
     @discardableResult
-    package mutating func rasterize(into mask: AlphaMask, evenOdd: Bool, antialias: Bool,
+    package mutating func rasterize(into mask: AlphaMask, evenOdd: Bool, antialias: Bool, rows: Range<Int>? = nil,
                             span: (Int, Int, Int) -> Void = { _, _, _ in }) -> PixelBox {
         if edges.isEmpty || mask.width == 0 || mask.height == 0 { return .empty }
+        let firstRow = Swift.max(rows?.lowerBound ?? 0, 0)
+        let height = Swift.min(rows?.upperBound ?? mask.height, mask.height)
+        if firstRow >= height { return .empty }
         edges.sort { $0.y0 < $1.y0 }
-        let w = mask.width, height = mask.height
+        let w = mask.width
         let samples = antialias ? 16 : 1
         let weight = 1 / Double(samples)
         let count = edges.count
@@ -343,7 +347,7 @@ package struct CoverageEdges {
             var activeCount = 0
             var next = 0
             var touched = PixelBox.empty
-            var y = Swift.max(0, Texture.clampedIndex(e[0].y0))
+            var y = Swift.max(firstRow, Texture.clampedIndex(e[0].y0))
             while y < height {
                 if activeCount == 0 {
                     if next >= count { break }

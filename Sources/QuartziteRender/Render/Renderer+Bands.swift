@@ -1,0 +1,88 @@
+import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteVideo
+import QuartziteGraphics
+import QuartziteModel
+import Glibc
+
+// A frame on several threads: the update region is cut into horizontal bands
+// of whole rows, each replayed by its own compositor over the same draw list
+// into its rows of the target (TileStore.parallel runs them on the pool the
+// tiled layers use). The bytes are the ones a single thread writes:
+//  - quads, clips, group compositing and masks are evaluated per pixel;
+//  - paths are rasterized from the origin one thread would use, and shadow
+//    templates placed from it (Canvas.frame);
+//  - blurred groups and shadow silhouettes are drawn whole by every band that
+//    shows part of them (blurs keep running sums, which depend on where a
+//    surface starts); the shadow cache usually makes the second one a lookup;
+//  - a backdrop reads the pixels around it as drawn before it, which another
+//    band may own: no cut falls across a backdrop or its blur's reach.
+// Cuts balance an estimate of each row's work (the widths of the operations
+// crossing it) rather than the rows themselves.
+
+/// Regions below this many pixels are drawn on the calling thread alone
+/// (handing work to another thread costs more than it saves).
+package let minimumBandedPixels = 128 * 128
+/// No band is thinner than this many rows (unless the region is).
+package let minimumBandRows = 16
+
+/// The bands (whole rows of `region`, top to bottom, covering it) that
+/// `threads` threads draw `ops` in; one band when splitting does not pay.
+package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [PixelBox] {
+    let h = region.height
+    guard threads > 1, region.width * h >= minimumBandedPixels, h >= 2 * minimumBandRows else { return [region] }
+    // Work per row: the clear, plus each operation's width across it.
+    var delta = [Double](repeating: 0, count: h + 1)
+    // forbidden[y]: no cut between rows y - 1 and y (relative to region.y0).
+    var forbidden = [Int](repeating: 0, count: h + 1)
+    for op in ops {
+        let b = PixelBox(covering: op.bounds).intersection(region)
+        if op.kind == .backdrop {
+            let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
+            let full = PixelBox(covering: op.bounds)
+            let lo = max(full.y0 - reach - region.y0 + 1, 1), hi = min(full.y1 + reach - region.y0, h)
+            if lo < hi { forbidden[lo] += 1; forbidden[hi] -= 1 }
+        }
+        guard !b.isEmpty, op.kind != .popClip, op.kind != .pushClip else { continue }
+        let w = Double(b.width)
+        delta[b.y0 - region.y0] += w
+        delta[b.y1 - region.y0] -= w
+    }
+    var cost = [Double](repeating: 0, count: h)
+    var total = 0.0, level = 0.0
+    for y in 0..<h {
+        level += delta[y]
+        cost[y] = level + Double(region.width) / 8
+        total += cost[y]
+    }
+    var blocked = [Bool](repeating: false, count: h + 1)
+    var depth = 0
+    for y in 0...h { depth += forbidden[y]; blocked[y] = depth > 0 }
+    // Cuts where the running work passes k / threads of the total, moved to
+    // the nearest row no backdrop spans.
+    var cuts: [Int] = []
+    var acc = 0.0
+    var k = 1
+    for y in 0..<h where k < threads {
+        acc += cost[y]
+        if acc >= total * Double(k) / Double(threads) {
+            k += 1
+            var c = y + 1
+            if blocked[c] {
+                var up = c, down = c
+                while up > 0 && blocked[up] { up -= 1 }
+                while down < h && blocked[down] { down += 1 }
+                c = (c - up <= down - c && up > 0) ? up : down
+            }
+            if c >= minimumBandRows, c <= h - minimumBandRows, c - (cuts.last ?? 0) >= minimumBandRows { cuts.append(c) }
+        }
+    }
+    var bands: [PixelBox] = []
+    var start = 0
+    for c in cuts + [h] {
+        bands.append(PixelBox(x0: region.x0, y0: region.y0 + start, x1: region.x1, y1: region.y0 + c))
+        start = c
+    }
+    return bands
+}
