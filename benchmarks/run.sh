@@ -235,6 +235,20 @@ if [ "$render" = 1 ]; then
         exit 1
     }
     echo
+    echo "== C: the demo's busiest frame, whole, on 1 and 2 threads (examples/demo.c --threads-bench, 1920x1440)"
+    # shellcheck disable=SC2086
+    if "$CC" $BENCH_CFLAGS -I"$QZ_INCLUDE" -DQZ_ASSETS_DIR="\"$BENCH_DIR/../examples/assets\"" "$BENCH_DIR/../examples/demo.c" \
+            "$BENCH_DIR/../examples/apng_writer.c" -o "$BENCH_OUT/demo_threads" \
+            -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" -lz -lm; then
+        "$BENCH_OUT/demo_threads" --width 1920 --threads-bench 2 | tee -a "$BENCH_OUT/bench_render.txt" || {
+            echo "run.sh: the demo's thread benchmark FAILED (see the messages above)" >&2
+            exit 1
+        }
+    else
+        echo "run.sh: examples/demo.c did not build for the thread benchmark" >&2
+        status=1
+    fi
+    echo
     echo "== Swift: bench_kernels (the renderer's pixel kernels vs pixman on the same buffers)"
     # The kernels' own sources, copied without their imports of the engine's
     # other targets (the benchmark is one module; kernels/Sources/bench_kernels/Engine

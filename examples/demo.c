@@ -3,7 +3,7 @@
  * PNG frames and an animated PNG under the output directory (argv[1], "out"
  * by default), or, when asked, as an H.264 MP4 through FFmpeg's libraries.
  *
- * Usage: demo [OUTDIR] [--mp4 FILE] [--fps N] [--width W]
+ * Usage: demo [OUTDIR] [--mp4 FILE] [--fps N] [--width W] [--threads-bench N]
  *   --mp4 FILE   write FILE (H.264 in MP4) instead of the PNG files; needs a
  *                demo built with FFmpeg (QZ_DEMO_HAVE_FFMPEG, which the
  *                Makefile sets when pkg-config finds libavcodec, libavformat
@@ -11,6 +11,10 @@
  *   --fps N      frames per second (default 24; the scene lasts 3 s)
  *   --width W    frame width (default 320; the height is 3/4 of it, the
  *                scene scaled to fit)
+ *   --threads-bench N  no files: renders the frames, then redraws the whole
+ *                of the busiest one (most draw operations) on 1 and on N
+ *                threads (QZRendererSetThreadCount), checks the bytes are
+ *                identical and prints the times (benchmarks/run.sh runs it)
  * Long renders show their progress on stderr.
  *
  * The scene, over a gradient backdrop (CAGradientLayer): a photo card
@@ -164,21 +168,73 @@ static void show_progress(const char *what, int done, int total) {
     }
 }
 
+static double seconds_of(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Whole redraws of the frame at `t` on 1 and on `threads` threads: the bytes
+ * compared, then the best of 7 interleaved rounds of 3 frames each (wall
+ * time, and the busiest thread's CPU time: see bench_render.c). */
+static int thread_bench(CARendererRef renderer, CVPixelBufferRef target, double t, int threads, size_t ops) {
+    size_t w = CVPixelBufferGetWidth(target), h = CVPixelBufferGetHeight(target);
+    size_t bpr = CVPixelBufferGetBytesPerRow(target);
+    unsigned char *one = malloc(bpr * h);
+    CGRect all = CGRectMake(0, 0, (double)w, (double)h);
+    double best[2] = { INFINITY, INFINITY }, cpu[2] = { INFINITY, INFINITY };
+    long differ = 0;
+    for (int round = -1; round < 7; round++)
+        for (int k = 0; k < 2; k++) {
+            QZRendererSetThreadCount(renderer, k ? (size_t)threads : 1);
+            double c0 = seconds_of(CLOCK_PROCESS_CPUTIME_ID), m0 = seconds_of(CLOCK_THREAD_CPUTIME_ID);
+            double w0 = seconds_of(CLOCK_MONOTONIC);
+            for (int f = 0; f < (round < 0 ? 1 : 3); f++) {
+                CARendererBeginFrameAtTime(renderer, t, NULL);
+                CARendererAddUpdateRect(renderer, all);
+                CARendererRender(renderer);
+                CARendererEndFrame(renderer);
+            }
+            double wall = (seconds_of(CLOCK_MONOTONIC) - w0) / 3;
+            double total = (seconds_of(CLOCK_PROCESS_CPUTIME_ID) - c0) / 3, mine = (seconds_of(CLOCK_THREAD_CPUTIME_ID) - m0) / 3;
+            double busiest = mine > total - mine ? mine : total - mine;
+            CVPixelBufferLockBaseAddress(target, kCVPixelBufferLock_ReadOnly);
+            const unsigned char *p = CVPixelBufferGetBaseAddress(target);
+            if (round < 0 && k == 0) memcpy(one, p, bpr * h);
+            if (round < 0 && k == 1)
+                for (size_t i = 0; i < bpr * h; i++) differ += one[i] != p[i];
+            CVPixelBufferUnlockBaseAddress(target, kCVPixelBufferLock_ReadOnly);
+            if (round < 0) continue;
+            if (wall < best[k]) best[k] = wall;
+            if ((k ? busiest : total) < cpu[k]) cpu[k] = k ? busiest : total;
+        }
+    free(one);
+    QZRendererSetThreadCount(renderer, 1);
+    printf("  busiest frame: t = %.3f s, %zu draw operations, %zux%zu; %d threads vs 1: %ld bytes differ%s\n", t, ops, w, h,
+           threads, differ, differ ? " (MUST be 0)" : " (identical)");
+    printf("SUMMARY demo busiest frame on %d threads: %.2fx faster than one thread (%.3f ms vs %.3f ms; target >= 1.7x: %s), "
+           "%.2fx on free cores (busiest thread's CPU time %.3f ms vs %.3f ms)%s\n", threads, best[0] / best[1],
+           best[1] * 1e3, best[0] * 1e3, best[0] / best[1] >= 1.7 ? "met" : "NOT met", cpu[0] / cpu[1], cpu[1] * 1e3,
+           cpu[0] * 1e3, differ ? ", pixels DIFFER" : ", pixels identical");
+    return differ ? 1 : 0;
+}
+
 int main(int argc, char **argv) {
     const char *outdir = "out", *mp4 = NULL;
-    int fps = 24, pixel_width = WIDTH;
+    int fps = 24, pixel_width = WIDTH, bench_threads = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--mp4") == 0 && i + 1 < argc) mp4 = argv[++i];
         else if (strcmp(argv[i], "--fps") == 0 && i + 1 < argc) fps = atoi(argv[++i]);
         else if (strcmp(argv[i], "--width") == 0 && i + 1 < argc) pixel_width = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--threads-bench") == 0 && i + 1 < argc) bench_threads = atoi(argv[++i]);
         else if (argv[i][0] != '-') outdir = argv[i];
         else {
-            fprintf(stderr, "usage: demo [OUTDIR] [--mp4 FILE] [--fps N] [--width W]\n");
+            fprintf(stderr, "usage: demo [OUTDIR] [--mp4 FILE] [--fps N] [--width W] [--threads-bench N]\n");
             return 2;
         }
     }
-    if (fps < 1 || fps > 240 || pixel_width < 16 || pixel_width > 7680) {
-        fprintf(stderr, "demo: --fps takes 1...240, --width 16...7680\n");
+    if (fps < 1 || fps > 240 || pixel_width < 16 || pixel_width > 7680 || bench_threads < 0 || bench_threads > 64) {
+        fprintf(stderr, "demo: --fps takes 1...240, --width 16...7680, --threads-bench 0...64\n");
         return 2;
     }
     const int frames = SECONDS * fps;
@@ -411,6 +467,8 @@ int main(int argc, char **argv) {
     char **paths = calloc((size_t)frames, sizeof *paths);
     double redrawn = 0, total_ms = 0;
     int transitioned = 0;
+    double busiest_t = 0;
+    size_t busiest_ops = 0;
     QZTextResetStatistics();
     for (int i = 0; i < frames; i++) {
         double t = (double)i / fps;
@@ -452,6 +510,13 @@ int main(int argc, char **argv) {
         clock_gettime(CLOCK_MONOTONIC, &b);
         total_ms += (b.tv_sec - a.tv_sec) * 1e3 + (b.tv_nsec - a.tv_nsec) / 1e6;
         if (!CGRectIsNull(update)) redrawn += update.size.width * update.size.height;
+        if (bench_threads) {
+            QZDrawListRef list = QZRendererCopyDrawList(renderer);
+            size_t n = QZDrawListGetCount(list);
+            CARelease(list);
+            if (n > busiest_ops) { busiest_ops = n; busiest_t = t; }
+            continue;
+        }
 #ifdef QZ_DEMO_HAVE_FFMPEG
         if (video) {
             CVPixelBufferLockBaseAddress(target, kCVPixelBufferLock_ReadOnly);
@@ -476,6 +541,11 @@ int main(int argc, char **argv) {
         show_progress("rendering", i + 1, frames);
     }
     int ok = 0;
+    if (bench_threads) {
+        ok = thread_bench(renderer, target, busiest_t, bench_threads, busiest_ops);
+        free(paths);
+        return ok;
+    }
     printf("Quartzite demo: %d frames of %dx%d at %d fps rendered through CARenderer\n", frames, pixel_width,
            pixel_height, fps);
 #ifdef QZ_DEMO_HAVE_FFMPEG
