@@ -179,6 +179,19 @@ class Renderer(Handle):
     def waits_for_tiles(self, waits: bool) -> None:
         call(_lib.QZRendererSetWaitsForTiles, self, bool(waits))
 
+    @property
+    def thread_count(self) -> int:
+        """How many threads draw each frame (QZRendererSetThreadCount): the
+        update region is cut into bands of rows drawn at once on the calling
+        thread and the tiled layers' worker pool; the pixels are the same
+        bytes whatever the count. 1 (the default) draws on the calling thread
+        alone; setting 0 means one per core; above 64 raises OutOfRangeError."""
+        return int(call(_lib.QZRendererGetThreadCount, self))
+
+    @thread_count.setter
+    def thread_count(self, count: int) -> None:
+        call(_lib.QZRendererSetThreadCount, self, int(count))
+
     def end_frame(self) -> None:
         call(_lib.CARendererEndFrame, self)
 
