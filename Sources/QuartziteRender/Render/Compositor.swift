@@ -91,9 +91,20 @@ package struct Compositor {
         Canvas(r, frame: frame) ?? Canvas(.empty)!
     }
 
-    package mutating func run(_ ops: [DrawOp]) {
-        var i = 0
-        while i < ops.count {
+    /// Shadows blurred before a frame was split into bands (prepareShadows),
+    /// by the index of their BEGIN_SHADOW.
+    package var prepared: [Int: PreparedShadow] = [:]
+
+    /// Replays `ops[start ..< end]` (all of them by default).
+    package mutating func run(_ ops: [DrawOp], from start: Int = 0, to end: Int? = nil) {
+        var i = start
+        let end = min(end ?? ops.count, ops.count)
+        while i < end {
+            if let p = prepared[i] {
+                drawShadowMask(ops[i], p.rect, p.mask)
+                i = p.end + 1
+                continue
+            }
             // The shadow of a lone opaque rounded rectangle (the most common
             // case) comes from the kernels' template blur, without an
             // offscreen silhouette.
@@ -111,9 +122,8 @@ package struct Compositor {
     /// axis-aligned rounded rectangle at uniform scale and nothing clips it;
     /// false (nothing drawn) otherwise.
     private func roundedRectShadow(_ shadow: DrawOp, _ fill: DrawOp) -> Bool {
-        guard clips.isEmpty, fill.kind == .fill, fill.color.w >= 1, fill.opacity >= 1, fill.edgeMask == 0xF else { return false }
+        guard clips.isEmpty, Self.isTemplateShadowFill(fill) else { return false }
         let m = fill.transform.m
-        guard m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.0 == m.4 else { return false }
         let canvas = top
         let region = PixelBox(covering: shadow.bounds).intersection(canvas.rect)
         guard !region.isEmpty else { return true }
@@ -130,6 +140,89 @@ package struct Compositor {
         _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
                                   sigma: shadow.shadowRadius, color: color, templates: textures.shadows)
         return true
+    }
+
+    /// Whether a shadow whose only content is `fill` (and that nothing clips)
+    /// comes from the template blur.
+    private static func isTemplateShadowFill(_ fill: DrawOp) -> Bool {
+        guard fill.kind == .fill, fill.color.w >= 1, fill.opacity >= 1, fill.edgeMask == 0xF else { return false }
+        let m = fill.transform.m
+        return m.1 == 0 && m.2 == 0 && m.3 == 0 && m.5 == 0 && m.8 == 1 && m.0 > 0 && m.0 == m.4
+    }
+
+    /// A shadow's blurred silhouette and where it lies (before its offset).
+    package struct PreparedShadow {
+        /// The index of its END_SHADOW.
+        let end: Int
+        let rect: PixelBox
+        let mask: MaskBitmap?
+    }
+
+    /// Blurs the silhouettes of the shadows outside any group or shadow in
+    /// `ops` (those not drawn from the template), each once, on up to
+    /// `threads` threads, for a frame about to be split into bands: the bands
+    /// then draw their rows of each (what they would otherwise all blur
+    /// whole). `root` is the frame's whole canvas (it is not written).
+    package static func prepareShadows(_ ops: [DrawOp], root: Canvas, textures: TextureCache,
+                                       threads: Int) -> [Int: PreparedShadow] {
+        var found: [(begin: Int, end: Int)] = []
+        var nesting = 0, clipCount = 0, open = -1
+        for (i, op) in ops.enumerated() {
+            switch op.kind {
+            case .pushClip: clipCount += 1
+            case .popClip: clipCount = max(clipCount - 1, 0)
+            case .beginGroup: nesting += 1
+            case .endGroup: nesting = max(nesting - 1, 0)
+            case .beginShadow:
+                if nesting == 0 {
+                    let template = clipCount == 0 && i + 2 < ops.count && ops[i + 2].kind == .endShadow
+                        && isTemplateShadowFill(ops[i + 1])
+                    let shown = !PixelBox(covering: op.bounds).intersection(root.rect).isEmpty
+                    open = template || !shown ? -1 : i
+                }
+                nesting += 1
+            case .endShadow:
+                nesting = max(nesting - 1, 0)
+                if nesting == 0, open >= 0 { found.append((open, i)); open = -1 }
+            default: break
+            }
+        }
+        guard !found.isEmpty else { return [:] }
+        let results = PreparedResults(count: found.count)
+        TileStore.shared.parallel(found.count, threads: threads) { k in
+            let (begin, end) = found[k]
+            var c = Compositor(root: root, textures: textures)
+            // (Its own BEGIN_SHADOW directly: the template shortcut was ruled
+            // out above with the frame's clips, which this compositor lacks.)
+            c.execute(ops[begin])
+            guard let s = c.shadows.popLast() else { return }
+            // The silhouette's content, itself in bands when it is large.
+            let silhouette = s.canvas
+            let bands = frameBands(Array(ops[(begin + 1)..<end]), silhouette.rect, threads: threads)
+            if bands.count <= 1 {
+                c.run(ops, from: begin + 1, to: end)
+            } else {
+                TileStore.shared.parallel(bands.count, threads: threads) { b in
+                    var part = Compositor(root: silhouette.band(bands[b]), textures: textures)
+                    part.run(ops, from: begin + 1, to: end)
+                }
+            }
+            results.set(k, PreparedShadow(end: end, rect: s.canvas.rect, mask: c.blurredSilhouette(s.op, s.canvas)))
+        }
+        var out: [Int: PreparedShadow] = [:]
+        for (k, f) in found.enumerated() {
+            if let p = results.get(k) { out[f.begin] = p }
+        }
+        return out
+    }
+
+    /// Slots filled by the threads of prepareShadows, one each.
+    private final class PreparedResults: @unchecked Sendable {
+        private var slots: [PreparedShadow?]
+        private let lock = RecursiveLock()
+        init(count: Int) { slots = Array(repeating: nil, count: count) }
+        func set(_ k: Int, _ p: PreparedShadow) { lock.withLock { slots[k] = p } }
+        func get(_ k: Int) -> PreparedShadow? { lock.withLock { slots[k] } }
     }
 
     package mutating func execute(_ op: DrawOp) {
@@ -581,23 +674,38 @@ package struct Compositor {
     }
 
     private func compositeShadow(_ op: DrawOp, _ c: Canvas) {
-        guard !c.rect.isEmpty, let mask = MaskBitmap(width: c.rect.width, height: c.rect.height) else { return }
-        // The silhouette's alpha, blurred by the kernels' Gaussian (shadowRadius
-        // in the operation is already the standard deviation in pixels).
+        drawShadowMask(op, c.rect, blurredSilhouette(op, c))
+    }
+
+    /// The silhouette's alpha, blurred by the kernels' Gaussian (shadowRadius
+    /// in the operation is already the standard deviation in pixels); nil
+    /// when there is none.
+    private func blurredSilhouette(_ op: DrawOp, _ c: Canvas) -> MaskBitmap? {
+        guard !c.rect.isEmpty, let mask = MaskBitmap(width: c.rect.width, height: c.rect.height) else { return nil }
         for y in 0..<c.rect.height {
             let m = mask.mask.row(y), src = c.row(c.rect.y0 + y) + c.rect.x0
             for x in 0..<c.rect.width { m[x] = UInt8(src[x] >> 24) }
         }
-        let blurred = textures.shadows.blurred(mask, sigma: op.shadowRadius).mask
+        return textures.shadows.blurred(mask, sigma: op.shadowRadius)
+    }
+
+    /// Draws a shadow's blurred silhouette `mask` (covering `rect` before the
+    /// offset) in its colour, through the clips.
+    private func drawShadowMask(_ op: DrawOp, _ rect: PixelBox, _ mask: MaskBitmap?) {
+        guard let mask else { return }
+        withExtendedLifetime(mask) { drawShadowMask(op, rect, mask.mask) }
+    }
+
+    private func drawShadowMask(_ op: DrawOp, _ rect: PixelBox, _ blurred: AlphaMask) {
         let dx = pixelCoordinate(op.shadowOffset.width.rounded()), dy = pixelCoordinate(op.shadowOffset.height.rounded())
         let dst = top
-        let r = c.rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
+        let r = rect.offset(dx, dy).intersection(dst.rect).intersection(PixelBox(covering: op.bounds))
         guard !r.isEmpty else { return }
         let color = scalePixel(packBGRA(op.color), unit8(Double(op.opacity)))
         let coverage = UnsafeMutablePointer<UInt8>.allocate(capacity: r.width)
         defer { coverage.deallocate() }
         for y in r.y0..<r.y1 {
-            let m = blurred.row(y - dy - c.rect.y0) + (r.x0 - dx - c.rect.x0)
+            let m = blurred.row(y - dy - rect.y0) + (r.x0 - dx - rect.x0)
             if clips.isEmpty {
                 fillSpanOverMasked(dst: dst.row(y) + r.x0, color: color, coverage: m, count: r.width)
             } else {

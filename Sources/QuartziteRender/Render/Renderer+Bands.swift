@@ -27,6 +27,23 @@ package let minimumBandedPixels = 128 * 128
 /// No band is thinner than this many rows (unless the region is).
 package let minimumBandRows = 16
 
+/// Bands per thread: the threads take them as they finish, which evens out
+/// what the estimate below misses.
+package let bandsPerThread = 2
+
+/// A rough relative cost per pixel of an operation: spans of the kernels (1),
+/// or pixels measured one by one (perspective, clipped, borders), blurs.
+private func workPerPixel(_ op: DrawOp, clipped: Bool) -> Double {
+    switch op.kind {
+    case .fill, .image, .border:
+        let m = op.transform.m
+        return clipped || op.kind == .border || m.2 != 0 || m.5 != 0 ? 8 : 1
+    case .path: return 3
+    case .beginShadow, .backdrop: return 4
+    default: return 1
+    }
+}
+
 /// The bands (whole rows of `region`, top to bottom, covering it) that
 /// `threads` threads draw `ops` in; one band when splitting does not pay.
 package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [PixelBox] {
@@ -36,7 +53,9 @@ package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [P
     var delta = [Double](repeating: 0, count: h + 1)
     // forbidden[y]: no cut between rows y - 1 and y (relative to region.y0).
     var forbidden = [Int](repeating: 0, count: h + 1)
+    var clipDepth = 0
     for op in ops {
+        if op.kind == .pushClip { clipDepth += 1 } else if op.kind == .popClip { clipDepth = max(clipDepth - 1, 0) }
         let b = PixelBox(covering: op.bounds).intersection(region)
         if op.kind == .backdrop {
             let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
@@ -45,7 +64,7 @@ package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [P
             if lo < hi { forbidden[lo] += 1; forbidden[hi] -= 1 }
         }
         guard !b.isEmpty, op.kind != .popClip, op.kind != .pushClip else { continue }
-        let w = Double(b.width)
+        let w = Double(b.width) * workPerPixel(op, clipped: clipDepth > 0)
         delta[b.y0 - region.y0] += w
         delta[b.y1 - region.y0] -= w
     }
@@ -59,14 +78,15 @@ package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [P
     var blocked = [Bool](repeating: false, count: h + 1)
     var depth = 0
     for y in 0...h { depth += forbidden[y]; blocked[y] = depth > 0 }
-    // Cuts where the running work passes k / threads of the total, moved to
-    // the nearest row no backdrop spans.
+    // Cuts where the running work passes k / n of the total, moved to the
+    // nearest row no backdrop spans.
+    let n = threads * bandsPerThread
     var cuts: [Int] = []
     var acc = 0.0
     var k = 1
-    for y in 0..<h where k < threads {
+    for y in 0..<h where k < n {
         acc += cost[y]
-        if acc >= total * Double(k) / Double(threads) {
+        if acc >= total * Double(k) / Double(n) {
             k += 1
             var c = y + 1
             if blocked[c] {

@@ -27,11 +27,14 @@ package func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelB
         var comp = Compositor(root: canvas, textures: textures)
         comp.run(ops)
     } else {
-        // (Each band clears and draws its own rows; `canvas` outlives the views.)
+        // Shadows' silhouettes blurred once, then each band clears and draws
+        // its own rows (`canvas` outlives the views).
+        let prepared = Compositor.prepareShadows(ops, root: canvas, textures: textures, threads: threads)
         TileStore.shared.parallel(bands.count, threads: threads) { i in
             let band = canvas.band(bands[i])
             if clearFirst { band.clear() }
             var comp = Compositor(root: band, textures: textures)
+            comp.prepared = prepared
             comp.run(ops)
         }
     }
