@@ -254,6 +254,37 @@ static void identical_in_other_formats(void) {
     CARelease(root);
 }
 
+/* A layer showing the renderer's own target (the last frame, read while the
+ * new one is drawn): the same bytes on 1 and 2 threads. */
+static CVPixelBufferRef render_feedback(int threads) {
+    CVPixelBufferRef pb = target(kCVPixelFormatType_32BGRA);
+    CALayerRef root = scene();
+    CALayerRef mirror = box(root, 40, 30, 400, 300, 0, 0, 0, 0);
+    CALayerSetContents(mirror, pb);
+    CALayerSetTransform(mirror, CATransform3DMakeRotation(0.2, 0, 0, 1));
+    CARendererRef r = CARendererCreate(pb, NULL);
+    QZRendererSetThreadCount(r, (size_t)threads);
+    CARendererSetLayer(r, root);
+    for (int i = 0; i < 3; i++) {
+        CARendererBeginFrameAtTime(r, 1 + i, NULL);
+        CARendererAddUpdateRect(r, CGRectMake(0, 0, W, H));
+        CARendererRender(r);
+        CARendererEndFrame(r);
+    }
+    CHECK_NO_ERROR();
+    CARelease(r);
+    CALayerSetContents(mirror, NULL);
+    CARelease(root);
+    return pb;
+}
+
+static void identical_when_showing_its_own_target(void) {
+    CVPixelBufferRef one = render_feedback(1), two = render_feedback(2);
+    CHECK(same_pixels(one, two, "own target", 2));
+    CVPixelBufferRelease(one);
+    CVPixelBufferRelease(two);
+}
+
 static void counts_and_bad_input(void) {
     CVPixelBufferRef pb = target(kCVPixelFormatType_32BGRA);
     CARendererRef r = CARendererCreate(pb, NULL);
@@ -293,6 +324,7 @@ int main(void) {
     RUN(identical_across_thread_counts);
     RUN(identical_damage_frames);
     RUN(identical_in_other_formats);
+    RUN(identical_when_showing_its_own_target);
     RUN(counts_and_bad_input);
     return qz_summary();
 }

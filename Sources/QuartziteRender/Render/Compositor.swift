@@ -100,7 +100,7 @@ package struct Compositor {
         var i = start
         let end = min(end ?? ops.count, ops.count)
         while i < end {
-            if let p = prepared[i] {
+            if !prepared.isEmpty, let p = prepared[i] {
                 drawShadowMask(ops[i], p.rect, p.mask)
                 i = p.end + 1
                 continue

@@ -21,7 +21,9 @@ package func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelB
     defer { try? target.unlock(readOnly: false) }
     guard let canvas = target.canvas(r, read: !clear) else { return false }
     let clearFirst = clear && !coversOpaquely(ops.first, r)
-    let bands = threads > 1 ? frameBands(ops, r, threads: threads) : [r]
+    // (A frame showing its own target reads it while drawing it: one band,
+    // so that it reads what one thread would.)
+    let bands = threads > 1 && !ops.contains(where: { $0.texture === target }) ? frameBands(ops, r, threads: threads) : [r]
     if bands.count <= 1 {
         if clearFirst { canvas.clear() }
         var comp = Compositor(root: canvas, textures: textures)
