@@ -1,0 +1,94 @@
+import CQuartzite
+import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteVideo
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import QuartziteRender
+@testable import Quartzite
+
+// How a frame is cut into bands for several threads (Renderer+Bands.swift):
+// whole rows covering the region, balanced by work, never across a backdrop
+// or its blur's reach, and not at all where splitting does not pay.
+// (Byte identity with one thread is tested in test_render_threads.c.)
+
+@Suite("Render bands")
+struct RenderBandTests {
+    /// The operations of `root` drawn into a 400x300 target.
+    private func ops(_ root: TL) -> [DrawOp] {
+        CATransactionFlush()
+        let pb = makeBuffer(400, 300)
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)); CVPixelBufferRelease(pb) }
+        CARendererSetLayer(r, root.ref)
+        CARendererBeginFrameAtTime(r, 1, nil)
+        let ops = object(r, as: Renderer.self)!.frameOps
+        CARendererEndFrame(r)
+        return ops
+    }
+
+    private let region = PixelBox(x0: 0, y0: 0, x1: 400, y1: 300)
+
+    /// Bands tile the region: whole rows, in order, none thinner than the minimum.
+    private func checkTiling(_ bands: [PixelBox]) {
+        #expect(bands.first?.y0 == 0 && bands.last?.y1 == 300)
+        for (i, b) in bands.enumerated() {
+            #expect(b.x0 == 0 && b.x1 == 400 && b.height >= minimumBandRows)
+            if i > 0 { #expect(b.y0 == bands[i - 1].y1) }
+        }
+    }
+
+    @Test func evenWorkGivesEvenBandsTwoPerThread() {
+        let root = TL(0, 0, 400, 300, color: (0.2, 0.3, 0.4, 1))
+        let bands = frameBands(ops(root), region, threads: 2)
+        #expect(bands.count == 2 * bandsPerThread)
+        checkTiling(bands)
+        // A uniform frame: 75 rows each.
+        #expect(bands.map(\.height) == [75, 75, 75, 75])
+    }
+
+    @Test func workConcentratedAtTheTopGetsThinnerBandsThere() {
+        let root = TL(0, 0, 400, 300, color: (0.2, 0.3, 0.4, 1))
+        // A perspective-free but clipped, rounded stack of layers over the top 100 rows.
+        for i in 0..<20 { root.add(TL(Double(i), 0, 380, 100, color: (1, 0, 0, 0.5))) }
+        let bands = frameBands(ops(root), region, threads: 2)
+        checkTiling(bands)
+        #expect(bands.count == 4)
+        #expect(bands[0].height < 50 && bands[3].height > 100, "\(bands)")
+    }
+
+    @Test func noCutFallsAcrossABackdropOrItsReach() {
+        let root = TL(0, 0, 400, 300, color: (0.2, 0.3, 0.4, 1))
+        let glass = TL(50, 100, 200, 100, color: (1, 1, 1, 0.2))
+        let blur = CAValueCreateString("CIGaussianBlur")!
+        var item: CAValueRef? = blur
+        let list = CAValueCreateArray(&item, 1)!
+        CALayerSetBackgroundFilters(glass.ref, list)
+        CARelease(UnsafeRawPointer(list)); CARelease(UnsafeRawPointer(blur))
+        root.add(glass)
+        let all = ops(root)
+        let backdrop = all.first { $0.kind == .backdrop }!
+        let reach = blurExtent(sigma: backdrop.filters[0].blurRadius) + 1
+        let span = PixelBox(covering: backdrop.bounds)
+        let bands = frameBands(all, region, threads: 2)
+        checkTiling(bands)
+        #expect(bands.count >= 2)
+        for b in bands.dropFirst() {
+            #expect(b.y0 <= span.y0 - reach || b.y0 >= span.y1 + reach, "cut at \(b.y0) inside \(span.y0 - reach)..<\(span.y1 + reach)")
+        }
+        // A backdrop over the whole height leaves no cut at all.
+        CALayerSetFrame(glass.ref, CGRect(x: 50, y: 0, width: 200, height: 300))
+        #expect(frameBands(ops(root), region, threads: 2).count == 1)
+    }
+
+    @Test func smallRegionsAndOneThreadAreNotSplit() {
+        let root = TL(0, 0, 400, 300, color: (0.2, 0.3, 0.4, 1))
+        let all = ops(root)
+        #expect(frameBands(all, region, threads: 1) == [region])
+        let small = PixelBox(x0: 0, y0: 0, x1: 100, y1: 100)
+        #expect(frameBands(all, small, threads: 4) == [small])
+        let thin = PixelBox(x0: 0, y0: 0, x1: 400, y1: 2 * minimumBandRows - 1)
+        #expect(frameBands(all, thin, threads: 2) == [thin])
+    }
+}
