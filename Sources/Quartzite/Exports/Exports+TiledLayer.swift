@@ -35,7 +35,10 @@ import QuartziteRender
 
 /// Sets the number of worker threads drawing tiles (0: the default, the
 /// machine's cores, at least 2 and at most 16; at most 64). Threads beyond
-/// the new count leave once their current tile is drawn.
+/// the new count leave once their current tile is drawn. The same pool draws
+/// the bands of CPU renderers with several threads (QZRendererSetThreadCount;
+/// it then holds up to their count - 1 threads if that is more, and no more
+/// than this count draw tiles at once).
 @c public func QZTiledLayerSetWorkerThreadCount(_ count: size_t) {
     guard count <= 64 else {
         recordError(QZErrorOutOfRange, #function, "count \(count) is above 64")
