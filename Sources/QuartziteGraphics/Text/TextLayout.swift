@@ -296,11 +296,37 @@ package final class LayoutCache {
         }
         package let source: Source
         package let options: TextLayoutOptions
+        /// Computed once (CacheKeyHash): the dictionary's probes hash only this.
+        private let code: UInt64
+
+        package init(source: Source, options: TextLayoutOptions) {
+            self.source = source
+            self.options = options
+            var h = CacheKeyHash()
+            switch source {
+            case .plain(let text, let fontName, let fontSize):
+                h.add(text); h.add(fontName); h.add(fontSize)
+            case .attributed(let id, let generation):
+                h.add(UInt64(UInt(bitPattern: id))); h.add(generation)
+            }
+            h.add(options.wrapWidth); h.add(options.truncationWidth); h.add(options.maximumHeight)
+            h.add(UInt64(options.truncation.rawValue) | (options.justified ? 0x100 : 0) | (options.singleLine ? 0x200 : 0))
+            code = h.value
+        }
+
+        package static func == (a: Key, b: Key) -> Bool {
+            a.code == b.code && a.options == b.options && a.source == b.source
+        }
+
+        package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+        /// The dictionary's bucket hash: the code itself, mixed with the seed
+        /// (no SipHash round per probe).
+        package func _rawHashValue(seed: Int) -> Int { CacheKeyHash.mix(code, seed: seed) }
     }
 
     package static let capacity = 2048
     package static let byteCapacity = 16 << 20
-    private var entries: [Key: (TextLayout, UInt64)] = [:]
+    private var entries: [Key: (layout: TextLayout, stamp: UInt64)] = [:]
     private var bytes = 0
     private var clock: UInt64 = 0
 
@@ -308,16 +334,17 @@ package final class LayoutCache {
 
     package func layout(_ key: Key, make: () -> TextLayout) -> TextLayout {
         clock &+= 1
+        let now = clock
         if let e = entries[key] {
-            entries[key] = (e.0, clock)
+            entries[key]?.stamp = now
             TextSystem.shared.statistics.layoutCacheHits &+= 1
-            return e.0
+            return e.layout
         }
         let made = make()
         // A text larger than a quarter of the budget is not kept.
         guard made.byteCount <= LayoutCache.byteCapacity / 4 else { return made }
         if entries.count >= LayoutCache.capacity || bytes + made.byteCount > LayoutCache.byteCapacity { evict(made.byteCount) }
-        entries[key] = (made, clock)
+        entries[key] = (made, now)
         bytes += made.byteCount
         return made
     }
@@ -325,12 +352,12 @@ package final class LayoutCache {
     /// Drops the least recently used entries until a quarter of the count
     /// and room for `incoming` bytes are free.
     private func evict(_ incoming: Int) {
-        let sorted = entries.sorted { $0.value.1 < $1.value.1 }
+        let sorted = entries.sorted { $0.value.stamp < $1.value.stamp }
         var i = 0
         while i < sorted.count && (entries.count > LayoutCache.capacity * 3 / 4 || bytes + incoming > LayoutCache.byteCapacity) {
             let (key, value) = sorted[i]
             entries[key] = nil
-            bytes -= value.0.byteCount
+            bytes -= value.layout.byteCount
             i += 1
         }
     }
