@@ -47,8 +47,11 @@ import os
 import sys
 import time
 
-import numpy as np
-import skia
+# numpy's OpenBLAS would start threads that spin while idle: on a 2-core
+# machine they would take a core from the side being timed.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+import numpy as np  # noqa: E402
+import skia  # noqa: E402
 
 DESCRIBE = {
     "a": "1000 64x64 image layers (half translucent)",
