@@ -98,7 +98,7 @@ package struct Compositor {
             // case) comes from the kernels' template blur, without an
             // offscreen silhouette.
             if ops[i].kind == .beginShadow, i + 2 < ops.count, ops[i + 2].kind == .endShadow,
-               roundedRectShadow(ops[i], ops[i + 1]) {
+               roundedRectShadow(ops[i], ops[i + 1], paintedOver: i + 3 < ops.count ? ops[i + 3] : nil) {
                 i += 3
                 continue
             }
@@ -109,8 +109,10 @@ package struct Compositor {
 
     /// Draws `shadow` whose only content is `fill` when that is an opaque,
     /// axis-aligned rounded rectangle at uniform scale and nothing clips it;
-    /// false (nothing drawn) otherwise.
-    private func roundedRectShadow(_ shadow: DrawOp, _ fill: DrawOp) -> Bool {
+    /// false (nothing drawn) otherwise. When the next operation, `next`, draws
+    /// that same fill (a layer's background over its own shadow), the shadow
+    /// leaves out the pixels the fill will cover opaquely.
+    private func roundedRectShadow(_ shadow: DrawOp, _ fill: DrawOp, paintedOver next: DrawOp?) -> Bool {
         guard clips.isEmpty, fill.kind == .fill, fill.color.w >= 1, fill.opacity >= 1, fill.edgeMask == 0xF else { return false }
         let m = fill.transform.m
         guard m.1 == 0, m.2 == 0, m.3 == 0, m.5 == 0, m.8 == 1, m.0 > 0, m.0 == m.4 else { return false }
@@ -124,9 +126,29 @@ package struct Compositor {
         let surface = Surface(base: canvas.base, width: canvas.rect.width, height: canvas.rect.height, rowPixels: canvas.rowPixels)
         let clip = PixelBox(x: region.x0 - canvas.rect.x0, y: region.y0 - canvas.rect.y0, width: region.width, height: region.height)
         let color = scalePixel(packBGRA(shadow.color), unit8(Double(shadow.opacity)))
+        var above: (rect: CGRect, cornerRadius: Double, within: PixelBox)?
+        if let next, Self.drawsSameOpaqueFill(next, fill) {
+            let painted = PixelBox(covering: next.bounds).intersection(canvas.rect)
+            above = (CGRect(x: r.minX * m.0 + m.6 - Double(canvas.rect.x0), y: r.minY * m.4 + m.7 - Double(canvas.rect.y0),
+                            width: r.width * m.0, height: r.height * m.4),
+                     fill.cornerRadius * m.0,
+                     PixelBox(x: painted.x0 - canvas.rect.x0, y: painted.y0 - canvas.rect.y0, width: painted.width, height: painted.height))
+        }
         _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
-                                  sigma: shadow.shadowRadius, color: color, templates: textures.shadows)
+                                  sigma: shadow.shadowRadius, color: color, templates: textures.shadows, opaqueAbove: above)
         return true
+    }
+
+    /// Whether `op` is drawn by drawQuad as the opaque, unclipped fill
+    /// `fill` (already checked opaque and axis-aligned): same shape, same
+    /// transform, full opacity, no tint, not additive.
+    private static func drawsSameOpaqueFill(_ op: DrawOp, _ fill: DrawOp) -> Bool {
+        let a = op.transform.m, b = fill.transform.m
+        return op.kind == .fill && op.rect.origin.x == fill.rect.origin.x && op.rect.origin.y == fill.rect.origin.y
+            && op.rect.size.width == fill.rect.size.width && op.rect.size.height == fill.rect.size.height
+            && op.cornerRadius == fill.cornerRadius && op.edgeMask == 0xF
+            && op.color.w >= 1 && op.opacity >= 1 && op.tint == nil && !op.additive
+            && a.0 == b.0 && a.1 == b.1 && a.2 == b.2 && a.3 == b.3 && a.4 == b.4 && a.5 == b.5 && a.6 == b.6 && a.7 == b.7 && a.8 == b.8
     }
 
     package mutating func execute(_ op: DrawOp) {
