@@ -204,16 +204,21 @@ package func fillRoundedRectShadow(dst: Surface, clip: PixelBox? = nil, rect: CG
             guard a < b else { return }
             var i = area.x - region.x + a
             var k = a
-            while k < b && i < midX { line[k] = trow[i]; k += 1; i += 1 }
+            let left = Swift.min(b - k, Swift.max(0, midX - i))
+            if left > 0 { (line + k).update(from: UnsafePointer(trow + i), count: left); k += left; i += left }
             let middle = Swift.min(b - k, Swift.max(0, midX + shrinkX - i))
             if middle > 0 { (line + k).update(repeating: trow[midX], count: middle); k += middle; i += middle }
-            while k < b { line[k] = trow[i - shrinkX]; k += 1; i += 1 }
+            if k < b { (line + k).update(from: UnsafePointer(trow + (i - shrinkX)), count: b - k) }
             fillSpanOverMasked(dst: dst.row(y) + area.x + a, color: color, coverage: line + a, count: b - a)
         }
-        // (Columns the opaque rectangle above will cover are skipped.)
+        // (Columns the opaque rectangle above will cover are skipped. The two
+        // parts reach into them up to whole groups of eight pixels, which the
+        // kernel blends faster than a scalar tail: those get painted over.)
         if let h = hidden?.columns(y), case let a = Swift.max(h.0 - area.x, 0), case let b = Swift.min(h.1 - area.x, area.width), a < b {
-            blend(0, a)
-            blend(b, area.width)
+            let a8 = Swift.min((a + 7) & ~7, b)
+            let b8 = Swift.max(area.width - ((area.width - b + 7) & ~7), a8)
+            blend(0, a8)
+            blend(b8, area.width)
         } else {
             blend(0, area.width)
         }
