@@ -34,8 +34,9 @@ reference counts only if its picture is Quartzite's within --tolerance
 (mean absolute difference, default 0.5): otherwise the script exits 1.
 --save-png DIR writes each scene's Quartzite, pixman and Skia frames.
 
-Every round runs every scene on every side once (interleaved: pixman,
-Quartzite, Skia); the best round of each is kept. Ratios are Quartzite's time
+Every round runs every scene on every side once (interleaved; the side
+that goes first turns with each round, since the side after a long Skia
+frame starts with cold caches); the best round of each is kept. Ratios are Quartzite's time
 over pixman's and over Skia's (above 1: Quartzite is slower).
 
 Usage: bench_render_skia.py [--lib PATH] [--reps R] [--frames F]
@@ -259,10 +260,17 @@ def main():
         return 1
 
     best = {name: [float("inf")] * 3 for name, _, _ in variants}
-    for _ in range(reps):
+    for round_index in range(reps):
         for name, s, picture in variants:
-            times = (lib.br_time(1, ord(s), frames), lib.br_time(0, ord(s), frames) if name == s else float("nan"),
-                     skia_side.time(picture, frames))
+            # The sides take turns at going first: the one after a long Skia
+            # frame (or the scene before) starts with cold caches.
+            sides = [lambda: lib.br_time(1, ord(s), frames),
+                     lambda: lib.br_time(0, ord(s), frames) if name == s else float("nan"),
+                     lambda: skia_side.time(picture, frames)]
+            times = [0.0] * 3
+            for k in range(3):
+                side = (round_index + k) % 3
+                times[side] = sides[side]()
             best[name] = [min(b, t) if t == t else b for b, t in zip(best[name], times)]
 
     print("  %-48s %11s %11s %11s %10s %10s" % ("scene (%dx%d, one thread), best of %d rounds of %d frames" % (w, h, reps, frames),
