@@ -75,9 +75,18 @@ void qz_internal_model_lock_contended(void) {
         uintptr_t expected = 0;
         if (atomic_compare_exchange_weak_explicit(&qz_internal_model_owner, &expected, self,
                                                   memory_order_acquire, memory_order_relaxed)) break;
-        /* Contention is rare (commits and tree edits are short); spin briefly,
-         * then give the core to the holder. */
-        if (spins > 64) sched_yield();
+        /* Contention is rare (commits and tree edits are short): spin briefly,
+         * then yield, then sleep. sched_yield alone can starve the holder
+         * where the scheduler is unfair: under valgrind's default scheduler
+         * lock (one thread runs at a time, and a yielding thread may take the
+         * lock straight back) and on oversubscribed machines. A sleeping
+         * waiter cannot. */
+        if (spins > 256) {
+            struct timespec pause = { 0, 50000 };   /* 50 us */
+            nanosleep(&pause, NULL);
+        } else if (spins > 64) {
+            sched_yield();
+        }
     }
     qz_internal_model_depth = 1;
 }
