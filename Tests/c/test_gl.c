@@ -558,9 +558,17 @@ static CAValueRef vector4(double a, double b, double c, double d) {
     return v;
 }
 
+/* One GL renderer draws every filter scene, so that its programs compile
+ * once (under valgrind each compile costs seconds); released by main. */
+static CARendererRef filter_renderer;
+static CARendererRef shared_renderer(void) {
+    if (!filter_renderer) filter_renderer = CARendererCreateWithEGLContext(display, context, NULL);
+    CHECK(filter_renderer != NULL);
+    return filter_renderer;
+}
+
 /* The frame of `root` drawn by the GL renderer `r` into a fresh target
- * (malloc'd BGRA words, top row first). One renderer draws every filter
- * scene, so that its programs compile once (valgrind). */
+ * (malloc'd BGRA words, top row first). */
 static double filter_frame_time = 10;
 static uint32_t *gpu_frame_with(CARendererRef r, CALayerRef root, int w, int h) {
     target tg = target_make(w, h);
@@ -612,8 +620,7 @@ static void test_gpu_blend_modes(void) {
     };
     /* (Under valgrind, one of each family.) */
     static const char *const quick[] = { "multiplyBlendMode", "hueBlendMode", "sourceIn", "plusD", "clear" };
-    CARendererRef r = CARendererCreateWithEGLContext(display, context, NULL);
-    CHECK(r != NULL);
+    CARendererRef r = shared_renderer();
     if (!r) return;
     size_t count = all ? sizeof names / sizeof *names : sizeof quick / sizeof *quick;
     for (size_t i = 0; i < count; i++) {
@@ -649,14 +656,12 @@ static void test_gpu_blend_modes(void) {
         CARelease(left);
         CARelease(root);
     }
-    CARelease(r);
 }
 
 /* filters on a group: blurs (direct and box-pass kernels), a colour matrix,
  * colour controls. */
 static void test_gpu_layer_filters(void) {
-    CARendererRef r = CARendererCreateWithEGLContext(display, context, NULL);
-    CHECK(r != NULL);
+    CARendererRef r = shared_renderer();
     if (!r) return;
     for (int k = 0; k < 4; k++) {
         CALayerRef root = layer_with(0, 0, 72, 48, 1, 1, 1, 1);
@@ -704,15 +709,13 @@ static void test_gpu_layer_filters(void) {
         CARelease(group);
         CARelease(root);
     }
-    CARelease(r);
 }
 
 /* backgroundFilters: a frosted rounded card over stripes, at blur radii
  * drawn directly and reduced by 2 and 4 (the last card rotated). */
 static void test_gpu_backdrop(void) {
     bool all = all_scenes;
-    CARendererRef r = CARendererCreateWithEGLContext(display, context, NULL);
-    CHECK(r != NULL);
+    CARendererRef r = shared_renderer();
     if (!r) return;
     const double radii[3] = { 4, 10, 20 };
     for (int k = 0; k < (all ? 3 : 1); k++) {
@@ -745,7 +748,6 @@ static void test_gpu_backdrop(void) {
         CARelease(card);
         CARelease(root);
     }
-    CARelease(r);
 }
 
 /* MARK: - Bad input */
@@ -990,6 +992,7 @@ int main(int argc, char **argv) {
     RUN(test_gpu_blend_modes);
     RUN(test_gpu_layer_filters);
     RUN(test_gpu_backdrop);
+    if (filter_renderer) CARelease(filter_renderer);
     RUN(test_bad_input);
     /* The context goes, the display stays initialised: eglTerminate unloads
      * Mesa's driver, whose remaining allocations valgrind could then no
