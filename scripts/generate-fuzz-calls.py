@@ -79,6 +79,10 @@ KEY_PATHS = [
     "transform.translation", "sublayerTransform.scale.y", "anchorPoint.x", "shadowOffset.height", "contentsRect.size.width",
     "custom", "customObject", "a.b.c", "style.key", "actions", "transition", "onOrderIn", "onOrderOut", "sublayers", "mask",
     "backgroundColor", "opacity", "zPosition", "cornerRadius", "contents", "shadowPath", "hidden", "", ".", "..", "x.",
+    # Named filters' inputs.
+    "filters.blur.inputRadius", "filters.CIGaussianBlur.inputRadius", "backgroundFilters.CIGaussianBlur.inputRadius",
+    "filters.CIColorMatrix.inputRVector", "filters.CIColorMatrix.inputRVector.x", "filters.CIColorControls.inputSaturation",
+    "filters.blur", "filters.blur.name", "blur",
 ]
 
 HEADER_DECL = re.compile(r"^(?P<ret>[A-Za-z_][\w\s\*]*?[\s\*])(?P<name>\w+)\((?P<params>.*)\);$")
