@@ -2644,7 +2644,7 @@ CAEmitterCellRef CAEmitterCellCreate(void);
 const char *CAEmitterCellGetName(CAEmitterCellRef cell);
 
 /**
- * Sets the cell's name. The string is copied; NULL clears it.
+ * Sets the cell's name, which addresses the cell in its emitter layer's key paths ("emitterCells.<name>.birthRate": set, read and animated there). The string is copied; NULL clears it.
  */
 void CAEmitterCellSetName(CAEmitterCellRef cell, const char *name);
 

@@ -141,6 +141,7 @@ extension Layer {
         if let declared = declaredKey(String(first)), declared == .filters || declared == .backgroundFilters {
             return head.flatMap { LayerFilter.value(in: $0, at: Array(parts.dropFirst())) }
         }
+        if first == "emitterCells", emitter != nil { return emitterCellValue(at: Array(parts.dropFirst())) }
         return head?.field(Array(parts.dropFirst()))
     }
 
@@ -167,6 +168,10 @@ extension Layer {
         }
         let rest = Array(parts.dropFirst())
         let declared = declaredKey(key)
+        if key == "emitterCells", emitter != nil {
+            // "emitterCells.<name>.<property>": the named cell's property.
+            return setEmitterCellValue(value, at: rest, function: function)
+        }
         if declared == .filters || declared == .backgroundFilters {
             // "filters.<name>.<input>": the named filter's input.
             guard let updated = LayerFilter.setting(self.value(forKey: key), at: rest, to: value, key: key,
