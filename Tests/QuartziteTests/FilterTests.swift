@@ -12,8 +12,9 @@ import Testing
 // Layer filters (LayerFilters.swift, Kernels/Filters.swift): the checked
 // setters, each compositing mode against its formula computed here, the
 // Core Image filters' values on known pixels, backdrop blur, damage, the
-// draw list, key paths into named filters, and golden scenes. (Rendered on
-// the CPU here; Tests/c/test_gl.c compares the GPU renderer's filters.)
+// draw list, key paths into named filters, and golden scenes; every frame
+// rendered on the CPU is also drawn by the GPU renderer and compared
+// (GPUParity; Tests/c/test_gl.c compares each filter tighter).
 
 private func filter(_ name: String, _ inputs: [(String, Value)] = []) -> Value {
     var d = ValueDictionary()
@@ -31,7 +32,8 @@ private func list(_ items: Value...) -> Value { Value(.array(items)) }
 private func num(_ x: Double) -> Value { Value(.number(x)) }
 private func vec(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Value { Value(.array([num(a), num(b), num(c), num(d)])) }
 
-/// Renders through a CARenderer on the CPU (no GPU parity check) into a new buffer (+1).
+/// Renders through a CARenderer on the CPU into a new buffer (+1), and
+/// checks the GPU renderer's frame against it (GPUParity).
 private func renderCPU(_ root: TL, _ w: Int, _ h: Int) -> QZCVPixelBufferRef {
     let pb = makeBuffer(w, h)
     let r = CARendererCreate(pb, nil)!
@@ -40,6 +42,7 @@ private func renderCPU(_ root: TL, _ w: Int, _ h: Int) -> QZCVPixelBufferRef {
     CARendererRender(r)
     CARendererEndFrame(r)
     CARelease(UnsafeRawPointer(r))
+    GPUParity.check(root.ref, w, h, at: 1000, cpu: pb)
     return pb
 }
 
