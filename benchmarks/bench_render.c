@@ -37,6 +37,12 @@
  *   (defaults 5 rounds of 3 frames; --threads 1 skips the thread comparison;
  *   --pixman-only measures pixman alone, when the library has no renderer)
  * Exit status 1 when the library records an error.
+ *
+ * Compiled with -DBENCH_RENDER_LIBRARY -shared -fPIC, the file is instead a
+ * library without main for bench_render_skia.py, which adds Skia as a third
+ * side: the br_* functions at the end hand it the scenes' content and time
+ * the pixman and Quartzite frames, so all three run interleaved in one
+ * process.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -53,12 +59,6 @@
 
 enum { W = 1920, H = 1080, NA = 1000, TILE = 64, NC = 100, CW = 150, CH = 80 };
 static const double CORNER = 12, SHADOW_RADIUS = 6, SHADOW_DY = 3, SHADOW_OPACITY = 0.5;
-
-static double cpu_ns(clockid_t clock) {
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static double now_ns(void) {
     struct timespec ts;
@@ -306,6 +306,7 @@ static CARendererRef renderer_for(char scene) {
     return qz_renderer[scene == 'b' ? 1 : scene == 'c' ? 2 : 0];
 }
 
+#ifndef BENCH_RENDER_LIBRARY
 /* Pixels whose channels differ by more than 2, and the largest difference. */
 static void compare(char scene) {
     CVPixelBufferLockBaseAddress(qz_target, 1);
@@ -329,8 +330,15 @@ static void compare(char scene) {
            100.0 * (double)differ / ((double)W * H), worst);
 }
 #endif
+#endif
 
-#ifndef PIXMAN_ONLY
+#if !defined(PIXMAN_ONLY) && !defined(BENCH_RENDER_LIBRARY)
+static double cpu_ns(clockid_t clock) {
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 /* The target's bytes. */
 static void copy_target(uint8_t *out) {
     CVPixelBufferLockBaseAddress(qz_target, 1);
@@ -392,6 +400,7 @@ static void thread_scaling(char scene, const char *what, int reps, int frames, i
 }
 #endif
 
+#ifndef BENCH_RENDER_LIBRARY
 static const char *describe(char s) {
     switch (s) {
     case 'a': return "1000 64x64 image layers (half translucent)";
@@ -481,3 +490,74 @@ int main(int argc, char **argv) {
 #endif
     return 0;
 }
+#endif /* !BENCH_RENDER_LIBRARY */
+
+#if defined(BENCH_RENDER_LIBRARY) && !defined(PIXMAN_ONLY)
+/* MARK: - The library interface for bench_render_skia.py (ctypes) */
+
+#define BR_EXPORT __attribute__((visibility("default")))
+
+/* The scenes' content, the pixman images and the Quartzite trees, made once. */
+BR_EXPORT void br_setup(void) {
+    make_content();
+    make_pixman();
+    make_quartzite();
+}
+
+/* The geometry and colours both sides use, for the third side to copy:
+ * W, H, NA, TILE, NC, CW, CH, PW, PH, corner radius, shadow radius, shadow
+ * dy, shadow opacity, background and card colours (0xAARRGGBB). */
+BR_EXPORT void br_geometry(double out[15]) {
+    const double g[15] = { W, H, NA, TILE, NC, CW, CH, PW, PH, CORNER, SHADOW_RADIUS, SHADOW_DY, SHADOW_OPACITY,
+                           BACKGROUND, CARD };
+    memcpy(out, g, sizeof g);
+}
+
+/* Premultiplied BGRA pixels: tile 0 (opaque) or 1 (translucent), the photo. */
+BR_EXPORT const uint32_t *br_tile(int k) { return tiles[k & 1]; }
+BR_EXPORT const uint32_t *br_photo(void) { return photo; }
+/* Positions: 0 and 1 the image layers' x and y (scene a), 2 and 3 the cards' (scene c). */
+BR_EXPORT const int *br_positions(int which) {
+    switch (which) {
+    case 0: return ax;
+    case 1: return ay;
+    case 2: return cx;
+    default: return cy;
+    }
+}
+
+/* One frame of `scene` on side 0 (pixman) or 1 (Quartzite, a full redraw). */
+BR_EXPORT void br_frame(int side, int scene) {
+    if (side == 0) pixman_frame((char)scene);
+    else quartzite_frame(renderer_for((char)scene), scene != 'd');
+    fail_if_error("rendering");
+}
+
+/* Nanoseconds per frame over `frames` consecutive frames (CLOCK_MONOTONIC). */
+BR_EXPORT double br_time(int side, int scene, int frames) {
+    if (frames < 1) frames = 1;
+    CARendererRef r = renderer_for((char)scene);
+    double t = now_ns();
+    if (side == 0)
+        for (int f = 0; f < frames; f++) pixman_frame((char)scene);
+    else
+        for (int f = 0; f < frames; f++) quartzite_frame(r, scene != 'd');
+    double ns = (now_ns() - t) / frames;
+    fail_if_error("rendering");
+    return ns;
+}
+
+/* Copies side 0's (pixman) or side 1's (Quartzite) last frame into `out`
+ * (W x H premultiplied BGRA, rows of W * 4 bytes). */
+BR_EXPORT void br_read(int side, uint8_t *out) {
+    if (side == 0) {
+        memcpy(out, px_buf, (size_t)W * H * 4);
+        return;
+    }
+    CVPixelBufferLockBaseAddress(qz_target, 1);
+    const uint8_t *q = CVPixelBufferGetBaseAddress(qz_target);
+    size_t bpr = CVPixelBufferGetBytesPerRow(qz_target);
+    for (int y = 0; y < H; y++) memcpy(out + (size_t)y * W * 4, q + (size_t)y * bpr, (size_t)W * 4);
+    CVPixelBufferUnlockBaseAddress(qz_target, 1);
+}
+#endif

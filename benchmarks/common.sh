@@ -91,6 +91,37 @@ qz_build_render_bench() {
         -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs pixman-1) -lm
 }
 
+# Compiles bench_render.c as $BENCH_OUT/libbench_render.so (-DBENCH_RENDER_LIBRARY:
+# no main, the br_* functions exported) for bench_render_skia.py. Needs pixman
+# (qz_build_render_bench installs it).
+qz_build_render_library() {
+    mkdir -p "$BENCH_OUT"
+    # shellcheck disable=SC2086,SC2046
+    "$CC" $BENCH_CFLAGS -DBENCH_RENDER_LIBRARY -shared -fPIC -fvisibility=hidden -I"$QZ_INCLUDE" \
+        $(pkg-config --cflags pixman-1) "$BENCH_DIR/bench_render.c" -o "$BENCH_OUT/libbench_render.so" \
+        -L"$QZ_LIBDIR" -lquartzite -Wl,-rpath,"$QZ_LIBDIR" $(pkg-config --libs pixman-1) -lm
+}
+
+# Prints the Python that has skia-python (the project's .venv, made by
+# scripts/install-deps.sh), installing benchmarks/requirements.txt into it when
+# skia is missing; prints nothing and returns 1 when it cannot be had.
+qz_skia_python() {
+    local py="$REPO_ROOT/.venv/bin/python"
+    if [ ! -x "$py" ]; then
+        echo "bench_render_skia: $REPO_ROOT/.venv is missing (run scripts/install-deps.sh or make build)" >&2
+        return 1
+    fi
+    if ! "$py" -c "import skia, numpy" 2>/dev/null; then
+        echo "bench_render_skia: skia-python is missing; .venv: pip install -r benchmarks/requirements.txt" >&2
+        "$py" -m pip install -q --disable-pip-version-check -r "$BENCH_DIR/requirements.txt" >&2 || true
+        if ! "$py" -c "import skia, numpy" 2>/dev/null; then
+            echo "bench_render_skia: skia-python could not be installed" >&2
+            return 1
+        fi
+    fi
+    echo "$py"
+}
+
 # bench_render_gl: bench_render.c's scenes through the GL renderer (EGL and
 # GLES from Debian's libegl-dev / libgles-dev, Mesa's llvmpipe without a GPU).
 qz_build_render_gl_bench() {

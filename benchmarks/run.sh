@@ -2,7 +2,8 @@
 # benchmarks/run.sh — the one command: build and run every benchmark, print ratios.
 #
 #   benchmarks/run.sh [--quick] [--no-callgrind] [--no-python] [--no-layers] [--no-animation] [--no-video]
-#                     [--no-transaction] [--no-render] [--no-graphics] [--no-shapes] [--no-emitter] [--no-text] [--no-gl] [--no-tiled]
+#                     [--no-transaction] [--no-render] [--no-skia] [--no-graphics] [--no-shapes] [--no-emitter] [--no-text]
+#                     [--no-gl] [--no-tiled]
 #
 #   --quick         fewer iterations and repetitions (a smoke run; noisier)
 #   --no-callgrind  skip the instruction counts (also when valgrind is missing)
@@ -15,6 +16,9 @@
 #                   installs Debian's libpixman-1-dev with apt-get when missing),
 #                   the shadow-path linearity benchmark (bench_shadow_path) and
 #                   the backdrop blur against the shadow scene (bench_backdrop)
+#   --no-skia       skip Skia, bench_render's second reference (bench_render_skia.py:
+#                   skia-python in the project's .venv, installed from
+#                   benchmarks/requirements.txt when missing)
 #   --no-graphics   skip the Core Graphics / display cycle benchmark against cairo
 #                   (bench_graphics)
 #   --no-shapes     skip the animated shape layers against cairo in C (bench_shapes)
@@ -34,7 +38,7 @@ set -euo pipefail
 # shellcheck source=common.sh
 . "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
-quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 graphics=1 shapes=1 emitter=1 text=1 gl=1 tiled=1
+quick=0 callgrind=1 python=1 layers=1 animation=1 video=1 transaction=1 render=1 skia=1 graphics=1 shapes=1 emitter=1 text=1 gl=1 tiled=1
 for arg in "$@"; do
     case "$arg" in
     --quick) quick=1 ;;
@@ -46,13 +50,14 @@ for arg in "$@"; do
     --no-video) video=0 ;;
     --no-transaction) transaction=0 ;;
     --no-render) render=0 ;;
+    --no-skia) skia=0 ;;
     --no-graphics) graphics=0 ;;
     --no-shapes) shapes=0 ;;
     --no-emitter) emitter=0 ;;
     --no-text) text=0 ;;
     --no-gl) gl=0 ;;
     -h | --help)
-        sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'
+        sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
@@ -97,6 +102,17 @@ if [ "$render" = 1 ] && ! qz_build_render_bench; then
     echo "run.sh: bench_render skipped (pixman is not available; see the message above)" >&2
     render=0
 fi
+skia_python=""
+if [ "$render" = 1 ] && [ "$skia" = 1 ]; then
+    if skia_python="$(qz_skia_python)" && qz_build_render_library; then
+        :
+    else
+        echo "run.sh: bench_render_skia skipped (skia-python or the scene library is not available; see above)" >&2
+        skia=0
+    fi
+else
+    skia=0
+fi
 if [ "$graphics" = 1 ]; then
     qz_build_graphics_bench
 fi
@@ -122,6 +138,7 @@ anim_args=()
 video_args=()
 tx_args=()
 render_args=()
+skia_args=()
 graphics_args=()
 shapes_args=()
 emitter_args=()
@@ -138,6 +155,7 @@ if [ "$quick" = 1 ]; then
     video_args=(--reps 3)
     tx_args=(--reps 3)
     render_args=(--reps 2 --frames 2)
+    skia_args=(--reps 2 --frames 1)
     shadow_args=(--reps 1)
     backdrop_args=(--reps 2 --frames 1)
     tiled_args=(--reps 1 --quick)
@@ -249,6 +267,15 @@ if [ "$render" = 1 ]; then
         status=1
     fi
     echo
+    if [ "$skia" = 1 ]; then
+        echo "== Python + C: bench_render_skia (CARenderer vs pixman vs Skia's CPU rasterizer, scenes a-c, one process)"
+        BENCH_OUT="$BENCH_OUT" "$skia_python" "$BENCH_DIR/bench_render_skia.py" ${skia_args[@]+"${skia_args[@]}"} \
+            | tee -a "$BENCH_OUT/bench_render.txt" || {
+            echo "run.sh: bench_render_skia FAILED (see the messages above)" >&2
+            status=1
+        }
+        echo
+    fi
     echo "== Swift: bench_kernels (the renderer's pixel kernels vs pixman on the same buffers)"
     # The kernels' own sources, copied without their imports of the engine's
     # other targets (the benchmark is one module; kernels/Sources/bench_kernels/Engine

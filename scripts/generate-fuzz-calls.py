@@ -79,6 +79,12 @@ KEY_PATHS = [
     "transform.translation", "sublayerTransform.scale.y", "anchorPoint.x", "shadowOffset.height", "contentsRect.size.width",
     "custom", "customObject", "a.b.c", "style.key", "actions", "transition", "onOrderIn", "onOrderOut", "sublayers", "mask",
     "backgroundColor", "opacity", "zPosition", "cornerRadius", "contents", "shadowPath", "hidden", "", ".", "..", "x.",
+    # Named filters' inputs and named emitter cells' properties.
+    "filters.blur.inputRadius", "filters.CIGaussianBlur.inputRadius", "backgroundFilters.CIGaussianBlur.inputRadius",
+    "filters.CIColorMatrix.inputRVector", "filters.CIColorMatrix.inputRVector.x", "filters.CIColorControls.inputSaturation",
+    "filters.blur", "filters.blur.name", "blur", "fire", "spark", "emitterCells.fire.birthRate",
+    "emitterCells.fire.velocity", "emitterCells.fire.enabled", "emitterCells.fire.emitterCells.spark.scale",
+    "emitterCells.fire", "emitterCells.fire.name", "emitterCells.spark.lifetime",
 ]
 
 HEADER_DECL = re.compile(r"^(?P<ret>[A-Za-z_][\w\s\*]*?[\s\*])(?P<name>\w+)\((?P<params>.*)\);$")

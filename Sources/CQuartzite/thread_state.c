@@ -62,60 +62,62 @@ uint64_t qz_internal_monotonic_nanoseconds(void) {
 
 /* MARK: - The model lock */
 
-static _Atomic(uintptr_t) model_owner;   /* address of the owner's thread token, 0 when free */
-static unsigned model_depth;             /* only touched by the owner */
+/* (The uncontended lock and unlock are inline in quartzite_internal.h.) */
+_Atomic(uintptr_t) qz_internal_model_owner;   /* address of the owner's thread token, 0 when free */
+unsigned qz_internal_model_depth;             /* only touched by the owner */
 /* Its address identifies the thread. initial-exec: one byte of static TLS
  * spares every lock a call to __tls_get_addr. */
-static _Thread_local char thread_token __attribute__((tls_model("initial-exec")));
+_Thread_local char qz_internal_thread_token __attribute__((tls_model("initial-exec")));
 
-void qz_internal_model_lock(void) {
-    uintptr_t self = (uintptr_t)&thread_token;
-    if (atomic_load_explicit(&model_owner, memory_order_relaxed) == self) {
-        model_depth++;
-        return;
-    }
+void qz_internal_model_lock_contended(void) {
+    uintptr_t self = (uintptr_t)&qz_internal_thread_token;
     for (unsigned spins = 0;; spins++) {
         uintptr_t expected = 0;
-        if (atomic_compare_exchange_weak_explicit(&model_owner, &expected, self,
+        if (atomic_compare_exchange_weak_explicit(&qz_internal_model_owner, &expected, self,
                                                   memory_order_acquire, memory_order_relaxed)) break;
-        /* Contention is rare (commits and tree edits are short); spin briefly,
-         * then give the core to the holder. */
-        if (spins > 64) sched_yield();
+        /* Contention is rare (commits and tree edits are short): spin briefly,
+         * then yield, then sleep. sched_yield alone can starve the holder
+         * where the scheduler is unfair: under valgrind's default scheduler
+         * lock (one thread runs at a time, and a yielding thread may take the
+         * lock straight back) and on oversubscribed machines. A sleeping
+         * waiter cannot. */
+        if (spins > 256) {
+            struct timespec pause = { 0, 50000 };   /* 50 us */
+            nanosleep(&pause, NULL);
+        } else if (spins > 64) {
+            sched_yield();
+        }
     }
-    model_depth = 1;
-}
-
-void qz_internal_model_unlock(void) {
-    if (--model_depth == 0) atomic_store_explicit(&model_owner, 0, memory_order_release);
+    qz_internal_model_depth = 1;
 }
 
 bool qz_internal_model_trylock(void) {
-    uintptr_t self = (uintptr_t)&thread_token;
-    if (atomic_load_explicit(&model_owner, memory_order_relaxed) == self) {
-        model_depth++;
+    uintptr_t self = (uintptr_t)&qz_internal_thread_token;
+    if (atomic_load_explicit(&qz_internal_model_owner, memory_order_relaxed) == self) {
+        qz_internal_model_depth++;
         return true;
     }
     uintptr_t expected = 0;
-    if (!atomic_compare_exchange_strong_explicit(&model_owner, &expected, self,
+    if (!atomic_compare_exchange_strong_explicit(&qz_internal_model_owner, &expected, self,
                                                  memory_order_acquire, memory_order_relaxed)) return false;
-    model_depth = 1;
+    qz_internal_model_depth = 1;
     return true;
 }
 
 unsigned qz_internal_model_suspend(void) {
-    if (atomic_load_explicit(&model_owner, memory_order_relaxed) != (uintptr_t)&thread_token) return 0;
-    unsigned depth = model_depth;
-    model_depth = 0;
-    atomic_store_explicit(&model_owner, 0, memory_order_release);
+    if (atomic_load_explicit(&qz_internal_model_owner, memory_order_relaxed) != (uintptr_t)&qz_internal_thread_token) return 0;
+    unsigned depth = qz_internal_model_depth;
+    qz_internal_model_depth = 0;
+    atomic_store_explicit(&qz_internal_model_owner, 0, memory_order_release);
     return depth;
 }
 
 void qz_internal_model_resume(unsigned depth) {
     if (depth == 0) return;
     qz_internal_model_lock();
-    model_depth = depth;
+    qz_internal_model_depth = depth;
 }
 
 bool qz_internal_model_lock_held(void) {
-    return atomic_load_explicit(&model_owner, memory_order_relaxed) == (uintptr_t)&thread_token;
+    return atomic_load_explicit(&qz_internal_model_owner, memory_order_relaxed) == (uintptr_t)&qz_internal_thread_token;
 }

@@ -119,6 +119,111 @@ private func bytes(_ pb: QZCVPixelBufferRef) -> [UInt8] {
         #expect(ps.count == 1 && abs((ps.first?.position.y ?? 0) - (40 + 40 * 0.25 - 5 * 0.0625)) < 1e-9)
     }
 
+    /// "emitterCells.<name>.<property>" on the emitter layer: read, set (the
+    /// cell itself changes), nested cells, bad paths and values refused.
+    @Test func cellPropertiesByKeyPath() {
+        withClock(1000) { _ in
+            var dot: CAEmitterCellRef?, layer: CALayerRef?
+            let spark = CAEmitterCellCreate()!
+            CAEmitterCellSetName(spark, "spark")
+            let root = emitterScene(100, 60) { e, c in
+                CAEmitterCellSetName(c, "dot")
+                CAEmitterCellSetVelocity(c, 40)
+                var nested: [CAEmitterCellRef?] = [spark]
+                CAEmitterCellSetEmitterCells(c, &nested, 1)
+                dot = c
+                layer = e
+            }
+            defer { CARelease(UnsafeRawPointer(spark)) }
+            defer { withExtendedLifetime(root) {} }
+            guard let e = layer, let dot else { Issue.record("no emitter"); return }
+            #expect(CALayerGetNumberForKeyPath(e, "emitterCells.dot.velocity") == 40)
+            #expect(CALayerGetNumberForKeyPath(e, "emitterCells.dot.scale") == 1)
+            CALayerSetNumberForKeyPath(e, "emitterCells.dot.velocity", 25)
+            #expect(QZGetLastError() == QZErrorNone)
+            #expect(CAEmitterCellGetVelocity(dot) == 25)
+            CALayerSetNumberForKeyPath(e, "emitterCells.dot.emitterCells.spark.scale", 3)
+            #expect(QZGetLastError() == QZErrorNone)
+            #expect(CAEmitterCellGetScale(spark) == 3)
+            #expect(CALayerGetNumberForKeyPath(e, "emitterCells.dot.emitterCells.spark.scale") == 3)
+            let no = Value(.bool(false))
+            withExtendedLifetime(no) { CALayerSetValueForKeyPath(e, "emitterCells.dot.enabled", borrowedHandle(no)) }
+            #expect(QZGetLastError() == QZErrorNone && !CAEmitterCellGetEnabled(dot))
+            CAEmitterCellSetEnabled(dot, true)
+            for (path, x, error) in [("emitterCells.nothing.velocity", 1.0, QZErrorInvalidArgument),
+                                     ("emitterCells.dot.contents", 1.0, QZErrorInvalidArgument),
+                                     ("emitterCells.dot", 1.0, QZErrorInvalidArgument),
+                                     ("emitterCells.dot.birthRate", -1.0, QZErrorOutOfRange),
+                                     ("emitterCells.dot.velocity", .nan, QZErrorNotFinite)] {
+                CALayerSetNumberForKeyPath(e, path, x)
+                #expect(QZGetLastError() == error, "\(path)")
+            }
+            #expect(CAEmitterCellGetVelocity(dot) == 25 && CAEmitterCellGetBirthRate(dot) == 0)
+        }
+    }
+
+    /// A basic animation of "emitterCells.dot.velocity" (and birthRate):
+    /// the presentation layer has the interpolated values, the model cell
+    /// keeps its own, and the frame is that of a still scene whose cell has
+    /// the interpolated velocity.
+    @Test func cellPropertiesAnimate() {
+        withClock(1000) { clock in
+            func scene(_ velocity: Double) -> (TL, CALayerRef) {
+                var layer: CALayerRef?
+                let root = emitterScene(100, 60) { e, c in
+                    CAEmitterLayerSetEmitterPosition(e, CGPoint(x: 20, y: 30))
+                    CAEmitterCellSetName(c, "dot")
+                    CAEmitterCellSetBirthRate(c, 1); CAEmitterCellSetLifetime(c, 0.5); CAEmitterCellSetVelocity(c, velocity)
+                    let red = CGColorCreateSRGB(1, 0, 0, 1)
+                    CAEmitterCellSetColor(c, red); CGColorRelease(red)
+                    layer = e
+                }
+                return (root, layer!)
+            }
+            let (root, e) = scene(40)
+            CATransactionFlush()
+            QZClearLastError()
+            for (path, from, to) in [("emitterCells.dot.velocity", 40.0, 80.0), ("emitterCells.dot.birthRate", 1.0, 3.0)] {
+                let anim = CABasicAnimationCreate(path)!
+                let f = Value(.number(from)), t = Value(.number(to))
+                withExtendedLifetime((f, t)) {
+                    CABasicAnimationSetFromValue(anim, borrowedHandle(f)); CABasicAnimationSetToValue(anim, borrowedHandle(t))
+                }
+                CAAnimationSetDuration(anim, 4)
+                CALayerAddAnimation(e, anim, path)
+                #expect(QZGetLastError() == QZErrorNone)
+                CARelease(UnsafeRawPointer(anim))
+            }
+            CATransactionFlush()
+            clock.now = 1001   // a quarter of the way: velocity 50, birthRate 1.5
+            let p = CALayerCopyPresentationLayer(e)!
+            #expect(abs(CALayerGetNumberForKeyPath(p, "emitterCells.dot.velocity") - 50) < 1e-9)
+            #expect(abs(CALayerGetNumberForKeyPath(p, "emitterCells.dot.birthRate") - 1.5) < 1e-6)
+            CARelease(UnsafeRawPointer(p))
+            #expect(CALayerGetNumberForKeyPath(e, "emitterCells.dot.velocity") == 40)   // the model's cell
+            CALayerRemoveAnimation(e, "emitterCells.dot.birthRate")
+            CATransactionFlush()
+            // At 1001.25 (velocity 52.5) particle 1001 is 0.25 s old: x = 20 + 52.5 / 4 = 33.125.
+            let pb = makeBuffer(100, 60)
+            defer { CVPixelBufferRelease(pb) }
+            let r = CARendererCreate(pb, nil)!
+            CARendererSetLayer(r, root.ref)
+            CARendererBeginFrameAtTime(r, 1001.25, nil)
+            CARendererRender(r)
+            CARendererEndFrame(r)
+            CARelease(UnsafeRawPointer(r))
+            let (still, _) = scene(52.5)
+            let expected = renderFrames(still, 100, 60, at: [1001.25])
+            defer { CVPixelBufferRelease(expected) }
+            #expect(bytes(pb) == bytes(expected))
+            #expect(pixel(pb, 34, 30).3 == 255 && pixel(pb, 30, 30).3 == 0)   // (31.125...35.125)
+            let (model, _) = scene(40)
+            let unanimated = renderFrames(model, 100, 60, at: [1001.25])
+            defer { CVPixelBufferRelease(unanimated) }
+            #expect(pixel(unanimated, 34, 30).3 == 0)   // (x = 30 there: 28...32)
+        }
+    }
+
     @Test func aParticleIsDrawnWhereTheFormulaPutsIt() {
         withClock(1000) { _ in
             let root = emitterScene(100, 60) { e, c in

@@ -12,8 +12,9 @@ import Testing
 // Layer filters (LayerFilters.swift, Kernels/Filters.swift): the checked
 // setters, each compositing mode against its formula computed here, the
 // Core Image filters' values on known pixels, backdrop blur, damage, the
-// draw list, and golden scenes. (Rendered on the CPU only: the GPU renderer
-// does not draw filters, docs/rendering.md.)
+// draw list, key paths into named filters, and golden scenes; every frame
+// rendered on the CPU is also drawn by the GPU renderer and compared
+// (GPUParity; Tests/c/test_gl.c compares each filter tighter).
 
 private func filter(_ name: String, _ inputs: [(String, Value)] = []) -> Value {
     var d = ValueDictionary()
@@ -31,7 +32,8 @@ private func list(_ items: Value...) -> Value { Value(.array(items)) }
 private func num(_ x: Double) -> Value { Value(.number(x)) }
 private func vec(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Value { Value(.array([num(a), num(b), num(c), num(d)])) }
 
-/// Renders through a CARenderer on the CPU (no GPU parity check) into a new buffer (+1).
+/// Renders through a CARenderer on the CPU into a new buffer (+1), and
+/// checks the GPU renderer's frame against it (GPUParity).
 private func renderCPU(_ root: TL, _ w: Int, _ h: Int) -> QZCVPixelBufferRef {
     let pb = makeBuffer(w, h)
     let r = CARendererCreate(pb, nil)!
@@ -40,6 +42,7 @@ private func renderCPU(_ root: TL, _ w: Int, _ h: Int) -> QZCVPixelBufferRef {
     CARendererRender(r)
     CARendererEndFrame(r)
     CARelease(UnsafeRawPointer(r))
+    GPUParity.check(root.ref, w, h, at: 1000, cpu: pb)
     return pb
 }
 
@@ -444,6 +447,140 @@ struct FilterTests {
             found = true
         }
         #expect(found)
+    }
+
+    /// A filter named for key paths: {"name": "blur", "CIAttributeFilterName":
+    /// "CIGaussianBlur", ...} is "blur" in "filters.blur.inputRadius"; an
+    /// unnamed one answers to its type's name; an input not given reads as
+    /// Core Image's default; setting one replaces it in the array (checked
+    /// as the whole array is); unknown filters and inputs are errors.
+    @Test func filterKeyPathsSetAndGet() {
+        QZClearLastError()
+        let l = TL(0, 0, 10, 10)
+        var blur = ValueDictionary()
+        blur.set(Value(string: "blur"), for: "name")
+        blur.set(Value(string: "CIGaussianBlur"), for: "CIAttributeFilterName")
+        blur.set(num(4), for: "inputRadius")
+        set(CALayerSetFilters, l, list(Value(.dictionary(blur)), Value(string: "CIColorControls")))
+        #expect(QZGetLastError() == QZErrorNone)
+        #expect(CALayerGetNumberForKeyPath(l.ref, "filters.blur.inputRadius") == 4)
+        #expect(CALayerGetNumberForKeyPath(l.ref, "filters.CIColorControls.inputSaturation") == 1)   // default
+        #expect(CALayerGetNumberForKeyPath(l.ref, "filters.CIColorControls.inputContrast") == 1)
+        CALayerSetNumberForKeyPath(l.ref, "filters.blur.inputRadius", 7)
+        #expect(QZGetLastError() == QZErrorNone)
+        CALayerSetNumberForKeyPath(l.ref, "filters.CIColorControls.inputSaturation", 0.25)
+        #expect(QZGetLastError() == QZErrorNone)
+        #expect(CALayerGetNumberForKeyPath(l.ref, "filters.blur.inputRadius") == 7)
+        #expect(CALayerGetNumberForKeyPath(l.ref, "filters.CIColorControls.inputSaturation") == 0.25)
+        // The array holds the new inputs, the names and types as they were.
+        let v = Unmanaged<Value>.fromOpaque(UnsafeRawPointer(CALayerGetFilters(l.ref)!)).takeUnretainedValue()
+        guard case .array(let items) = v.storage, items.count == 2, case .dictionary(let a) = items[0].storage,
+              case .dictionary(let b) = items[1].storage else { Issue.record("filters: \(v)"); return }
+        #expect(a["name"]?.string == "blur" && a["CIAttributeFilterName"]?.string == "CIGaussianBlur")
+        #expect(a["inputRadius"]?.number == 7)
+        #expect(b["name"]?.string == "CIColorControls" && b["inputSaturation"]?.number == 0.25)
+        // Bad key paths and values: an error, nothing changed.
+        CALayerSetNumberForKeyPath(l.ref, "filters.nothing.inputRadius", 3)
+        #expect(QZGetLastError() == QZErrorInvalidArgument)
+        CALayerSetNumberForKeyPath(l.ref, "filters.blur.inputAngle", 3)
+        #expect(QZGetLastError() == QZErrorInvalidArgument)
+        CALayerSetNumberForKeyPath(l.ref, "filters.blur.inputRadius", -1)
+        #expect(QZGetLastError() == QZErrorInvalidArgument)
+        CALayerSetNumberForKeyPath(l.ref, "filters.blur.inputRadius", .nan)
+        #expect(QZGetLastError() == QZErrorNotFinite)
+        #expect(CALayerGetNumberForKeyPath(l.ref, "filters.blur.inputRadius") == 7)
+        #expect(CALayerGetNumberForKeyPath(l.ref, "filters.nothing.inputRadius") == 0)
+        // backgroundFilters likewise; a layer without filters has none to name.
+        QZClearLastError()
+        set(CALayerSetBackgroundFilters, l, list(filter("CIGaussianBlur", [("inputRadius", num(2))])))
+        CALayerSetNumberForKeyPath(l.ref, "backgroundFilters.CIGaussianBlur.inputRadius", 12)
+        #expect(QZGetLastError() == QZErrorNone)
+        #expect(CALayerGetNumberForKeyPath(l.ref, "backgroundFilters.CIGaussianBlur.inputRadius") == 12)
+        let bare = TL(0, 0, 10, 10)
+        CALayerSetNumberForKeyPath(bare.ref, "filters.blur.inputRadius", 3)
+        #expect(QZGetLastError() == QZErrorInvalidArgument)
+        #expect(CALayerGetFilters(bare.ref) == nil)
+    }
+
+    /// A basic animation of "filters.blur.inputRadius" (and of
+    /// "backgroundFilters.frost.inputRadius"): the presentation layer has
+    /// the interpolated radius, the draw list carries it, and the frame is
+    /// the frame of a still layer with that radius.
+    @Test func filterKeyPathsAnimate() {
+        let clock = RenderClock(10)
+        defer { withExtendedLifetime(clock) {} }
+        func named(_ name: String, _ radius: Double) -> Value {
+            var d = ValueDictionary()
+            d.set(Value(string: name), for: "name")
+            d.set(Value(string: "CIGaussianBlur"), for: "CIAttributeFilterName")
+            d.set(num(radius), for: "inputRadius")
+            return list(Value(.dictionary(d)))
+        }
+        func scene(blur: Double, frost: Double) -> (TL, TL, TL) {
+            let root = TL(0, 0, 48, 48, color: (1, 1, 1, 1))
+            for i in 0..<6 { root.add(TL(Double(8 * i), 0, 4, 48, color: (0, 0, 1, 1))) }
+            let a = TL(4, 4, 16, 16, color: (1, 0, 0, 1))
+            set(CALayerSetFilters, a, named("blur", blur))
+            let card = TL(22, 22, 22, 22, color: (1, 1, 1, 0.2))
+            CALayerSetCornerRadius(card.ref, 6)
+            set(CALayerSetBackgroundFilters, card, named("frost", frost))
+            root.add(a)
+            root.add(card)
+            return (root, a, card)
+        }
+        let (root, a, card) = scene(blur: 1, frost: 1)
+        QZClearLastError()
+        for (layer, path, from, to) in [(a, "filters.blur.inputRadius", 2.0, 6.0),
+                                        (card, "backgroundFilters.frost.inputRadius", 0.0, 8.0)] {
+            let anim = CABasicAnimationCreate(path)!
+            let f = num(from), t = num(to)
+            withExtendedLifetime((f, t)) {
+                CABasicAnimationSetFromValue(anim, borrowedHandle(f)); CABasicAnimationSetToValue(anim, borrowedHandle(t))
+            }
+            CAAnimationSetDuration(anim, 2)
+            CALayerAddAnimation(layer.ref, anim, "radius")
+            #expect(QZGetLastError() == QZErrorNone)
+            CARelease(UnsafeRawPointer(anim))
+        }
+        CATransactionFlush()
+        clock.set(10.5)   // a quarter of the way: 3 and 2
+        let pa = CALayerCopyPresentationLayer(a.ref)!
+        #expect(abs(CALayerGetNumberForKeyPath(pa, "filters.blur.inputRadius") - 3) < 1e-9)
+        CARelease(UnsafeRawPointer(pa))
+        let pc = CALayerCopyPresentationLayer(card.ref)!
+        #expect(abs(CALayerGetNumberForKeyPath(pc, "backgroundFilters.frost.inputRadius") - 2) < 1e-9)
+        CARelease(UnsafeRawPointer(pc))
+        #expect(CALayerGetNumberForKeyPath(a.ref, "filters.blur.inputRadius") == 1)   // the model keeps its value
+        let pb = makeBuffer(48, 48)
+        defer { CVPixelBufferRelease(pb) }
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)) }
+        CARendererSetLayer(r, root.ref)
+        CARendererBeginFrameAtTime(r, 10.5, nil)
+        let dl = QZRendererCopyDrawList(r)!
+        var radii: [Double] = []
+        for i in 0..<QZDrawListGetCount(dl) {
+            guard let fv = QZDrawListCopyOperationFilters(dl, i) else { continue }
+            let v = Unmanaged<Value>.fromOpaque(UnsafeRawPointer(fv)).takeRetainedValue()
+            if case .array(let items) = v.storage, case .dictionary(let d) = items.first?.storage {
+                radii.append(d["inputRadius"]?.number ?? -1)
+            }
+        }
+        CARelease(UnsafeRawPointer(dl))
+        CARendererRender(r)
+        CARendererEndFrame(r)
+        #expect(radii.sorted() == [2, 3])
+        let (still, _, _) = scene(blur: 3, frost: 2)
+        let expected = renderCPU(still, 48, 48)
+        defer { CVPixelBufferRelease(expected) }
+        var same = true
+        for y in 0..<48 { for x in 0..<48 where pixel(pb, x, y) != pixel(expected, x, y) { same = false } }
+        #expect(same)
+        // Different from the model's radius 1 (the animation is drawn).
+        let (model, _, _) = scene(blur: 1, frost: 1)
+        let unanimated = renderCPU(model, 48, 48)
+        defer { CVPixelBufferRelease(unanimated) }
+        #expect(pixel(pb, 4, 12) != pixel(unanimated, 4, 12))
     }
 
     /// Extreme but finite inputs are accepted and drawn without a crash:

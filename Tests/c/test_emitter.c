@@ -1,7 +1,8 @@
 /* CAEmitterLayer and CAEmitterCell through the C ABI: Apple's defaults, bad
  * input (NaN and negative birth rates, wrong handle types, NULL arrays, a
  * cell inside itself, huge rates), a particle drawn where origin + v t puts
- * it, and the same pixels at a time whether reached in 1 frame or 100.
+ * it, and the same pixels at a time whether reached in 1 frame or 100;
+ * "emitterCells.<name>.<property>" key paths set and animated.
  * Valgrind checks that cells, their images and nested cells are freed. */
 #include "qz_test.h"
 #include <stdlib.h>
@@ -165,8 +166,100 @@ static void particle_position_and_determinism(void) {
     CARelease(c);
 }
 
+/* MARK: - Key paths into named cells */
+
+static double now_seconds = 1000;
+static double fake_clock(void *info) { (void)info; return now_seconds; }
+
+/* A red 1-a-second, 0.5 s cell named "dot" at `velocity`, in a scene
+ * emitting from (20, 30); the emitter in *emitter. */
+static CALayerRef dot_scene(double velocity, CALayerRef *emitter) {
+    CAEmitterCellRef c = CAEmitterCellCreate();
+    CAEmitterCellSetName(c, "dot");
+    CAEmitterCellSetBirthRate(c, 1);
+    CAEmitterCellSetLifetime(c, 0.5);
+    CAEmitterCellSetVelocity(c, velocity);
+    CGColorRef red = CGColorCreateSRGB(1, 0, 0, 1);
+    CAEmitterCellSetColor(c, red);
+    CGColorRelease(red);
+    CGImageRef image = white_image(4, 4);
+    CAEmitterCellSetContents(c, image);
+    CGImageRelease(image);
+    CALayerRef root = scene(100, 60, c, emitter);
+    CAEmitterLayerSetEmitterPosition(*emitter, CGPointMake(20, 30));
+    CARelease(c);
+    return root;
+}
+
+static CVPixelBufferRef frame_at(CALayerRef root, double t) {
+    CVPixelBufferRef pb = buffer(100, 60);
+    CARendererRef r = CARendererCreate(pb, NULL);
+    CARendererSetLayer(r, root);
+    render_into(r, t);
+    CARelease(r);
+    return pb;
+}
+
+/* "emitterCells.dot.velocity" read, set (the cell changes), refused when
+ * bad, and animated: the presentation value and the frame follow. */
+static void cell_key_paths(void) {
+    QZSetMediaTimeSource(fake_clock, NULL);
+    now_seconds = 1000;
+    CALayerRef e;
+    CALayerRef root = dot_scene(40, &e);
+    CAEmitterCellRef dot = CAEmitterLayerGetEmitterCellAtIndex(e, 0);
+    CHECK(CALayerGetNumberForKeyPath(e, "emitterCells.dot.velocity") == 40);
+    CALayerSetNumberForKeyPath(e, "emitterCells.dot.lifetime", 0.75);     CHECK_NO_ERROR();
+    CHECK(CAEmitterCellGetLifetime(dot) == 0.75f);
+    CALayerSetNumberForKeyPath(e, "emitterCells.dot.lifetime", -1);       CHECK_ERROR(QZErrorOutOfRange);
+    CALayerSetNumberForKeyPath(e, "emitterCells.dot.lifetime", NAN);      CHECK_ERROR(QZErrorNotFinite);
+    CALayerSetNumberForKeyPath(e, "emitterCells.other.lifetime", 1);      CHECK_ERROR(QZErrorInvalidArgument);
+    CALayerSetNumberForKeyPath(e, "emitterCells.dot.contents", 1);        CHECK_ERROR(QZErrorInvalidArgument);
+    CHECK(CAEmitterCellGetLifetime(dot) == 0.75f);
+    CALayerSetNumberForKeyPath(e, "emitterCells.dot.lifetime", 0.5);      CHECK_NO_ERROR();
+    CATransactionFlush();
+
+    CAAnimationRef anim = CABasicAnimationCreate("emitterCells.dot.velocity");
+    CAValueRef from = CAValueCreateNumber(40), to = CAValueCreateNumber(80);
+    CABasicAnimationSetFromValue(anim, from);
+    CABasicAnimationSetToValue(anim, to);
+    CARelease(from); CARelease(to);
+    CAAnimationSetDuration(anim, 4);
+    CALayerAddAnimation(e, anim, "velocity");                             CHECK_NO_ERROR();
+    CARelease(anim);
+    CATransactionFlush();
+    now_seconds = 1001;                                                   /* a quarter: 50 */
+    CALayerRef p = CALayerCopyPresentationLayer(e);
+    CHECK(p && fabs(CALayerGetNumberForKeyPath(p, "emitterCells.dot.velocity") - 50) < 1e-9);
+    if (p) CARelease(p);
+    CHECK(CAEmitterCellGetVelocity(dot) == 40);
+    /* At 1001.25 (velocity 52.5) particle 1001 is 0.25 s old: x = 33.125. */
+    CVPixelBufferRef animated = frame_at(root, 1001.25);
+    CALayerRef still_e;
+    CALayerRef still = dot_scene(52.5, &still_e);
+    CVPixelBufferRef expected = frame_at(still, 1001.25);
+    int differ = 0, px[4], qx[4];
+    for (int y = 0; y < 60; y++)
+        for (int x = 0; x < 100; x++) {
+            rgba(animated, x, y, px);
+            rgba(expected, x, y, qx);
+            differ += memcmp(px, qx, sizeof px) != 0;
+        }
+    CHECK(differ == 0);
+    rgba(animated, 34, 30, px);
+    CHECK(px[3] == 255 && px[0] == 255);
+    CVPixelBufferRelease(animated);
+    CVPixelBufferRelease(expected);
+    CARelease(still);
+    CARelease(root);
+    QZAnimationProcessEvents();
+    QZSetMediaTimeSource(NULL, NULL);
+    CHECK_NO_ERROR();
+}
+
 int main(void) {
     RUN(defaults_and_bad_input);
     RUN(particle_position_and_determinism);
+    RUN(cell_key_paths);
     return qz_summary();
 }

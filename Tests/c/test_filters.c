@@ -4,7 +4,8 @@
  * here (multiply gives the product per channel, a Gaussian blur of a step
  * edge gives ~50% beside the edge, colour controls at saturation 0 give the
  * luminance grey, a backdrop blur stays inside its rounded card) and the
- * draw list's BEGIN_GROUP blend mode, BACKDROP kind and filters. Valgrind
+ * draw list's BEGIN_GROUP blend mode, BACKDROP kind and filters; key paths
+ * into named filters ("filters.blur.inputRadius") set and animated. Valgrind
  * checks that the values and the offscreen surfaces are freed. */
 #include "qz_test.h"
 
@@ -35,6 +36,18 @@ static CALayerRef box(CALayerRef parent, double x, double y, double w, double h,
     CGColorRelease(c);
     if (parent) { CALayerAddSublayer(parent, l); CARelease(l); }
     return l;
+}
+
+static CVPixelBufferRef render_at(CALayerRef root, int w, int h, double t) {
+    CVPixelBufferRef pb = NULL;
+    CVPixelBufferCreate(NULL, w, h, kCVPixelFormatType_32BGRA, NULL, &pb);
+    CARendererRef r = CARendererCreate(pb, NULL);
+    CARendererSetLayer(r, root);
+    CARendererBeginFrameAtTime(r, t, NULL);
+    CARendererRender(r);
+    CARendererEndFrame(r);
+    CARelease(r);
+    return pb;
 }
 
 static CVPixelBufferRef render(CALayerRef root, int w, int h) {
@@ -188,8 +201,89 @@ static void pixels(void) {
     CARelease(root);
 }
 
+/* MARK: - Key paths into named filters */
+
+static double now_seconds = 10;
+static double fake_clock(void *info) { (void)info; return now_seconds; }
+
+/* {"name": name, "CIAttributeFilterName": "CIGaussianBlur", "inputRadius": r} in an array (+1). */
+static CAValueRef named_blur(const char *name, double r) {
+    const char *keys[3] = { "name", "CIAttributeFilterName", "inputRadius" };
+    CAValueRef values[3] = { CAValueCreateString(name), CAValueCreateString("CIGaussianBlur"), number(r) };
+    CAValueRef d = CAValueCreateDictionary(keys, values, 3);
+    for (int i = 0; i < 3; i++) CARelease(values[i]);
+    return list1(d);
+}
+
+/* "filters.blur.inputRadius" set, read and animated: the presentation
+ * value and the frame follow the animation (the frame equals that of a
+ * still layer with the interpolated radius). */
+static void key_paths(void) {
+    CALayerRef l = CALayerCreate();
+    CAValueRef fs = named_blur("blur", 4);
+    CALayerSetFilters(l, fs);                                          CHECK_NO_ERROR();
+    CARelease(fs);
+    CHECK(CALayerGetNumberForKeyPath(l, "filters.blur.inputRadius") == 4);
+    CALayerSetNumberForKeyPath(l, "filters.blur.inputRadius", 9);      CHECK_NO_ERROR();
+    CHECK(CALayerGetNumberForKeyPath(l, "filters.blur.inputRadius") == 9);
+    CAValueRef v = CALayerCopyValueForKeyPath(l, "filters.blur.inputRadius");
+    CHECK(v && CAValueGetType(v) == CAValueTypeNumber && CAValueGetNumber(v) == 9);
+    CARelease(v);
+    CALayerSetNumberForKeyPath(l, "filters.blur.inputRadius", -2);     CHECK_ERROR(QZErrorInvalidArgument);
+    CALayerSetNumberForKeyPath(l, "filters.other.inputRadius", 2);     CHECK_ERROR(QZErrorInvalidArgument);
+    CALayerSetNumberForKeyPath(l, "filters.blur.inputScale", 2);       CHECK_ERROR(QZErrorInvalidArgument);
+    CALayerSetNumberForKeyPath(l, "filters.blur.inputRadius", NAN);    CHECK_ERROR(QZErrorNotFinite);
+    CHECK(CALayerGetNumberForKeyPath(l, "filters.blur.inputRadius") == 9);
+    CARelease(l);
+
+    QZSetMediaTimeSource(fake_clock, NULL);
+    now_seconds = 10;
+    CALayerRef root = box(NULL, 0, 0, 40, 40, 1, 1, 1);
+    CALayerRef a = box(root, 10, 10, 20, 20, 1, 0, 0);
+    fs = named_blur("blur", 1);
+    CALayerSetFilters(a, fs);
+    CARelease(fs);
+    CAAnimationRef anim = CABasicAnimationCreate("filters.blur.inputRadius");
+    CAValueRef from = number(2), to = number(10);
+    CABasicAnimationSetFromValue(anim, from);
+    CABasicAnimationSetToValue(anim, to);
+    CARelease(from); CARelease(to);
+    CAAnimationSetDuration(anim, 4);
+    CALayerAddAnimation(a, anim, "blur");                              CHECK_NO_ERROR();
+    CARelease(anim);
+    CATransactionFlush();
+    now_seconds = 11;                                                  /* a quarter: 4 */
+    CALayerRef p = CALayerCopyPresentationLayer(a);
+    CHECK(p && fabs(CALayerGetNumberForKeyPath(p, "filters.blur.inputRadius") - 4) < 1e-9);
+    if (p) CARelease(p);
+    CHECK(CALayerGetNumberForKeyPath(a, "filters.blur.inputRadius") == 1);
+    CVPixelBufferRef animated = render_at(root, 40, 40, 11);
+    CALayerRef still_root = box(NULL, 0, 0, 40, 40, 1, 1, 1);
+    CALayerRef still = box(still_root, 10, 10, 20, 20, 1, 0, 0);
+    fs = named_blur("blur", 4);
+    CALayerSetFilters(still, fs);
+    CARelease(fs);
+    CVPixelBufferRef expected = render(still_root, 40, 40);
+    int differ = 0;
+    for (int y = 0; y < 40; y++)
+        for (int x = 0; x < 40; x++)
+            for (int c = 0; c < 4; c++) differ += channel(animated, x, y, c) != channel(expected, x, y, c);
+    CHECK(differ == 0);
+    /* Beside the red square's left edge (x 10) a radius-4 blur gives about
+     * half red over white: green ~128. */
+    CHECK(channel(animated, 10, 20, 1) > 100 && channel(animated, 10, 20, 1) < 160);
+    CVPixelBufferRelease(animated);
+    CVPixelBufferRelease(expected);
+    CARelease(still_root);
+    CARelease(root);
+    QZAnimationProcessEvents();
+    QZSetMediaTimeSource(NULL, NULL);
+    CHECK_NO_ERROR();
+}
+
 int main(void) {
     RUN(defaults_and_bad_input);
     RUN(pixels);
+    RUN(key_paths);
     return qz_summary();
 }

@@ -2,9 +2,10 @@
  * with EGL's surfaceless platform: CAEAGLLayer content drawn by the host
  * with GLES and shown by the CPU and the GPU renderer, in both colour
  * formats, retained and not; the GPU renderer against the CPU one; the
- * host's GL state kept; damage; bad input. With the argument "no-gl" (run
- * with QUARTZITE_EGL_LIBRARY pointing nowhere) it checks that the library
- * works without EGL and that the GL functions report it. This program links
+ * host's GL state kept; damage; layer filters (each compositing filter,
+ * blurs, colour filters, backdrop blurs) against the CPU; bad input. With
+ * the argument "no-gl" (run with QUARTZITE_EGL_LIBRARY pointing nowhere) it
+ * checks that the library works without EGL and that the GL functions report it. This program links
  * libEGL and libGLESv2 itself; libquartzite.so does not. */
 #include <EGL/egl.h>
 #include <EGL/eglext.h>
@@ -530,6 +531,225 @@ static void test_gpu_damage(void) {
     CARelease(root);
 }
 
+/* MARK: - Layer filters on the GPU */
+
+/* A filter dictionary {"name": name, key: x} (+1), releasing x; key NULL for none. */
+static CAValueRef filter_with(const char *name, const char *key, CAValueRef x) {
+    const char *keys[2] = { "name", key };
+    CAValueRef values[2] = { CAValueCreateString(name), x };
+    CAValueRef d = CAValueCreateDictionary(keys, values, key ? 2 : 1);
+    CARelease(values[0]);
+    if (x) CARelease(x);
+    return d;
+}
+
+/* A one-item array (+1), releasing the item. */
+static CAValueRef one_item(CAValueRef item) {
+    CAValueRef a = CAValueCreateArray(&item, 1);
+    CARelease(item);
+    return a;
+}
+
+/* An array of 4 numbers (+1). */
+static CAValueRef vector4(double a, double b, double c, double d) {
+    CAValueRef n[4] = { CAValueCreateNumber(a), CAValueCreateNumber(b), CAValueCreateNumber(c), CAValueCreateNumber(d) };
+    CAValueRef v = CAValueCreateArray(n, 4);
+    for (int i = 0; i < 4; i++) CARelease(n[i]);
+    return v;
+}
+
+/* One GL renderer draws every filter scene, so that its programs compile
+ * once (under valgrind each compile costs seconds); released by main. */
+static CARendererRef filter_renderer;
+static CARendererRef shared_renderer(void) {
+    if (!filter_renderer) filter_renderer = CARendererCreateWithEGLContext(display, context, NULL);
+    CHECK(filter_renderer != NULL);
+    return filter_renderer;
+}
+
+/* The frame of `root` drawn by the GL renderer `r` into a fresh target
+ * (malloc'd BGRA words, top row first). */
+static double filter_frame_time = 10;
+static uint32_t *gpu_frame_with(CARendererRef r, CALayerRef root, int w, int h) {
+    target tg = target_make(w, h);
+    CARendererSetBounds(r, CGRectMake(0, 0, w, h));
+    CARendererSetLayer(r, root);
+    CARendererBeginFrameAtTime(r, filter_frame_time, NULL);
+    CARendererRender(r);
+    CARendererEndFrame(r);
+    CHECK_NO_ERROR();
+    uint32_t *out = read_frame(tg.fbo, w, h);
+    target_free(&tg);
+    filter_frame_time += 1;
+    return out;
+}
+
+/* The GPU frame of `root` against the CPU's; the GPU frame is returned for
+ * concrete checks (caller frees). */
+static uint32_t *check_filter_scene(CARendererRef r, CALayerRef root, int w, int h) {
+    CVPixelBufferRef cpu = cpu_frame(root, w, h, filter_frame_time);
+    uint32_t *gpu = gpu_frame_with(r, root, w, h);
+    /* The filters' passes mirror the CPU kernels' arithmetic: every pixel
+     * within 3/255 (llvmpipe gives 0 to 2). */
+    if (gpu) {
+        int worst = 0;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++) {
+                int d = channel_difference(cpu_pixel(cpu, x, y), gpu[y * w + x]);
+                if (d > worst) worst = d;
+            }
+        CHECK(worst <= 3);
+    }
+    CVPixelBufferRelease(cpu);
+    return gpu;
+}
+
+/* Each compositingFilter: a group of a translucent fill and a rounded
+ * sublayer over an opaque and a translucent backdrop. */
+/* (False under QZ_GL_QUICK: fewer scenes.) */
+static bool all_scenes = true;
+
+static void test_gpu_blend_modes(void) {
+    bool all = all_scenes;
+    static const char *const names[] = {
+        "multiplyBlendMode", "screenBlendMode", "overlayBlendMode", "darkenBlendMode", "lightenBlendMode",
+        "colorDodgeBlendMode", "colorBurnBlendMode", "softLightBlendMode", "hardLightBlendMode",
+        "differenceBlendMode", "exclusionBlendMode", "hueBlendMode", "saturationBlendMode", "colorBlendMode",
+        "luminosityBlendMode", "clear", "copy", "sourceIn", "sourceOut", "sourceAtop", "destOver", "destIn",
+        "destOut", "destAtop", "xor", "plusL", "plusD",
+    };
+    /* (Under valgrind, one of each family.) */
+    static const char *const quick[] = { "multiplyBlendMode", "hueBlendMode", "sourceIn", "plusD", "clear" };
+    CARendererRef r = shared_renderer();
+    if (!r) return;
+    size_t count = all ? sizeof names / sizeof *names : sizeof quick / sizeof *quick;
+    for (size_t i = 0; i < count; i++) {
+        const char *name = all ? names[i] : quick[i];
+        CALayerRef root = layer_with(0, 0, 64, 40, 0, 0, 0, 0);
+        CALayerRef left = layer_with(0, 0, 32, 40, 0.8, 0.4, 0.2, 1);
+        CALayerRef right = layer_with(32, 0, 32, 40, 0.2, 0.6, 0.9, 0.5);
+        CALayerRef blended = layer_with(8, 8, 48, 24, 0.5, 1, 0.25, 0.75);
+        CALayerRef dot = layer_with(20, 4, 16, 16, 0.9, 0.1, 0.6, 1);
+        CALayerSetCornerRadius(dot, 6);
+        CALayerAddSublayer(blended, dot);
+        CALayerAddSublayer(root, left);
+        CALayerAddSublayer(root, right);
+        CALayerAddSublayer(root, blended);
+        CAValueRef mode = CAValueCreateString(name);
+        CALayerSetCompositingFilter(blended, mode);
+        CHECK_NO_ERROR();
+        CARelease(mode);
+        uint32_t *gpu = check_filter_scene(r, root, 64, 40);
+        if (gpu && strcmp(name, "multiplyBlendMode") == 0) {
+            /* Over opaque (0.8, 0.4, 0.2): D (1 - as) + as Cd Cs with as 0.75 and
+             * Cs (0.5, 1, 0.25): (0.5, 0.4, 0.0875), in bytes ~(128, 102, 22). */
+            CHECK(near_color(gpu[20 * 64 + 12], 0xFF806616u, 2));
+        }
+        if (gpu && strcmp(name, "clear") == 0) {
+            CHECK(gpu[20 * 64 + 12] == 0);              /* inside the group: cleared */
+            CHECK(near_color(gpu[2 * 64 + 12], 0xFFCC6633u, 1));   /* outside: the backdrop */
+        }
+        free(gpu);
+        CARelease(dot);
+        CARelease(blended);
+        CARelease(right);
+        CARelease(left);
+        CARelease(root);
+    }
+}
+
+/* filters on a group: blurs (direct and box-pass kernels), a colour matrix,
+ * colour controls. */
+static void test_gpu_layer_filters(void) {
+    CARendererRef r = shared_renderer();
+    if (!r) return;
+    for (int k = 0; k < 4; k++) {
+        CALayerRef root = layer_with(0, 0, 72, 48, 1, 1, 1, 1);
+        CALayerRef group = layer_with(12, 8, 48, 32, 0.8, 0.4, 0.2, 1);
+        CALayerRef dot = layer_with(24, 6, 16, 16, 0.1, 0.3, 0.9, 1);
+        CALayerSetCornerRadius(dot, 5);
+        CALayerAddSublayer(group, dot);
+        CALayerAddSublayer(root, group);
+        CAValueRef filters;
+        if (k == 0) filters = one_item(filter_with("CIGaussianBlur", "inputRadius", CAValueCreateNumber(1.5)));
+        else if (k == 1) filters = one_item(filter_with("CIGaussianBlur", "inputRadius", CAValueCreateNumber(5)));
+        else if (k == 2) {
+            /* Red and blue swapped, alpha halved. */
+            const char *keys[5] = { "name", "inputRVector", "inputBVector", "inputAVector", "inputBiasVector" };
+            CAValueRef values[5] = { CAValueCreateString("CIColorMatrix"), vector4(0, 0, 1, 0), vector4(1, 0, 0, 0),
+                                     vector4(0, 0, 0, 0.5), vector4(0, 0, 0, 0) };
+            filters = one_item(CAValueCreateDictionary(keys, values, 5));
+            for (int i = 0; i < 5; i++) CARelease(values[i]);
+        } else {
+            filters = one_item(filter_with("CIColorControls", "inputSaturation", CAValueCreateNumber(0)));
+        }
+        CALayerSetFilters(group, filters);
+        CHECK_NO_ERROR();
+        CARelease(filters);
+        uint32_t *gpu = check_filter_scene(r, root, 72, 48);
+        if (gpu) {
+            uint32_t p = gpu[12 * 72 + 16];   /* inside the group, away from the dot */
+            if (k == 1) {
+                /* Beside the group's left edge (x 12) the blur is ~half the
+                 * fill over the white: red ~(255 + 204) / 2. */
+                int red = (int)((gpu[24 * 72 + 12] >> 16) & 0xFF);
+                CHECK(red >= 222 && red <= 236);
+            }
+            if (k == 2) {
+                /* (0.2, 0.4, 0.8) at alpha 0.5 over white: ~(153, 179, 230). */
+                CHECK(near_color(p, 0xFF99B3E6u, 2));
+            }
+            if (k == 3) {
+                /* The Rec. 709 luminance of (0.8, 0.4, 0.2): 0.4706, 120. */
+                CHECK(near_color(p, 0xFF787878u, 2));
+            }
+        }
+        free(gpu);
+        CARelease(dot);
+        CARelease(group);
+        CARelease(root);
+    }
+}
+
+/* backgroundFilters: a frosted rounded card over stripes, at blur radii
+ * drawn directly and reduced by 2 and 4 (the last card rotated). */
+static void test_gpu_backdrop(void) {
+    bool all = all_scenes;
+    CARendererRef r = shared_renderer();
+    if (!r) return;
+    const double radii[3] = { 4, 10, 20 };
+    for (int k = 0; k < (all ? 3 : 1); k++) {
+        CALayerRef root = layer_with(0, 0, 96, 64, 0, 0, 0, 1);
+        for (int i = 0; i < 12; i++) {
+            CALayerRef stripe = layer_with(8 * i, 0, 4, 64, 1, 0, 0, 1);
+            CALayerRef other = layer_with(8 * i + 4, 0, 4, 64, 0, 0, 1, 1);
+            CALayerAddSublayer(root, stripe);
+            CALayerAddSublayer(root, other);
+            CARelease(stripe);
+            CARelease(other);
+        }
+        CALayerRef card = layer_with(16, 12, 64, 40, 1, 1, 1, 0.3);
+        CALayerSetCornerRadius(card, 12);
+        if (k == 2) CALayerSetTransform(card, CATransform3DMakeRotation(0.3, 0, 0, 1));
+        CALayerAddSublayer(root, card);
+        CAValueRef filters = one_item(filter_with("CIGaussianBlur", "inputRadius", CAValueCreateNumber(radii[k])));
+        CALayerSetBackgroundFilters(card, filters);
+        CHECK_NO_ERROR();
+        CARelease(filters);
+        uint32_t *gpu = check_filter_scene(r, root, 96, 64);
+        if (gpu && k == 0) {
+            /* The card's middle: the stripes' mean (0.5, 0, 0.5) under 30% white:
+             * (0.65, 0.3, 0.65), ~(166, 77, 166). */
+            CHECK(near_color(gpu[32 * 96 + 48], 0xFFA64DA6u, 4));
+            /* Just outside the rounded corner: a stripe, unfiltered (x 17 is red). */
+            CHECK(gpu[13 * 96 + 17] == 0xFFFF0000u);
+        }
+        free(gpu);
+        CARelease(card);
+        CARelease(root);
+    }
+}
+
 /* MARK: - Bad input */
 
 static void test_bad_input(void) {
@@ -768,6 +988,11 @@ int main(int argc, char **argv) {
     RUN(test_gpu_matches_cpu);
     RUN(test_host_state_kept);
     RUN(test_gpu_damage);
+    all_scenes = all;
+    RUN(test_gpu_blend_modes);
+    RUN(test_gpu_layer_filters);
+    RUN(test_gpu_backdrop);
+    if (filter_renderer) CARelease(filter_renderer);
     RUN(test_bad_input);
     /* The context goes, the display stays initialised: eglTerminate unloads
      * Mesa's driver, whose remaining allocations valgrind could then no

@@ -86,3 +86,58 @@ def test_same_time_same_pixels_however_reached():
     assert np.array_equal(once, many)
     assert (once[:, :, 3] > 0).sum() > 200
     assert not np.array_equal(once, qz.Renderer(make(10), 120, 120).frame(2.5))
+
+
+# "emitterCells.<name>.<property>" key paths on the emitter layer.
+
+@pytest.fixture
+def clock():
+    from media_clock import Clock
+    fake = Clock(1000.0)
+    qz.set_media_time_source(fake)
+    yield fake
+    qz.set_media_time_source(None)
+
+
+def test_cell_properties_by_key_path():
+    spark = EmitterCell(name="spark")
+    cell = EmitterCell(name="dot", velocity=40, contents=white())
+    cell.emitter_cells = [spark]
+    _, e = scene(100, 60, cell)
+    assert e["emitterCells.dot.velocity"] == 40
+    e["emitterCells.dot.velocity"] = 25
+    assert cell.velocity == 25                       # the cell itself changed
+    e["emitterCells.dot.emitterCells.spark.scale"] = 3
+    assert spark.scale == 3 and e["emitterCells.dot.emitterCells.spark.scale"] == 3
+    e["emitterCells.dot.enabled"] = False
+    assert cell.enabled is False
+    with pytest.raises(InvalidArgumentError):
+        e["emitterCells.nothing.velocity"] = 1.0
+    with pytest.raises(InvalidArgumentError):
+        e["emitterCells.dot.contents"] = 1.0
+    with pytest.raises(OutOfRangeError):
+        e["emitterCells.dot.birthRate"] = -1.0
+    with pytest.raises(NotFiniteError):
+        e["emitterCells.dot.velocity"] = math.nan
+    assert cell.velocity == 25 and cell.birth_rate == 0
+
+
+def test_cell_property_animates_and_is_drawn(clock):
+    def make(velocity):
+        cell = EmitterCell(name="dot", birth_rate=1, lifetime=0.5, velocity=velocity, contents=white(),
+                           color=Color(1, 0, 0, 1))
+        return scene(100, 60, cell, emitter_position=(20, 30))
+    root, e = make(40)
+    qz.transaction.flush()
+    e.add_animation(qz.BasicAnimation("emitterCells.dot.velocity", from_value=40.0, to_value=80.0, duration=4.0))
+    qz.transaction.flush()
+    clock.now = 1001.0                                 # a quarter of the way: 50
+    assert e.presentation()["emitterCells.dot.velocity"] == pytest.approx(50.0, abs=1e-9)
+    assert e["emitterCells.dot.velocity"] == 40        # the model's cell
+    # At 1001.25 (velocity 52.5) particle 1001 is 0.25 s old: x = 33.125.
+    animated = qz.Renderer(root, 100, 60).frame(1001.25)
+    still, _ = make(52.5)
+    assert (animated == qz.Renderer(still, 100, 60).frame(1001.25)).all()
+    assert animated[30, 34, 3] == 255
+    unanimated, _ = make(40)
+    assert qz.Renderer(unanimated, 100, 60).frame(1001.25)[30, 34, 3] == 0

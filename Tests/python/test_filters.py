@@ -138,3 +138,63 @@ def test_draw_list_shows_blend_mode_and_filters():
                                   "inputContrast": 2.0}]
     assert ops[0]["filters"] is None
     assert len(COMPOSITING_FILTERS) == 28
+
+
+# Key paths into named filters ("filters.blur.inputRadius").
+
+@pytest.fixture
+def clock():
+    from media_clock import Clock
+    fake = Clock(10.0)
+    qz.set_media_time_source(fake)
+    yield fake
+    qz.set_media_time_source(None)
+
+
+def test_named_filter_inputs_by_key_path():
+    layer = Layer(filters=[gaussian_blur(4, name="blur"), color_controls(saturation=0.5)])
+    assert layer.filters[0] == {"name": "blur", "CIAttributeFilterName": "CIGaussianBlur", "inputRadius": 4.0}
+    assert layer["filters.blur.inputRadius"] == 4.0
+    assert layer["filters.CIColorControls.inputSaturation"] == 0.5
+    assert layer["filters.CIColorControls.inputBrightness"] == 0.0   # Core Image's default
+    layer["filters.blur.inputRadius"] = 6.5
+    assert layer["filters.blur.inputRadius"] == 6.5
+    assert layer.filters[0]["inputRadius"] == 6.5 and layer.filters[0]["name"] == "blur"
+    layer.background_filters = [gaussian_blur(2, name="frost")]
+    layer.set_value_for_key_path("backgroundFilters.frost.inputRadius", 9)
+    assert layer.value_for_key_path("backgroundFilters.frost.inputRadius") == 9.0
+
+
+@pytest.mark.parametrize("path,value,error", [
+    ("filters.nothing.inputRadius", 1.0, qz.InvalidArgumentError),
+    ("filters.blur.inputAngle", 1.0, qz.InvalidArgumentError),
+    ("filters.blur.inputRadius", -1.0, qz.InvalidArgumentError),
+    ("filters.blur.inputRadius", math.nan, NotFiniteError),
+])
+def test_bad_filter_key_paths_raise_and_change_nothing(path, value, error):
+    layer = Layer(filters=[gaussian_blur(4, name="blur")])
+    with pytest.raises(error):
+        layer[path] = value
+    assert layer["filters.blur.inputRadius"] == 4.0
+
+
+def test_filter_key_path_animates_and_is_drawn(clock):
+    def scene(radius):
+        root = root_layer(40, 40, Color(1, 1, 1))
+        a = box(10, 10, 20, 20, Color(1, 0, 0), filters=[gaussian_blur(radius, name="blur")])
+        root.add(a)
+        return root, a
+    root, a = scene(1)
+    qz.transaction.flush()
+    a.add_animation(qz.BasicAnimation("filters.blur.inputRadius", from_value=2.0, to_value=10.0, duration=4.0),
+                    "blur")
+    qz.transaction.flush()
+    clock.now = 11.0                                   # a quarter of the way: 4
+    assert a.presentation()["filters.blur.inputRadius"] == pytest.approx(4.0, abs=1e-9)
+    assert a["filters.blur.inputRadius"] == 1.0        # the model keeps its value
+    animated = qz.Renderer(root, 40, 40).frame(11.0)
+    still, _ = scene(4)
+    expected = qz.Renderer(still, 40, 40).frame(11.0)
+    assert (animated == expected).all()
+    # Beside the square's left edge a radius-4 blur is about half red over white.
+    assert 100 < rgba(animated, 10, 20)[1] < 160

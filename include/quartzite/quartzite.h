@@ -1823,9 +1823,10 @@ void CALayerSetRasterizationScale(CALayerRef layer, double scale);
 /**
  * Filters applied to the layer and its sublayers before compositing (default NULL): an array of
  * dictionaries naming a Core Image filter under "name" (CIGaussianBlur, CIColorMatrix,
- * CIColorControls) with its inputs, or of name strings. An unknown name records
- * QZErrorUnknownConstant, a wrong type QZErrorWrongType, a NaN input QZErrorNotFinite; the value
- * is kept as given. Borrowed.
+ * CIColorControls) with its inputs, or of name strings. A dictionary whose type is under
+ * "CIAttributeFilterName" is named by its "name" for key paths such as "filters.blur.inputRadius"
+ * (CALayerSetNumberForKeyPath, animations). An unknown name records QZErrorUnknownConstant, a
+ * wrong type QZErrorWrongType, a NaN input QZErrorNotFinite; the value is kept as given. Borrowed.
  */
 CAValueRef CALayerGetFilters(CALayerRef layer);
 
@@ -2643,7 +2644,7 @@ CAEmitterCellRef CAEmitterCellCreate(void);
 const char *CAEmitterCellGetName(CAEmitterCellRef cell);
 
 /**
- * Sets the cell's name. The string is copied; NULL clears it.
+ * Sets the cell's name, which addresses the cell in its emitter layer's key paths ("emitterCells.<name>.birthRate": set, read and animated there). The string is copied; NULL clears it.
  */
 void CAEmitterCellSetName(CAEmitterCellRef cell, const char *name);
 

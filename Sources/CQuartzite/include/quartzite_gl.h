@@ -219,6 +219,7 @@ static const EGLint EGL_GL_RENDERBUFFER = 0x30B9;
     V(glUniform1fv, (GLint l, GLsizei n, const GLfloat *v), (l, n, v)) \
     V(glUniform4fv, (GLint l, GLsizei n, const GLfloat *v), (l, n, v)) \
     V(glUniformMatrix3fv, (GLint l, GLsizei n, GLboolean t, const GLfloat *v), (l, n, t, v)) \
+    V(glUniformMatrix4fv, (GLint l, GLsizei n, GLboolean t, const GLfloat *v), (l, n, t, v)) \
     V(glGenVertexArrays, (GLsizei n, GLuint *a), (n, a)) \
     V(glBindVertexArray, (GLuint a), (a)) \
     V(glDeleteVertexArrays, (GLsizei n, const GLuint *a), (n, a)) \

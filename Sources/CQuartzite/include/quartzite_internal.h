@@ -3,6 +3,9 @@
 #ifndef QUARTZITE_INTERNAL_H
 #define QUARTZITE_INTERNAL_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include "quartzite/quartzite_types.h"
 
 /* Swift's importer treats typedef names it knows from Apple's Core Foundation
@@ -57,8 +60,31 @@ void sincos(double x, double *sine, double *cosine);
  * model read (Apple's CATransaction lock). Recursive so that callbacks may
  * call back into the library. Uncontended lock and unlock cost one atomic
  * operation each. */
-void qz_internal_model_lock(void);
-void qz_internal_model_unlock(void);
+/* The uncontended paths are inline (every setter and getter takes the
+ * lock: a call with its frame cost as much as the atomic operation). */
+extern _Atomic(uintptr_t) qz_internal_model_owner;
+extern unsigned qz_internal_model_depth;
+extern _Thread_local char qz_internal_thread_token __attribute__((tls_model("initial-exec")));
+void qz_internal_model_lock_contended(void);
+
+static inline __attribute__((always_inline)) void qz_internal_model_lock(void) {
+    uintptr_t self = (uintptr_t)&qz_internal_thread_token;
+    if (atomic_load_explicit(&qz_internal_model_owner, memory_order_relaxed) == self) {
+        qz_internal_model_depth++;
+        return;
+    }
+    uintptr_t expected = 0;
+    if (__builtin_expect(atomic_compare_exchange_strong_explicit(&qz_internal_model_owner, &expected, self,
+                                                                 memory_order_acquire, memory_order_relaxed), 1)) {
+        qz_internal_model_depth = 1;
+        return;
+    }
+    qz_internal_model_lock_contended();
+}
+
+static inline __attribute__((always_inline)) void qz_internal_model_unlock(void) {
+    if (--qz_internal_model_depth == 0) atomic_store_explicit(&qz_internal_model_owner, 0, memory_order_release);
+}
 /* true when the calling thread holds the model lock. */
 bool qz_internal_model_lock_held(void);
 /* Takes the model lock if it is free or already held by this thread (then

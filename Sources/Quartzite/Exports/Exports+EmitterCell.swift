@@ -32,7 +32,7 @@ func writeCell(_ cell: CAEmitterCellRef?, _ function: StaticString = #function, 
     readCell(cell, nil) { c in c.name.map { UnsafePointer($0.pointer) } }
 }
 
-/// Sets the cell's name. The string is copied; NULL clears it.
+/// Sets the cell's name, which addresses the cell in its emitter layer's key paths ("emitterCells.<name>.birthRate": set, read and animated there). The string is copied; NULL clears it.
 @c public func CAEmitterCellSetName(_ cell: CAEmitterCellRef?, _ name: UnsafePointer<CChar>?) {
     let s = name.map { CString(String(cString: $0)) }
     writeCell(cell) { $0.name = s }

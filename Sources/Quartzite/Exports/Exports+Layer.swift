@@ -224,14 +224,21 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 /// Appends `sublayer` (moving it from any superlayer). A cycle records
 /// QZErrorInvalidArgument and changes nothing. The superlayer holds a reference.
 @c public func CALayerAddSublayer(_ layer: CALayerRef?, _ sublayer: CALayerRef?) {
-    guard let parent = object(layer, as: Layer.self), let child = object(sublayer, as: Layer.self) else { return }
-    withModelLock { if parent.addSublayer(child, function: #function) { child.triggerAction("onOrderIn") } }
+    // (Borrowed, not retained: the caller's references keep both alive.)
+    withObject(layer, as: Layer.self, fallback: ()) { parent in
+        withObject(sublayer, as: Layer.self, fallback: ()) { child in
+            withModelLock { if parent.addSublayer(child, function: #function) { child.triggerAction("onOrderIn") } }
+        }
+    }
 }
 
 /// Inserts `sublayer` at `index` (0...count; out of range records QZErrorOutOfRange).
 @c public func CALayerInsertSublayerAtIndex(_ layer: CALayerRef?, _ sublayer: CALayerRef?, _ index: CUnsignedInt) {
-    guard let parent = object(layer, as: Layer.self), let child = object(sublayer, as: Layer.self) else { return }
-    withModelLock { if parent.insertSublayer(child, at: Int(index), function: #function) { child.triggerAction("onOrderIn") } }
+    withObject(layer, as: Layer.self, fallback: ()) { parent in
+        withObject(sublayer, as: Layer.self, fallback: ()) { child in
+            withModelLock { if parent.insertSublayer(child, at: Int(index), function: #function) { child.triggerAction("onOrderIn") } }
+        }
+    }
 }
 
 /// Inserts `sublayer` just below `sibling`, which must be a sublayer

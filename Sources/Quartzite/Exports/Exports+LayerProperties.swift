@@ -485,9 +485,10 @@ import QuartziteRender
 
 /// Filters applied to the layer and its sublayers before compositing (default NULL): an array of
 /// dictionaries naming a Core Image filter under "name" (CIGaussianBlur, CIColorMatrix,
-/// CIColorControls) with its inputs, or of name strings. An unknown name records
-/// QZErrorUnknownConstant, a wrong type QZErrorWrongType, a NaN input QZErrorNotFinite; the value
-/// is kept as given. Borrowed.
+/// CIColorControls) with its inputs, or of name strings. A dictionary whose type is under
+/// "CIAttributeFilterName" is named by its "name" for key paths such as "filters.blur.inputRadius"
+/// (CALayerSetNumberForKeyPath, animations). An unknown name records QZErrorUnknownConstant, a
+/// wrong type QZErrorWrongType, a NaN input QZErrorNotFinite; the value is kept as given. Borrowed.
 @c public func CALayerGetFilters(_ layer: CALayerRef?) -> CAValueRef? {
     readLayer(layer, nil) { l in l.visuals?.filters.map(borrowedHandle) }
 }

@@ -296,6 +296,22 @@ package final class FontCache {
     package struct Key: Hashable {
         package let name: String
         package let size: Double
+        /// Computed once (CacheKeyHash): the dictionary's probes hash only this.
+        private let code: UInt64
+
+        package init(name: String, size: Double) {
+            self.name = name
+            self.size = size
+            var h = CacheKeyHash()
+            h.add(name); h.add(size)
+            code = h.value
+        }
+
+        package static func == (a: Key, b: Key) -> Bool { a.code == b.code && a.size == b.size && a.name == b.name }
+        package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+        /// The dictionary's bucket hash: the code itself, mixed with the seed
+        /// (no SipHash round per probe).
+        package func _rawHashValue(seed: Int) -> Int { CacheKeyHash.mix(code, seed: seed) }
     }
 
     package static let capacity = 256
@@ -308,7 +324,7 @@ package final class FontCache {
         get {
             guard let e = entries[key] else { return nil }
             clock &+= 1
-            entries[key] = (e.0, clock)
+            entries[key]?.1 = clock
             return e.0
         }
         set {

@@ -296,28 +296,76 @@ package final class LayoutCache {
         }
         package let source: Source
         package let options: TextLayoutOptions
+        /// Computed once (CacheKeyHash): the dictionary's probes hash only this.
+        private let code: UInt64
+
+        package init(source: Source, options: TextLayoutOptions) {
+            self.source = source
+            self.options = options
+            var h = CacheKeyHash()
+            switch source {
+            case .plain(let text, let fontName, let fontSize):
+                h.add(text); h.add(fontName); h.add(fontSize)
+            case .attributed(let id, let generation):
+                h.add(UInt64(UInt(bitPattern: id))); h.add(generation)
+            }
+            h.add(options.wrapWidth); h.add(options.truncationWidth); h.add(options.maximumHeight)
+            h.add(UInt64(options.truncation.rawValue) | (options.justified ? 0x100 : 0) | (options.singleLine ? 0x200 : 0))
+            code = h.value
+        }
+
+        package static func == (a: Key, b: Key) -> Bool {
+            a.code == b.code && a.options == b.options && a.source == b.source
+        }
+
+        package func hash(into hasher: inout Hasher) { hasher.combine(code) }
+        /// The dictionary's bucket hash: the code itself, mixed with the seed
+        /// (no SipHash round per probe).
+        package func _rawHashValue(seed: Int) -> Int { CacheKeyHash.mix(code, seed: seed) }
     }
 
     package static let capacity = 2048
     package static let byteCapacity = 16 << 20
-    private var entries: [Key: (TextLayout, UInt64)] = [:]
+
+    /// The layouts live in slots; the index maps keys to them. Eviction
+    /// sorts the slots' stamps, plain numbers, without touching (retaining)
+    /// the keys and layouts it keeps: at 2048 entries that walk over cold
+    /// objects was most of a first display's cache cost.
+    private struct Slot {
+        var key: Key?
+        var layout: TextLayout?
+        /// When last used; 0: a free slot.
+        var stamp: UInt64
+    }
+    private var index: [Key: Int] = [:]
+    private var slots: [Slot] = []
+    private var freeSlots: [Int] = []
     private var bytes = 0
     private var clock: UInt64 = 0
 
-    package var count: Int { entries.count }
+    package var count: Int { index.count }
 
     package func layout(_ key: Key, make: () -> TextLayout) -> TextLayout {
         clock &+= 1
-        if let e = entries[key] {
-            entries[key] = (e.0, clock)
+        let now = clock
+        if let i = index[key], let hit = slots[i].layout {
+            slots[i].stamp = now
             TextSystem.shared.statistics.layoutCacheHits &+= 1
-            return e.0
+            return hit
         }
         let made = make()
         // A text larger than a quarter of the budget is not kept.
         guard made.byteCount <= LayoutCache.byteCapacity / 4 else { return made }
-        if entries.count >= LayoutCache.capacity || bytes + made.byteCount > LayoutCache.byteCapacity { evict(made.byteCount) }
-        entries[key] = (made, clock)
+        if index.count >= LayoutCache.capacity || bytes + made.byteCount > LayoutCache.byteCapacity { evict(made.byteCount) }
+        let slot: Int
+        if let reused = freeSlots.popLast() {
+            slot = reused
+        } else {
+            slot = slots.count
+            slots.append(Slot(key: nil, layout: nil, stamp: 0))
+        }
+        slots[slot] = Slot(key: key, layout: made, stamp: now)
+        index[key] = slot
         bytes += made.byteCount
         return made
     }
@@ -325,18 +373,25 @@ package final class LayoutCache {
     /// Drops the least recently used entries until a quarter of the count
     /// and room for `incoming` bytes are free.
     private func evict(_ incoming: Int) {
-        let sorted = entries.sorted { $0.value.1 < $1.value.1 }
-        var i = 0
-        while i < sorted.count && (entries.count > LayoutCache.capacity * 3 / 4 || bytes + incoming > LayoutCache.byteCapacity) {
-            let (key, value) = sorted[i]
-            entries[key] = nil
-            bytes -= value.0.byteCount
-            i += 1
+        var used: [(stamp: UInt64, slot: Int)] = []
+        used.reserveCapacity(index.count)
+        for i in slots.indices where slots[i].stamp != 0 { used.append((slots[i].stamp, i)) }
+        used.sort { $0.stamp < $1.stamp }
+        var k = 0
+        while k < used.count && (index.count > LayoutCache.capacity * 3 / 4 || bytes + incoming > LayoutCache.byteCapacity) {
+            let i = used[k].slot
+            if let key = slots[i].key { index[key] = nil }
+            bytes -= slots[i].layout?.byteCount ?? 0
+            slots[i] = Slot(key: nil, layout: nil, stamp: 0)
+            freeSlots.append(i)
+            k += 1
         }
     }
 
     package func removeAll() {
-        entries = [:]
+        index = [:]
+        slots = []
+        freeSlots = []
         bytes = 0
     }
 }

@@ -138,6 +138,10 @@ extension Layer {
         guard let first = parts.first, !first.isEmpty else { return nil }
         let head = value(forKey: String(first))
         if parts.count == 1 { return head }
+        if let declared = declaredKey(String(first)), declared == .filters || declared == .backgroundFilters {
+            return head.flatMap { LayerFilter.value(in: $0, at: Array(parts.dropFirst())) }
+        }
+        if first == "emitterCells", emitter != nil { return emitterCellValue(at: Array(parts.dropFirst())) }
         return head?.field(Array(parts.dropFirst()))
     }
 
@@ -164,6 +168,16 @@ extension Layer {
         }
         let rest = Array(parts.dropFirst())
         let declared = declaredKey(key)
+        if key == "emitterCells", emitter != nil {
+            // "emitterCells.<name>.<property>": the named cell's property.
+            return setEmitterCellValue(value, at: rest, function: function)
+        }
+        if declared == .filters || declared == .backgroundFilters {
+            // "filters.<name>.<input>": the named filter's input.
+            guard let updated = LayerFilter.setting(self.value(forKey: key), at: rest, to: value, key: key,
+                                                    function: function) else { return false }
+            return setValue(updated, forKey: key, function: function)
+        }
         let current = self.value(forKey: key) ?? (declared == nil ? Value(.dictionary(ValueDictionary())) : nil)
         guard let current, let updated = current.setting(rest, to: value) else {
             recordError(QZErrorInvalidArgument, function, "\"\(path)\" does not name a field that takes this value")

@@ -17,9 +17,7 @@ extension Layer {
         var cur: UnsafeMutableRawPointer? = Unmanaged.passUnretained(other).toOpaque()
         while let p = cur {
             if p == me { return true }
-            cur = Unmanaged<Layer>.fromOpaque(p)._withUnsafeGuaranteedRef { l in
-                l.superlayer.map { Unmanaged.passUnretained($0).toOpaque() }
-            }
+            cur = Unmanaged<Layer>.fromOpaque(p)._withUnsafeGuaranteedRef { $0.superlayerAddress }
         }
         return false
     }
@@ -39,16 +37,31 @@ extension Layer {
     /// copy as the parent, the child or the sibling. (A model layer under a
     /// copy, or a copy in a model tree, would mix what presentation shows
     /// with what the host edits.) Records QZErrorInvalidState when refused.
-    package func fixedTreeAllows(_ function: StaticString, with other: Layer? = nil) -> Bool {
-        guard isPresentationCopy || (other?.isPresentationCopy ?? false) else { return true }
+    @inline(__always)
+    package func fixedTreeAllows(_ function: StaticString) -> Bool {
+        guard isPresentationCopy else { return true }
+        Layer.refuseFixedTreeChange(function)
+        return false
+    }
+
+    /// The same for a change involving `other` too (not an Optional: the
+    /// check of every add stays free of retains).
+    @inline(__always)
+    package func fixedTreeAllows(_ function: StaticString, with other: Layer) -> Bool {
+        guard isPresentationCopy || other.isPresentationCopy else { return true }
+        Layer.refuseFixedTreeChange(function)
+        return false
+    }
+
+    @inline(never)
+    private static func refuseFixedTreeChange(_ function: StaticString) {
         recordError(QZErrorInvalidState, function,
                     "presentation copies have a fixed tree: their sublayers, mask and superlayer cannot change, and they cannot join a model tree")
-        return false
     }
 
     /// Detaches from the superlayer (as a sublayer or as its mask).
     package func detach() {
-        guard let parent = superlayer else { return }
+        guard superlayerAddress != nil, let parent = superlayer else { return }
         parent.dropPresentationSpare()
         if let mask = parent.visuals?.mask, mask === self {
             parent.visuals?.mask = nil
@@ -66,7 +79,9 @@ extension Layer {
             index -= 1
         }
         child.detach()
-        sublayers.insert(child, at: Swift.min(index, sublayers.count))
+        // (append for the common add at the end: insert goes through the
+        // generic replaceSubrange.)
+        if index >= sublayers.count { sublayers.append(child) } else { sublayers.insert(child, at: index) }
         child.superlayer = self
         setNeedsLayout()
     }
@@ -148,7 +163,7 @@ extension Layer {
     /// layer, as observed on Apple's QuartzCore. An ancestor (a cycle) is
     /// refused.
     package func setMask(_ mask: Layer?, function: StaticString) -> Bool {
-        guard fixedTreeAllows(function, with: mask) else { return false }
+        guard mask.map({ fixedTreeAllows(function, with: $0) }) ?? fixedTreeAllows(function) else { return false }
         if let mask {
             if let current = visuals?.mask, current === mask { return true }
             guard canAdopt(mask, function) else { return false }

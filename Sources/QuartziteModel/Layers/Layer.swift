@@ -270,6 +270,13 @@ public final class Layer: QZObject, Handle {
         return withExtendedLifetime(l) { offset >= 0 && offset < 512 ? offset : nil }
     }()
 
+    /// The superlayer's address, read without making a strong reference
+    /// (no retain and release, as reading `superlayer` would).
+    @inline(__always)
+    package var superlayerAddress: UnsafeMutableRawPointer? {
+        withUnsafeMutablePointer(to: &superlayer) { UnsafeRawPointer($0).load(as: UnsafeMutableRawPointer?.self) }
+    }
+
     /// True when `superlayer` is `layer` (compared by address, no retain).
     @inline(__always)
     package func superlayerIs(_ layer: Layer) -> Bool {

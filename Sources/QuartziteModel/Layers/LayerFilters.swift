@@ -19,6 +19,9 @@ import QuartziteGeometry
 //                      inputAVector, inputBiasVector (arrays of 4 numbers;
 //                      defaults: the identity and zero bias)
 //     CIColorControls  inputSaturation (1), inputBrightness (0), inputContrast (1)
+//   A dictionary may name its filter's type under "CIAttributeFilterName"
+//   instead, its "name" then being the filter's own name for key paths
+//   ("filters.blur.inputRadius": see the end of this file).
 //
 // The setters check the value: an unknown name records
 // QZErrorUnknownConstant, a wrong value type QZErrorWrongType, a NaN or
@@ -106,6 +109,26 @@ package enum LayerFilter: Equatable, Sendable {
 
     package static let knownNames = ["CIGaussianBlur", "CIColorMatrix", "CIColorControls"]
 
+    /// The entry naming a filter's Core Image type when its "name" is its
+    /// own (Core Image's attribute key: a CIFilter renamed with `name`
+    /// keeps its type under kCIAttributeFilterName).
+    package static let typeKey = "CIAttributeFilterName"
+
+    /// Each known filter's inputs and their defaults (Core Image's).
+    package static let inputDefaults: [String: [String: Value]] = {
+        func vector(_ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Value {
+            Value(.array([a, b, c, d].map { Value(.number($0)) }))
+        }
+        return [
+            "CIGaussianBlur": ["inputRadius": Value(.number(10))],
+            "CIColorMatrix": ["inputRVector": vector(1, 0, 0, 0), "inputGVector": vector(0, 1, 0, 0),
+                              "inputBVector": vector(0, 0, 1, 0), "inputAVector": vector(0, 0, 0, 1),
+                              "inputBiasVector": vector(0, 0, 0, 0)],
+            "CIColorControls": ["inputSaturation": Value(.number(1)), "inputBrightness": Value(.number(0)),
+                                "inputContrast": Value(.number(1))],
+        ]
+    }()
+
     /// Reads an array of filters; nil (with an error recorded naming
     /// `function` when `report`) when anything in it cannot be read.
     package static func parse(_ v: Value?, key: String = "filters", function: StaticString = #function,
@@ -124,7 +147,7 @@ package enum LayerFilter: Equatable, Sendable {
             let name: String
             if let s = item.string {
                 name = s
-            } else if case .dictionary(let d) = item.storage, let s = d["name"]?.string {
+            } else if case .dictionary(let d) = item.storage, let s = (d[typeKey] ?? d["name"])?.string {
                 name = s
                 inputs = d
             } else {
@@ -182,3 +205,75 @@ package enum LayerFilter: Equatable, Sendable {
 }
 
 package enum FilterInputError: Error { case type(String), notFinite(String) }
+
+// MARK: - Key paths into filters
+
+// Apple's filters are addressed by name in key paths: a filter whose name
+// is "blur" in a layer's filters has its inputs at "filters.blur.inputRadius"
+// (likewise backgroundFilters), for setValue:forKeyPath:, valueForKeyPath:
+// and animations. Here a filter's name is its dictionary's "name" entry (or
+// the string of a bare name item): a filter given as {"name": "blur",
+// "CIAttributeFilterName": "CIGaussianBlur"} is "blur"; one given as
+// {"name": "CIGaussianBlur"} answers to its type's name, as an unnamed
+// CIFilter does.
+extension LayerFilter {
+    /// The index of the first item of `items` named `name`.
+    private static func index(named name: Substring, in items: [Value]) -> Int? {
+        items.firstIndex { item in
+            if let s = item.string { return s == name }
+            if case .dictionary(let d) = item.storage { return d["name"]?.string.map { $0 == name } ?? false }
+            return false
+        }
+    }
+
+    /// An item as a dictionary (a bare name string: {"name": it}) and its type.
+    private static func dictionary(_ item: Value) -> (ValueDictionary, String?)? {
+        if let s = item.string {
+            var d = ValueDictionary()
+            d.set(item, for: "name")
+            return (d, s)
+        }
+        guard case .dictionary(let d) = item.storage else { return nil }
+        return (d, (d[typeKey] ?? d["name"])?.string)
+    }
+
+    /// The value at `path` (filter name, input, [fields]) in a filters
+    /// array: the input as set, else the filter type's default; nil when
+    /// there is no such filter or input.
+    package static func value(in filters: Value, at path: [Substring]) -> Value? {
+        guard path.count >= 2, case .array(let items) = filters.storage,
+              let i = index(named: path[0], in: items), let (d, type) = dictionary(items[i]) else { return nil }
+        let key = String(path[1])
+        let input = d[key] ?? type.flatMap { inputDefaults[$0]?[key] }
+        return input?.field(Array(path.dropFirst(2)))
+    }
+
+    /// A copy of `filters` with the value at `path` replaced; nil (with an
+    /// error recorded naming `function`) when the filter or the input is not
+    /// there. (The setter then checks the value as for the whole array.)
+    package static func setting(_ filters: Value?, at path: [Substring], to newValue: Value, key: String,
+                                function: StaticString) -> Value? {
+        let whole = "\(key).\(path.joined(separator: "."))"
+        guard path.count >= 2, let filters, case .array(var items) = filters.storage,
+              let i = index(named: path[0], in: items), let (found, type) = dictionary(items[i]) else {
+            recordError(QZErrorInvalidArgument, function,
+                        "\"\(whole)\": \(key) has no filter named \"\(path.first ?? "")\"")
+            return nil
+        }
+        var d = found
+        let input = String(path[1])
+        let known = type.flatMap { inputDefaults[$0] }
+        guard let current = d[input] ?? known?[input] else {
+            recordError(QZErrorInvalidArgument, function,
+                        "\"\(whole)\": \(type ?? "the filter") has no input \"\(input)\"")
+            return nil
+        }
+        guard let updated = current.setting(Array(path.dropFirst(2)), to: newValue) else {
+            recordError(QZErrorInvalidArgument, function, "\"\(whole)\" does not name a field that takes this value")
+            return nil
+        }
+        d.set(updated, for: input)
+        items[i] = Value(.dictionary(d))
+        return Value(.array(items))
+    }
+}

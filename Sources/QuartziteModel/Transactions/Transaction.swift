@@ -172,6 +172,16 @@ package final class LayerTransactionState {
         }
     }
 
+    /// Runs `body` on the calling thread's state, borrowed (the thread's
+    /// key holds it): no retain and release around a short use.
+    @inline(__always)
+    package static func withCurrent<R>(_ body: (ThreadTransactions) -> R) -> R {
+        if let p = pthread_getspecific(transactionKey) {
+            return Unmanaged<ThreadTransactions>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
+        }
+        return body(current)
+    }
+
     /// The innermost scope, opening the implicit transaction when none is open.
     @inline(__always) package var top: TransactionScope {
         if let s = scopes.last { return s }
@@ -425,10 +435,11 @@ package enum Transactions {
     /// A new layer belongs to the calling thread's transaction (opening the
     /// implicit one): it has no implicit animations until that commits.
     package static func layerCreated(_ layer: Layer) {
-        let t = ThreadTransactions.current
-        _ = t.openRecord
-        layer.creator = t
-        layer.creatorSerial = t.serial
+        ThreadTransactions.withCurrent { t in
+            if t.record == nil { _ = t.top }   // opens the implicit transaction (as openRecord, without returning it)
+            layer.creator = t
+            layer.creatorSerial = t.serial
+        }
     }
 
     // MARK: - Completions and deadlines

@@ -27,6 +27,12 @@ import QuartziteModel
 //   (without the enclosing clips), its alpha blurred in two passes with the
 //   CPU kernels' weights, composited tinted and offset through the clips.
 // - path: coverage rasterized on the CPU into an R8 texture, then composited.
+// - a group's filters: passes of the filter program from offscreen to
+//   offscreen (colour matrix, colour controls, the blur's two axes); a
+//   compositingFilter other than source-over: the pixels below copied
+//   (glBlitFramebuffer) and combined with the group's in the blend program.
+// - backdrop: the pixels under the layer copied, filtered (wide blurs at a
+//   reduced size, as the CPU's), put back through the shape's coverage.
 //
 // Damage: only the frame's update rectangle is redrawn (scissored); the
 // framebuffer must keep the previous frame's pixels elsewhere (an FBO does).
@@ -100,6 +106,7 @@ package enum GLUniform: Int, CaseIterable {
     case uBox, uTarget, uFlipY, uClips, uClipCount, uInv, uFwd, uRect, uRadius, uEdges, uKind, uBorderWidth
     case uColor, uOpacity, uTex, uMask, uTexOrigin, uTexScale, uMinFilter, uMagFilter, uBias, uLevels, uFlipV
     case uHasMask, uWeights
+    case uSourceBox, uClampSource, uMatrix, uVector, uAxis, uFinal, uFactor, uDst, uDstOrigin, uMode
 }
 
 package final class GLProgram {
@@ -118,6 +125,7 @@ package final class GLProgram {
 /// renderers that draw with it (compiling is the costly part of a first frame).
 package final class GLProgramSet {
     package let quad: GLProgram, group: GLProgram, blur: GLProgram, shadow: GLProgram, path: GLProgram
+    package let filter: GLProgram, blend: GLProgram, backdrop: GLProgram
     private var users = 0
     private let key: UInt
     private static let byContext = Mutex<[UInt: GLProgramSet]>([:])
@@ -125,9 +133,10 @@ package final class GLProgramSet {
     private init(key: UInt, _ p: [GLProgram]) {
         self.key = key
         (quad, group, blur, shadow, path) = (p[0], p[1], p[2], p[3], p[4])
+        (filter, blend, backdrop) = (p[5], p[6], p[7])
     }
 
-    private var all: [GLProgram] { [quad, group, blur, shadow, path] }
+    private var all: [GLProgram] { [quad, group, blur, shadow, path, filter, blend, backdrop] }
 
     /// The programs of `context` (current on this thread), compiled on first
     /// use; nil with the driver's log in `log` when they do not compile.
@@ -140,7 +149,8 @@ package final class GLProgramSet {
                 return s
             }
             var made: [GLProgram] = []
-            for source in [GLShaders.quad, GLShaders.group, GLShaders.blur, GLShaders.shadow, GLShaders.path] {
+            for source in [GLShaders.quad, GLShaders.group, GLShaders.blur, GLShaders.shadow, GLShaders.path,
+                           GLShaders.filter, GLShaders.blend, GLShaders.backdrop] {
                 guard let name = compileGLProgram(vertex: GLShaders.vertex, fragment: source, log: &log) else {
                     for p in made { qz_glDeleteProgram(p.name) }
                     return nil
@@ -153,6 +163,7 @@ package final class GLProgramSet {
                 qz_glUniform1i(prog[.uClips], unitClips)
                 qz_glUniform1i(prog[.uWeights], unitWeights)
                 qz_glUniform1i(prog[.uMask], unitMask)
+                qz_glUniform1i(prog[.uDst], unitDestination)
             }
             let s = GLProgramSet(key: key, made)
             s.users = 1
@@ -173,8 +184,10 @@ package final class GLProgramSet {
     }
 }
 
-/// Texture units: the source, the clips, blur weights, a mask.
+/// Texture units: the source, the clips, blur weights, a mask; a copy of
+/// the destination (blend modes, backdrops: programs without weights).
 private let unitSource: GLint = 0, unitClips: GLint = 1, unitWeights: GLint = 2, unitMask: GLint = 3
+private let unitDestination: GLint = 2
 
 package final class GLRenderer {
     /// The largest frame side (pixels) a GL renderer draws.
@@ -188,6 +201,9 @@ package final class GLRenderer {
     private var blur: GLProgram? { programs?.blur }
     private var shadow: GLProgram? { programs?.shadow }
     private var path: GLProgram? { programs?.path }
+    private var filterProgram: GLProgram? { programs?.filter }
+    private var blendProgram: GLProgram? { programs?.blend }
+    private var backdropProgram: GLProgram? { programs?.backdrop }
     private var vertexArray: GLuint = 0
     private var clipTexture: GLuint = 0
     private var clipCapacity = 0
@@ -352,7 +368,15 @@ package final class GLRenderer {
                 clips = savedClips.popLast() ?? []
             }
             canvases.removeLast()
-            compositeGroup(g.canvas, mask: g.mask, opacity: g.op.opacity, tint: g.op.color)
+            var contents = g.canvas
+            if !g.op.filters.isEmpty { contents = applyFilters(g.op.filters, to: g.canvas) }
+            let mode = CompositingMode(rawValue: g.op.blendMode) ?? .sourceOver
+            if mode == .sourceOver {
+                compositeGroup(contents, mask: g.mask, opacity: g.op.opacity, tint: g.op.color)
+            } else {
+                blendGroup(contents, mask: g.mask, opacity: g.op.opacity, tint: g.op.color, mode: mode)
+            }
+            if contents.offscreen !== g.canvas.offscreen { release(contents) }
             release(g.canvas)
             if let m = g.mask { release(m) }
         case .beginShadow:
@@ -368,9 +392,7 @@ package final class GLRenderer {
             canvases.append(c)
             savedClips.append(clips)
             clips = []
-        case .backdrop:
-            // (backgroundFilters are not drawn on the GPU yet: docs/rendering.md.)
-            break
+        case .backdrop: drawBackdrop(op)
         case .endShadow:
             guard let s = shadows.popLast() else { return }
             canvases.removeLast()
@@ -658,4 +680,212 @@ package func blurKernel(sigma: Double) -> [Float] {
         k = next
     }
     return k.map { Float($0) }
+}
+
+// MARK: - Layer filters
+
+// compositingFilter, filters and backgroundFilters on the GPU, pass by pass
+// as the CPU kernels compute them (Render/Kernels/Filters.swift): each
+// filter reads an image (an offscreen texture and the target pixels it
+// covers) and writes a new offscreen of the pixels it filters; a blend mode
+// or a backdrop reads a copy of the destination's pixels (a framebuffer
+// blit) and writes with blending off.
+extension GLRenderer {
+    /// `filters` applied in order to the pixels of `c` (a group's contents,
+    /// transparent beyond them): the filtered image, `c` itself when nothing
+    /// could be drawn. The caller releases both.
+    private func applyFilters(_ filters: [LayerFilter], to c: GLCanvas) -> GLCanvas {
+        guard !c.rect.isEmpty, c.offscreen != nil else { return c }
+        var image = c
+        for f in filters {
+            guard let next = filtered(image, f, work: c.rect, clampSource: false, reduced: false) else { continue }
+            if image.offscreen !== c.offscreen { release(image) }
+            image = next
+        }
+        return image
+    }
+
+    /// One filter of `image` over `work` (an offscreen of that rect); nil
+    /// when it cannot be drawn. Blurs of sigma 8 and more are reduced (as
+    /// gaussianBlurReduced) when `reduced`.
+    private func filtered(_ image: GLCanvas, _ f: LayerFilter, work: PixelBox, clampSource: Bool,
+                          reduced: Bool) -> GLCanvas? {
+        switch f {
+        case .gaussianBlur(let sigma):
+            guard sigma.isFinite, sigma > 0 else { return nil }
+            let factor = reduced ? (sigma >= 16 ? 4 : (sigma >= 8 ? 2 : 1)) : 1
+            if factor == 1 { return blurred(image, sigma: sigma, work: work, clampSource: clampSource) }
+            // The block means, blurred by what the reduction leaves of sigma, expanded.
+            let F = Double(factor)
+            let small = ((sigma * sigma - (F * F - 1) / 12 - F * F / 6) / (F * F)).squareRoot()
+            let sw = (work.width + factor - 1) / factor, sh = (work.height + factor - 1) / factor
+            let box = PixelBox(x0: 0, y0: 0, x1: sw, y1: sh)
+            guard let means = filterPass(image, into: box, clampSource: clampSource, { p in
+                qz_glUniform1i(p[.uKind], 3)
+                qz_glUniform1i(p[.uFactor], GLint(factor))
+            }) else { return nil }
+            var blurredMeans = means
+            if small > 0, let b = blurred(means, sigma: small, work: box, clampSource: false) {
+                release(means)
+                blurredMeans = b
+            }
+            defer { release(blurredMeans) }
+            return filterPass(blurredMeans, into: work, clampSource: false) { p in
+                qz_glUniform1i(p[.uKind], 4)
+                qz_glUniform1i(p[.uFactor], GLint(factor))
+                qz_glUniform2f(p[.uTexOrigin], Float(work.x0), Float(work.y0))
+            }
+        case let .colorMatrix(r, g, b, a, bias):
+            return filterPass(image, into: work, clampSource: clampSource) { p in
+                qz_glUniform1i(p[.uKind], 0)
+                qz_glUniformMatrix4fv(p[.uMatrix], 1, 0, [r.x, r.y, r.z, r.w, g.x, g.y, g.z, g.w,
+                                                          b.x, b.y, b.z, b.w, a.x, a.y, a.z, a.w])
+                qz_glUniform4f(p[.uVector], bias.x, bias.y, bias.z, bias.w)
+            }
+        case let .colorControls(saturation, brightness, contrast):
+            return filterPass(image, into: work, clampSource: clampSource) { p in
+                qz_glUniform1i(p[.uKind], 1)
+                qz_glUniform4f(p[.uVector], saturation, brightness, contrast, 0)
+            }
+        }
+    }
+
+    /// The two axes of a Gaussian blur of the four channels of `image` over `work`.
+    private func blurred(_ image: GLCanvas, sigma: Double, work: PixelBox, clampSource: Bool) -> GLCanvas? {
+        let (weightsTexture, radius) = blurWeights(sigma: sigma)
+        guard let horizontal = filterPass(image, into: work, clampSource: clampSource, { p in
+            qz_glUniform1i(p[.uKind], 2)
+            qz_glUniform1i(p[.uAxis], 0)
+            qz_glUniform1i(p[.uFinal], 0)
+            qz_glUniform1i(p[.uRadius], GLint(radius))
+            self.bindTexture(weightsTexture, unit: unitWeights)
+        }) else { return nil }
+        defer { release(horizontal) }
+        return filterPass(horizontal, into: work, clampSource: false) { p in
+            qz_glUniform1i(p[.uKind], 2)
+            qz_glUniform1i(p[.uAxis], 1)
+            qz_glUniform1i(p[.uFinal], 1)
+            qz_glUniform1i(p[.uRadius], GLint(radius))
+            self.bindTexture(weightsTexture, unit: unitWeights)
+        }
+    }
+
+    /// One pass of the filter program from `image` into a new offscreen
+    /// over `rect`, `configure` setting the pass's own uniforms.
+    private func filterPass(_ image: GLCanvas, into rect: PixelBox, clampSource: Bool,
+                            _ configure: (GLProgram) -> Void) -> GLCanvas? {
+        guard let p = filterProgram, let source = image.offscreen else { return nil }
+        let out = offscreen(rect)
+        guard out.offscreen != nil else { return nil }
+        let saved = clips
+        clips = []
+        use(p, out, box: rect)
+        clips = saved
+        bindTexture(source.texture, unit: unitSource)
+        qz_glUniform4f(p[.uSourceBox], Float(image.rect.x0), Float(image.rect.y0), Float(image.rect.x1),
+                       Float(image.rect.y1))
+        qz_glUniform1i(p[.uClampSource], clampSource ? 1 : 0)
+        configure(p)
+        drawBox()
+        return out
+    }
+
+    /// A copy of the pixels of `c` over `rect` (within it) in a new offscreen.
+    private func copyPixels(of c: GLCanvas, _ rect: PixelBox) -> GLCanvas? {
+        guard !rect.isEmpty else { return nil }
+        let out = offscreen(rect)
+        guard out.offscreen != nil else { return nil }
+        // (offscreen() left `out` bound for drawing, its scissor its whole rect.)
+        qz_glBindFramebuffer(GL_READ_FRAMEBUFFER, c.framebuffer)
+        let x0 = GLint(rect.x0 - c.frame.x0), x1 = GLint(rect.x1 - c.frame.x0)
+        if c.flip {
+            // (The host's rows are bottom-up; offscreens' top-down.)
+            let y0 = GLint(c.frame.y1 - rect.y1), y1 = GLint(c.frame.y1 - rect.y0)
+            qz_glBlitFramebuffer(x0, y0, x1, y1, 0, GLint(rect.height), GLint(rect.width), 0,
+                                 GLbitfield(GL_COLOR_BUFFER_BIT), GL_NEAREST)
+        } else {
+            let y0 = GLint(rect.y0 - c.frame.y0), y1 = GLint(rect.y1 - c.frame.y0)
+            qz_glBlitFramebuffer(x0, y0, x1, y1, 0, 0, GLint(rect.width), GLint(rect.height),
+                                 GLbitfield(GL_COLOR_BUFFER_BIT), GL_NEAREST)
+        }
+        return out
+    }
+
+    /// A group composited by a blend mode or Porter-Duff operator
+    /// (compositingFilter): its pixels and a copy of those below combined
+    /// in the shader, written in place of the latter.
+    private func blendGroup(_ g: GLCanvas, mask: GLCanvas?, opacity: Float, tint: SIMD4<Float>, mode: CompositingMode) {
+        let dst = top
+        let r = g.rect.intersection(dst.rect)
+        guard !r.isEmpty, let o = g.offscreen, let p = blendProgram,
+              let below = copyPixels(of: dst, r), let copy = below.offscreen else { return }
+        defer { release(below) }
+        use(p, dst, box: r)
+        qz_glUniform1i(p[.uClipCount], 0)
+        bindTexture(o.texture, unit: unitSource)
+        bindTexture(copy.texture, unit: unitDestination)
+        if let m = mask?.offscreen {
+            bindTexture(m.texture, unit: unitMask)
+            qz_glUniform1i(p[.uHasMask], 1)
+        } else {
+            qz_glUniform1i(p[.uHasMask], 0)
+        }
+        qz_glUniform2f(p[.uTexOrigin], Float(g.rect.x0), Float(g.rect.y0))
+        qz_glUniform2f(p[.uDstOrigin], Float(r.x0), Float(r.y0))
+        qz_glUniform1f(p[.uOpacity], Float(unit8(Double(opacity))) / 255)
+        setColor(p, packBGRA(tint))
+        qz_glUniform1i(p[.uMode], GLint(mode.rawValue))
+        qz_glDisable(GL_BLEND)
+        drawBox()
+        qz_glEnable(GL_BLEND)
+    }
+
+    /// backgroundFilters (as the CPU compositor's drawBackdrop): the pixels
+    /// under the operation's rounded rect and the blurs' reach around it
+    /// (edge pixels of the canvas repeated beyond it), filtered (wide blurs
+    /// reduced), put back through the shape's coverage.
+    private func drawBackdrop(_ op: DrawOp) {
+        let canvas = top
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        guard !region.isEmpty, op.opacity > 0, let p = backdropProgram,
+              let i0 = op.transform.inverse, i0.isFinite else { return }
+        let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
+        let work = PixelBox(x0: region.x0 - reach, y0: region.y0 - reach, x1: region.x1 + reach, y1: region.y1 + reach)
+        guard let below = copyPixels(of: canvas, work.intersection(canvas.rect)), let copy = below.offscreen else { return }
+        defer { release(below) }
+        // The work area, edges clamped; then each filter.
+        guard var image = filterPass(below, into: work, clampSource: true, { p in qz_glUniform1i(p[.uKind], 5) })
+        else { return }
+        for f in op.filters {
+            guard let next = filtered(image, f, work: work, clampSource: false, reduced: true) else { continue }
+            release(image)
+            image = next
+        }
+        defer { release(image) }
+        guard let result = image.offscreen else { return }
+        use(p, canvas, box: region)
+        setShape(p, op, region: region)
+        qz_glUniform1f(p[.uOpacity], op.opacity)
+        bindTexture(result.texture, unit: unitSource)
+        bindTexture(copy.texture, unit: unitDestination)
+        qz_glUniform2f(p[.uTexOrigin], Float(work.x0), Float(work.y0))
+        qz_glUniform2f(p[.uDstOrigin], Float(below.rect.x0), Float(below.rect.y0))
+        qz_glDisable(GL_BLEND)
+        drawBox()
+        qz_glEnable(GL_BLEND)
+    }
+
+    /// The quad uniforms of `op`'s rounded rect (its layer space moved near `region`).
+    private func setShape(_ p: GLProgram, _ op: DrawOp, region: PixelBox) {
+        let local = LocalFrame(op.transform, op.rect.standardized, near: region.cgRect)
+        let i = local.inverse.m, f = local.forward.m
+        qz_glUniformMatrix3fv(p[.uInv], 1, 0, [Float(i.0), Float(i.1), Float(i.2), Float(i.3), Float(i.4), Float(i.5),
+                                                Float(i.6), Float(i.7), Float(i.8)])
+        qz_glUniformMatrix3fv(p[.uFwd], 1, 0, [Float(f.0), Float(f.1), Float(f.2), Float(f.3), Float(f.4), Float(f.5),
+                                                Float(f.6), Float(f.7), Float(f.8)])
+        let lr = local.rect
+        qz_glUniform4f(p[.uRect], Float(lr.minX), Float(lr.minY), Float(lr.maxX), Float(lr.maxY))
+        qz_glUniform1f(p[.uRadius], Float(op.cornerRadius))
+        qz_glUniform1i(p[.uEdges], GLint(op.edgeMask & 0xF))
+    }
 }

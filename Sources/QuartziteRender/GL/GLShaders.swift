@@ -279,4 +279,217 @@ package enum GLShaders {
         fragColor = uColor * cov;
     }
     """
+
+    /// Layer filters' passes (filters and backgroundFilters), each from a
+    /// source image (a texture covering uSourceBox, in target pixels) into
+    /// an offscreen, as Render/Kernels/Filters.swift computes them:
+    /// 0 CIColorMatrix, 1 CIColorControls (unpremultiplied, clamped,
+    /// premultiplied again), 2 one axis of the Gaussian blur of the four
+    /// channels (the CPU kernels' weights), 3 the f x f block means of a
+    /// reduced blur, 4 its bilinear expansion (8-bit weights), 5 a copy.
+    package static let filter = common + """
+
+    uniform sampler2D uTex;
+    uniform vec4 uSourceBox;     // the source's pixels (x0, y0, x1, y1)
+    uniform int uClampSource;    // 1: outside the source repeats its edge pixels; 0: transparent
+    uniform int uKind;
+    uniform mat4 uMatrix;        // CIColorMatrix: columns are the R, G, B, A vectors
+    uniform vec4 uVector;        // the bias vector; (saturation, brightness, contrast) for CIColorControls
+    uniform sampler2D uWeights;
+    uniform int uRadius;
+    uniform int uAxis;           // blur: 0 along x, 1 along y
+    uniform int uFinal;          // blur: the last pass (colours kept within alpha)
+    uniform int uFactor;         // reduce, expand: the reduction
+    uniform vec2 uTexOrigin;     // reduce: unused; expand: the full-size box's corner
+
+    vec4 source(ivec2 p) {
+        ivec2 lo = ivec2(uSourceBox.xy), hi = ivec2(uSourceBox.zw) - 1;
+        if (uClampSource == 1) p = clamp(p, lo, hi);
+        else if (any(lessThan(p, lo)) || any(greaterThan(p, hi))) return vec4(0.0);
+        return texelFetch(uTex, p - lo, 0);
+    }
+
+    vec4 bytes(vec4 c) { return floor(c * 255.0 + 0.5); }
+
+    void main() {
+        vec2 t = targetPixel();
+        ivec2 c = ivec2(floor(t));
+        if (uKind <= 1) {
+            vec4 p = source(c);
+            float a = p.a;
+            vec4 u = a > 0.0 ? vec4(p.rgb / a, a) : vec4(0.0);
+            vec4 o;
+            if (uKind == 0) {
+                o = u * uMatrix + uVector;
+            } else {
+                float l = 0.2126 * u.r + 0.7152 * u.g + 0.0722 * u.b;
+                o.rgb = vec3(l) + (u.rgb - vec3(l)) * uVector.x;
+                o.rgb += vec3(uVector.y);
+                o.rgb = (o.rgb - vec3(0.5)) * uVector.z + vec3(0.5);
+                o.a = u.a;
+            }
+            o = clamp(o, 0.0, 1.0);
+            fragColor = vec4(o.rgb * o.a, o.a);
+        } else if (uKind == 2) {
+            ivec2 step = uAxis == 0 ? ivec2(1, 0) : ivec2(0, 1);
+            vec4 sum = vec4(0.0);
+            for (int k = -uRadius; k <= uRadius; k++)
+                sum += texelFetch(uWeights, ivec2(k + uRadius, 0), 0).r * source(c + step * k);
+            sum = clamp(sum, 0.0, 1.0);
+            if (uFinal == 1) {
+                // (Each channel rounded on its own, then colours within alpha.)
+                vec4 b = bytes(sum);
+                sum = vec4(min(b.rgb, vec3(b.a)), b.a) / 255.0;
+            }
+            fragColor = sum;
+        } else if (uKind == 3) {
+            ivec2 lo = ivec2(uSourceBox.xy), hi = ivec2(uSourceBox.zw);
+            ivec2 b0 = lo + c * uFactor;
+            ivec2 b1 = min(b0 + ivec2(uFactor), hi);
+            vec4 sum = vec4(0.0);
+            for (int y = b0.y; y < b1.y; y++)
+                for (int x = b0.x; x < b1.x; x++) sum += bytes(texelFetch(uTex, ivec2(x, y) - lo, 0));
+            float n = float((b1.x - b0.x) * (b1.y - b0.y));
+            fragColor = floor((sum + floor(n / 2.0)) / n) / 255.0;
+        } else if (uKind == 4) {
+            ivec2 size = textureSize(uTex, 0);
+            float f = float(uFactor);
+            vec2 u = clamp((vec2(c) - uTexOrigin + 0.5) / f - 0.5, vec2(0.0), vec2(size - 1));
+            ivec2 i0 = ivec2(u), i1 = min(i0 + 1, size - 1);
+            vec2 w = floor((u - vec2(i0)) * 256.0 + 0.5);
+            vec4 p00 = bytes(texelFetch(uTex, i0, 0)), p01 = bytes(texelFetch(uTex, ivec2(i1.x, i0.y), 0));
+            vec4 p10 = bytes(texelFetch(uTex, ivec2(i0.x, i1.y), 0)), p11 = bytes(texelFetch(uTex, i1, 0));
+            vec4 top = floor((p00 * (256.0 - w.x) + p01 * w.x + 128.0) / 256.0);
+            vec4 bottom = floor((p10 * (256.0 - w.x) + p11 * w.x + 128.0) / 256.0);
+            fragColor = floor((top * (256.0 - w.y) + bottom * w.y + 128.0) / 256.0) / 255.0;
+        } else {
+            fragColor = source(c);
+        }
+    }
+    """
+
+    /// A group composited by a compositingFilter other than source-over:
+    /// its pixels (tinted, times opacity and mask, in 8-bit steps as the CPU
+    /// compositor scales them) and a copy of the destination's pixels under
+    /// it, combined by Render/Kernels/Filters.swift's blendPixel and written
+    /// with blending off (W3C Compositing and Blending Level 1 on
+    /// premultiplied values; Porter-Duff operators; plus-lighter/-darker).
+    package static let blend = common + """
+
+    uniform sampler2D uTex;
+    uniform sampler2D uMask;
+    uniform sampler2D uDst;
+    uniform vec2 uTexOrigin;   // the group's corner in target pixels
+    uniform vec2 uDstOrigin;   // the destination copy's corner
+    uniform int uHasMask;
+    uniform float uOpacity;    // 8-bit value
+    uniform vec4 uColor;       // the tint (white: none)
+    uniform int uMode;         // CompositingMode's raw value
+
+    vec4 q8(vec4 c) { return floor(clamp(c, 0.0, 1.0) * 255.0 + 0.5) / 255.0; }
+
+    float hardLight(float cs, float cd) { return cs <= 0.5 ? cd * 2.0 * cs : cd + (2.0 * cs - 1.0) - cd * (2.0 * cs - 1.0); }
+
+    float separable(float cd, float cs) {
+        if (uMode == 1) return cd * cs;
+        if (uMode == 2) return cd + cs - cd * cs;
+        if (uMode == 3) return hardLight(cd, cs);
+        if (uMode == 4) return min(cd, cs);
+        if (uMode == 5) return max(cd, cs);
+        if (uMode == 6) return cd <= 0.0 ? 0.0 : (cs >= 1.0 ? 1.0 : min(1.0, cd / (1.0 - cs)));
+        if (uMode == 7) return cd >= 1.0 ? 1.0 : (cs <= 0.0 ? 0.0 : 1.0 - min(1.0, (1.0 - cd) / cs));
+        if (uMode == 8) {
+            if (cs <= 0.5) return cd - (1.0 - 2.0 * cs) * cd * (1.0 - cd);
+            float d = cd <= 0.25 ? ((16.0 * cd - 12.0) * cd + 4.0) * cd : sqrt(cd);
+            return cd + (2.0 * cs - 1.0) * (d - cd);
+        }
+        if (uMode == 9) return hardLight(cs, cd);
+        if (uMode == 10) return abs(cd - cs);
+        return cd + cs - 2.0 * cd * cs;   // exclusion
+    }
+
+    float lum(vec3 c) { return 0.3 * c.r + 0.59 * c.g + 0.11 * c.b; }
+    vec3 clipColor(vec3 c) {
+        float l = lum(c), n = min(c.r, min(c.g, c.b)), x = max(c.r, max(c.g, c.b));
+        if (n < 0.0) c = vec3(l) + (c - vec3(l)) * (l / (l - n));
+        if (x > 1.0) c = vec3(l) + (c - vec3(l)) * ((1.0 - l) / (x - l));
+        return c;
+    }
+    vec3 setLum(vec3 c, float l) { return clipColor(c + vec3(l - lum(c))); }
+    float sat(vec3 c) { return max(c.r, max(c.g, c.b)) - min(c.r, min(c.g, c.b)); }
+    vec3 setSat(vec3 c, float s) {
+        float n = min(c.r, min(c.g, c.b)), x = max(c.r, max(c.g, c.b));
+        return x > n ? (c - vec3(n)) * (s / (x - n)) : vec3(0.0);
+    }
+
+    vec4 blended(vec4 S, vec4 D) {
+        float sa = S.a, da = D.a;
+        if (uMode == 16) return vec4(0.0);
+        if (uMode == 17) return S;
+        if (uMode == 18) return S * da;
+        if (uMode == 19) return S * (1.0 - da);
+        if (uMode == 20) return S * da + D * (1.0 - sa);
+        if (uMode == 21) return S * (1.0 - da) + D;
+        if (uMode == 22) return D * sa;
+        if (uMode == 23) return D * (1.0 - sa);
+        if (uMode == 24) return S * (1.0 - da) + D * sa;
+        if (uMode == 25) return S * (1.0 - da) + D * (1.0 - sa);
+        if (uMode == 26) return S + D;
+        if (uMode == 27) {
+            float a = min(1.0, sa + da);
+            return vec4(vec3(a) - ((vec3(sa) - S.rgb) + (vec3(da) - D.rgb)), a);
+        }
+        if (sa <= 0.0) return D;
+        if (da <= 0.0) return S;
+        vec3 Cs = S.rgb / sa, Cd = D.rgb / da, B;
+        if (uMode <= 11) B = vec3(separable(Cd.r, Cs.r), separable(Cd.g, Cs.g), separable(Cd.b, Cs.b));
+        else if (uMode == 12) B = setLum(setSat(Cs, sat(Cd)), lum(Cd));
+        else if (uMode == 13) B = setLum(setSat(Cd, sat(Cs)), lum(Cd));
+        else if (uMode == 14) B = setLum(Cs, lum(Cd));
+        else B = setLum(Cd, lum(Cs));
+        return vec4(S.rgb * (1.0 - da) + D.rgb * (1.0 - sa) + B * (sa * da), sa + da - sa * da);
+    }
+
+    void main() {
+        vec2 p = targetPixel();
+        ivec2 c = ivec2(floor(p - uTexOrigin));
+        vec4 src = q8(texelFetch(uTex, c, 0) * uColor);
+        float m = uHasMask == 1 ? texelFetch(uMask, c, 0).a : 1.0;
+        float f = uHasMask == 1 ? floor(m * uOpacity * 255.0 + 0.5) / 255.0 : uOpacity;
+        vec4 S = q8(src * f);
+        vec4 D = texelFetch(uDst, ivec2(floor(p - uDstOrigin)), 0);
+        vec4 o = clamp(blended(S, D), 0.0, 1.0);
+        fragColor = vec4(min(o.rgb, vec3(o.a)), o.a);
+    }
+    """
+
+    /// backgroundFilters: the filtered copy of what lies behind the layer
+    /// put back through its rounded rect's coverage times the clips' and
+    /// its opacity (a mix with the pixels there, blending off).
+    package static let backdrop = common + """
+
+    uniform mat3 uInv;
+    uniform mat3 uFwd;
+    uniform vec4 uRect;
+    uniform float uRadius;
+    uniform int uEdges;
+    uniform float uOpacity;
+    uniform sampler2D uTex;      // the filtered pixels
+    uniform vec2 uTexOrigin;     // their corner in target pixels
+    uniform sampler2D uDst;      // the pixels there before
+    uniform vec2 uDstOrigin;
+    void main() {
+        vec2 p = targetPixel();
+        vec2 q, s;
+        if (!localPoint(uInv, uFwd, p, q, s)) discard;
+        float cov = coverage(uRect, uRadius, uEdges, q, s);
+        if (cov <= 0.0) discard;
+        if (uClipCount > 0) cov *= clipCoverage(p);
+        float k = unit8(cov * uOpacity);
+        if (k == 0.0) discard;
+        vec4 f = texelFetch(uTex, ivec2(floor(p - uTexOrigin)), 0);
+        vec4 d = texelFetch(uDst, ivec2(floor(p - uDstOrigin)), 0);
+        fragColor = f * k + d * (1.0 - k);
+    }
+    """
 }

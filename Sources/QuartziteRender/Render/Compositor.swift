@@ -68,6 +68,53 @@ package struct ShapeMap {
     }
 }
 
+/// Sorts pixels of an axis-aligned rounded rectangle (all edges antialiased,
+/// no rotation) by what ShapeMap.coverage gives them: certainly 0, certainly
+/// 1, or on the rim (anything else, and anything within 0.001 pixel of a
+/// boundary: the classification's own rounding is far below that).
+package struct RimClassifier {
+    package enum Class { case outside, inside, rim }
+    /// What a row contributes: its signed distance to the top and bottom edges
+    /// and how far into a corner's band it is (pixels and layer units).
+    package struct Row { let edge: Double; let into: Double }
+    let r: CGRect, radius: Double, sx: Double, sy: Double, ax: Double, bx: Double, tolX: Double, tolY: Double
+    static let margin = 1e-3
+
+    /// nil where the rounding could approach the margin (huge coordinates or
+    /// scales) or the radius exceeds half a side (coverage clamps it oddly).
+    package init?(rect: CGRect, radius: Double, sx: Double, sy: Double, ax: Double, bx: Double) {
+        guard sx > 1e-6, sy > 1e-6, sx < 1e6, sy < 1e6, ax.isFinite, bx.isFinite, ax != 0, radius.isFinite, radius >= 0,
+              radius <= Swift.min(rect.width, rect.height) / 2 else { return nil }
+        let extent = Swift.max(abs(rect.minX), abs(rect.maxX), abs(rect.minY), abs(rect.maxY)) + radius
+        guard extent.isFinite, extent * Swift.max(sx, sy) < 1e8, abs(bx) < 1e12 else { return nil }
+        r = rect; self.radius = radius; self.sx = sx; self.sy = sy; self.ax = ax; self.bx = bx
+        tolX = Self.margin / sx; tolY = Self.margin / sy
+    }
+
+    /// The row at layer y = qy.
+    @inline(__always) package func row(_ qy: Double) -> Row {
+        Row(edge: Swift.min(qy - r.minY, r.maxY - qy) * sy, into: Swift.max(r.minY + radius - qy, qy - (r.maxY - radius)))
+    }
+
+    /// The pixel whose centre is at target x = cx on `row`.
+    @inline(__always) package func classify(_ cx: Double, _ row: Row) -> Class {
+        let qx = cx * ax + bx
+        let edge = Swift.min(Swift.min(qx - r.minX, r.maxX - qx) * sx, row.edge)
+        if edge <= -0.5 - Self.margin { return .outside }
+        if radius > 0 {
+            let ux = Swift.max(r.minX + radius - qx, qx - (r.maxX - radius)), uy = row.into
+            if ux > -tolX && uy > -tolY {
+                // In a corner's quadrant, or too near one to tell.
+                let dx = Swift.max(ux, 0) * sx, dy = Swift.max(uy, 0) * sy
+                let inside = radius * (sx + sy) * 0.5 - (dx * dx + dy * dy).squareRoot()
+                if ux > tolX && uy > tolY && inside <= -0.5 - Self.margin { return .outside }
+                if inside < 0.5 + Self.margin { return .rim }
+            }
+        }
+        return edge >= 0.5 + Self.margin ? .inside : .rim
+    }
+}
+
 /// Where the compositor draws: a stack of canvases, the clip stack, the cache.
 package struct Compositor {
     private var canvases: [Canvas]
@@ -109,7 +156,7 @@ package struct Compositor {
             // case) comes from the kernels' template blur, without an
             // offscreen silhouette.
             if ops[i].kind == .beginShadow, i + 2 < ops.count, ops[i + 2].kind == .endShadow,
-               roundedRectShadow(ops[i], ops[i + 1]) {
+               roundedRectShadow(ops[i], ops[i + 1], paintedOver: i + 3 < ops.count ? ops[i + 3] : nil) {
                 i += 3
                 continue
             }
@@ -120,8 +167,10 @@ package struct Compositor {
 
     /// Draws `shadow` whose only content is `fill` when that is an opaque,
     /// axis-aligned rounded rectangle at uniform scale and nothing clips it;
-    /// false (nothing drawn) otherwise.
-    private func roundedRectShadow(_ shadow: DrawOp, _ fill: DrawOp) -> Bool {
+    /// false (nothing drawn) otherwise. When the next operation, `next`, draws
+    /// that same fill (a layer's background over its own shadow), the shadow
+    /// leaves out the pixels the fill will cover opaquely.
+    private func roundedRectShadow(_ shadow: DrawOp, _ fill: DrawOp, paintedOver next: DrawOp?) -> Bool {
         guard clips.isEmpty, Self.isTemplateShadowFill(fill) else { return false }
         let m = fill.transform.m
         let canvas = top
@@ -137,8 +186,16 @@ package struct Compositor {
         let surface = Surface(base: canvas.row(o.y0) + o.x0, width: o.width, height: o.height, rowPixels: canvas.rowPixels)
         let clip = PixelBox(x: region.x0 - o.x0, y: region.y0 - o.y0, width: region.width, height: region.height)
         let color = scalePixel(packBGRA(shadow.color), unit8(Double(shadow.opacity)))
+        var above: (rect: CGRect, cornerRadius: Double, within: PixelBox)?
+        if let next, Self.drawsSameOpaqueFill(next, fill) {
+            let painted = PixelBox(covering: next.bounds).intersection(canvas.rect)
+            above = (CGRect(x: r.minX * m.0 + m.6 - Double(o.x0), y: r.minY * m.4 + m.7 - Double(o.y0),
+                            width: r.width * m.0, height: r.height * m.4),
+                     fill.cornerRadius * m.0,
+                     PixelBox(x: painted.x0 - o.x0, y: painted.y0 - o.y0, width: painted.width, height: painted.height))
+        }
         _ = fillRoundedRectShadow(dst: surface, clip: clip, rect: device, cornerRadius: fill.cornerRadius * m.0,
-                                  sigma: shadow.shadowRadius, color: color, templates: textures.shadows)
+                                  sigma: shadow.shadowRadius, color: color, templates: textures.shadows, opaqueAbove: above)
         return true
     }
 
@@ -223,6 +280,18 @@ package struct Compositor {
         init(count: Int) { slots = Array(repeating: nil, count: count) }
         func set(_ k: Int, _ p: PreparedShadow) { lock.withLock { slots[k] = p } }
         func get(_ k: Int) -> PreparedShadow? { lock.withLock { slots[k] } }
+    }
+
+    /// Whether `op` is drawn by drawQuad as the opaque, unclipped fill
+    /// `fill` (already checked opaque and axis-aligned): same shape, same
+    /// transform, full opacity, no tint, not additive.
+    private static func drawsSameOpaqueFill(_ op: DrawOp, _ fill: DrawOp) -> Bool {
+        let a = op.transform.m, b = fill.transform.m
+        return op.kind == .fill && op.rect.origin.x == fill.rect.origin.x && op.rect.origin.y == fill.rect.origin.y
+            && op.rect.size.width == fill.rect.size.width && op.rect.size.height == fill.rect.size.height
+            && op.cornerRadius == fill.cornerRadius && op.edgeMask == 0xF
+            && op.color.w >= 1 && op.opacity >= 1 && op.tint == nil && !op.additive
+            && a.0 == b.0 && a.1 == b.1 && a.2 == b.2 && a.3 == b.3 && a.4 == b.4 && a.5 == b.5 && a.6 == b.6 && a.7 == b.7 && a.8 == b.8
     }
 
     package mutating func execute(_ op: DrawOp) {
@@ -435,6 +504,55 @@ package struct Compositor {
                 direct = (Int(ui), a.wide.0, Int(vi))
             }
         }
+        // Plain fills without rotation or shear: pixels beside the interior
+        // spans whose coverage is certainly 0 or 1 (by a margin far above
+        // rounding) skip the per-pixel evaluation; only the antialiased rim
+        // takes it. What `general` would write for coverage 1 is spanColor.
+        let rim: RimClassifier? = tex == nil && axis != nil && shape.edges == 0xF
+            ? RimClassifier(rect: r, radius: shape.radius, sx: sxA, sy: syA, ax: ax, bx: iv.6 / W) : nil
+        // `span`: 1 when the row's interior span follows a..<b, -1 when it
+        // precedes it, 0 when the row has none. Beside a span the classes are
+        // ordered (outside, rim, inside toward it: the shape is convex), so
+        // two binary searches find the rim and the rest is a span or nothing.
+        @inline(__always) func side(_ row: UnsafeMutablePointer<UInt32>, _ a: Int, _ b: Int, _ cy: Double, _ qy: Double, _ span: Int) {
+            guard a < b else { return }
+            guard let rim else {
+                for px in a..<b { general(row, px, cy) }
+                return
+            }
+            let rowClass = rim.row(qy)
+            @inline(__always) func cls(_ px: Int) -> RimClassifier.Class { rim.classify(Double(px) + 0.5, rowClass) }
+            // The first index of lo..<hi where `p` holds (p false, then true along it), or hi.
+            @inline(__always) func first(_ lo: Int, _ hi: Int, _ p: (Int) -> Bool) -> Int {
+                var lo = lo, hi = hi
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2
+                    if p(mid) { hi = mid } else { lo = mid + 1 }
+                }
+                return lo
+            }
+            switch span {
+            case 1:
+                let s = first(a, b) { cls($0) != .outside }
+                let i = first(s, b) { cls($0) == .inside }
+                for px in s..<i { general(row, px, cy) }
+                fillSpanOver(dst: row + i, color: spanColor, count: b - i)
+            case -1:
+                let i = first(a, b) { cls($0) != .inside }
+                fillSpanOver(dst: row + a, color: spanColor, count: i - a)
+                let e = first(i, b) { cls($0) == .outside }
+                for px in i..<e { general(row, px, cy) }
+            default:
+                for px in a..<b {
+                    switch cls(px) {
+                    case .outside: continue
+                    case .inside:
+                        if spanColor >> 24 == 255 { row[px] = spanColor } else if spanColor != 0 { row[px] = overPixel(spanColor, row[px]) }
+                    case .rim: general(row, px, cy)
+                    }
+                }
+            }
+        }
         // Sampled rows (allocated on first use: many operations never need one).
         var scratchStorage: UnsafeMutablePointer<UInt32>?
         defer { scratchStorage?.deallocate() }
@@ -468,7 +586,8 @@ package struct Compositor {
                     if a0 <= b0 { ia = Int(a0); ib = Int(b0) + 1 }
                 }
             }
-            for px in region.x0..<min(ia, region.x1) { general(row, px, cy) }
+            let qyRow = (cy * iv.4 + iv.7) / W
+            side(row, region.x0, min(ia, region.x1), cy, qyRow, ia < ib ? 1 : 0)
             if ia < ib {
                 let n = ib - ia
                 if let d = direct, let t = tex, case let ty = d.v + (py - rowOrigin), ty >= 0, ty < t.height {
@@ -514,7 +633,7 @@ package struct Compositor {
                     fillSpanOver(dst: row + ia, color: spanColor, count: n)
                 }
             }
-            if ib < region.x1 { for px in max(ib, region.x0)..<region.x1 { general(row, px, cy) } }
+            if ib < region.x1 { side(row, max(ib, region.x0), region.x1, cy, qyRow, ia < ib ? -1 : 0) }
         }
     }
 

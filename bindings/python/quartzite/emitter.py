@@ -21,6 +21,14 @@ class EmitterCell(Handle):
         spark = EmitterCell(birth_rate=50, lifetime=2, velocity=80, emission_range=math.pi * 2,
                             contents=Image.from_file("spark.png"))
         emitter.emitter_cells = [spark]
+
+    A cell with a ``name`` is reached through its emitter layer's key paths,
+    where its scalar properties are set and animated as on Apple platforms::
+
+        spark.name = "spark"
+        emitter["emitterCells.spark.birthRate"] = 80
+        emitter.add_animation(BasicAnimation("emitterCells.spark.velocity", from_value=80.0, to_value=0.0,
+                                             duration=1.0))
     """
 
     __slots__ = ()

@@ -145,9 +145,16 @@ package func fillRoundedRect(dst: Surface, clip: PixelBox? = nil, rect: CGRect, 
 /// stretched (the blur of a straight edge does not change along it), so a
 /// large shadow costs little more than a fill. Returns the pixels it may have
 /// changed. sigma <= 0 (or NaN) draws the sharp rectangle.
+///
+/// `opaqueAbove` (dst pixels) is a rounded rectangle that the caller paints
+/// opaquely over the shadow right after, limited to `within`: the pixels it
+/// covers whole (their squares inside it with 0.01 pixel to spare, so that the
+/// painter's own coverage there is exactly 1) are left alone, since whatever
+/// the shadow put there would be replaced.
 @discardableResult
 package func fillRoundedRectShadow(dst: Surface, clip: PixelBox? = nil, rect: CGRect, cornerRadius: Double, sigma: Double,
-                           color: UInt32, templates: ShadowMaskCache? = nil) -> PixelBox {
+                           color: UInt32, templates: ShadowMaskCache? = nil,
+                           opaqueAbove: (rect: CGRect, cornerRadius: Double, within: PixelBox)? = nil) -> PixelBox {
     let r = rect.standardized
     guard color != 0, !r.hasNaN, r.origin.isFinite, r.size.width.isFinite, r.size.height.isFinite,
           r.size.width > 0, r.size.height > 0 else { return .empty }
@@ -187,18 +194,68 @@ package func fillRoundedRectShadow(dst: Surface, clip: PixelBox? = nil, rect: CG
     @inline(__always) func templateIndex(_ i: Int, _ mid: Int, _ shrink: Int) -> Int {
         i < mid ? i : (i >= mid + shrink ? i - shrink : mid)
     }
+    let hidden = opaqueAbove.flatMap { HiddenColumns($0.rect, $0.cornerRadius, $0.within) }
     let line = UnsafeMutablePointer<UInt8>.allocate(capacity: area.width)
     defer { line.deallocate() }
     for y in area.y..<area.maxY {
         let trow = template.mask.row(templateIndex(y - region.y, midY, shrinkY))
-        var i = area.x - region.x
-        var k = 0
-        // Left part, middle run, right part.
-        while k < area.width && i < midX { line[k] = trow[i]; k += 1; i += 1 }
-        let middle = Swift.min(area.width - k, Swift.max(0, midX + shrinkX - i))
-        if middle > 0 { (line + k).update(repeating: trow[midX], count: middle); k += middle; i += middle }
-        while k < area.width { line[k] = trow[i - shrinkX]; k += 1; i += 1 }
-        fillSpanOverMasked(dst: dst.row(y) + area.x, color: color, coverage: line, count: area.width)
+        // The row's coverage for line[a..<b] (offsets from area.x): left part, middle run, right part.
+        @inline(__always) func blend(_ a: Int, _ b: Int) {
+            guard a < b else { return }
+            var i = area.x - region.x + a
+            var k = a
+            let left = Swift.min(b - k, Swift.max(0, midX - i))
+            if left > 0 { (line + k).update(from: UnsafePointer(trow + i), count: left); k += left; i += left }
+            let middle = Swift.min(b - k, Swift.max(0, midX + shrinkX - i))
+            if middle > 0 { (line + k).update(repeating: trow[midX], count: middle); k += middle; i += middle }
+            if k < b { (line + k).update(from: UnsafePointer(trow + (i - shrinkX)), count: b - k) }
+            fillSpanOverMasked(dst: dst.row(y) + area.x + a, color: color, coverage: line + a, count: b - a)
+        }
+        // (Columns the opaque rectangle above will cover are skipped. The two
+        // parts reach into them up to whole groups of eight pixels, which the
+        // kernel blends faster than a scalar tail: those get painted over.)
+        if let h = hidden?.columns(y), case let a = Swift.max(h.0 - area.x, 0), case let b = Swift.min(h.1 - area.x, area.width), a < b {
+            let a8 = Swift.min((a + 7) & ~7, b)
+            let b8 = Swift.max(area.width - ((area.width - b + 7) & ~7), a8)
+            blend(0, a8)
+            blend(b8, area.width)
+        } else {
+            blend(0, area.width)
+        }
     }
     return area
+}
+
+/// The columns of each row whose pixel squares lie whole inside a rounded
+/// rectangle shrunk by 0.01 pixel (and inside `within`): pixels that the
+/// rectangle's painter covers exactly.
+private struct HiddenColumns {
+    let left, right, top, bottom, radius: Double
+    let within: PixelBox
+
+    init?(_ rect: CGRect, _ cornerRadius: Double, _ within: PixelBox) {
+        let r = rect.standardized, m = 0.01
+        guard !r.hasNaN, r.origin.isFinite, r.size.width.isFinite, r.size.height.isFinite, cornerRadius.isFinite,
+              cornerRadius >= 0, cornerRadius <= Swift.min(r.width, r.height) / 2, r.width > 2, r.height > 2,
+              abs(r.minX) < 1e9, abs(r.minY) < 1e9, abs(r.maxX) < 1e9, abs(r.maxY) < 1e9, !within.isEmpty else { return nil }
+        left = r.minX + m; right = r.maxX - m; top = r.minY + m; bottom = r.maxY - m
+        radius = Swift.max(cornerRadius - m, 0)
+        self.within = within
+    }
+
+    /// [h0, h1) for row y, or nil.
+    func columns(_ y: Int) -> (Int, Int)? {
+        let t0 = Double(y), t1 = Double(y + 1)
+        guard y >= within.y, y < within.maxY, t0 >= top, t1 <= bottom else { return nil }
+        // How far the corner arcs reach in at height t; the shape is convex,
+        // so the narrowest point of the row's band is at one of its edges.
+        @inline(__always) func inset(_ t: Double) -> Double {
+            let d = Swift.max(top + radius - t, t - (bottom - radius), 0)
+            return d > 0 ? radius - Swift.max(radius * radius - d * d, 0).squareRoot() : 0
+        }
+        let k = Swift.max(inset(t0), inset(t1))
+        let h0 = Swift.max(Int((left + k).rounded(.up)), within.x)
+        let h1 = Swift.min(Int((right - k).rounded(.down)), within.maxX)
+        return h0 < h1 ? (h0, h1) : nil
+    }
 }
