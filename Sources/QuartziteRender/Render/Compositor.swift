@@ -562,16 +562,21 @@ package struct Compositor {
             scratchStorage = p
             return p
         }
+        // (The row's mapped y, divided by W once per row and not at all for
+        // the usual W of exactly 1: x / 1 is x, so the result is the same,
+        // and the division's latency was most of an image row's overhead.)
+        let unitW = W == 1
         for py in region.y0..<region.y1 {
             let cy = Double(py) + 0.5
             let row = canvas.row(py)
             var ia = region.x1, ib = region.x1
+            let qyRow = unitW ? cy * iv.4 + iv.7 : (cy * iv.4 + iv.7) / W
             if let a = axis {
-                let by = (cy * iv.4 + iv.7) / W
+                let by = qyRow
                 if by >= a.yWide.0 && by <= a.yWide.1 { ia = a.wide.0; ib = a.wide.1 }
                 else if by >= a.yNarrow.0 && by <= a.yNarrow.1 { ia = a.narrow.0; ib = a.narrow.1 }
             } else if !inside.isNull, !inside.isEmpty {
-                let bx = (cy * iv.3 + iv.6) / W, by = (cy * iv.4 + iv.7) / W
+                let bx = (cy * iv.3 + iv.6) / W, by = qyRow
                 var lo = -Double.infinity, hi = Double.infinity
                 func limit(_ a: Double, _ b: Double, _ mn: Double, _ mx: Double) {
                     if a > 0 { lo = max(lo, (mn - b) / a); hi = min(hi, (mx - b) / a) }
@@ -586,14 +591,14 @@ package struct Compositor {
                     if a0 <= b0 { ia = Int(a0); ib = Int(b0) + 1 }
                 }
             }
-            let qyRow = (cy * iv.4 + iv.7) / W
-            side(row, region.x0, min(ia, region.x1), cy, qyRow, ia < ib ? 1 : 0)
+            // (side is not inlined: an empty side, the usual case for images, is not called.)
+            if region.x0 < min(ia, region.x1) { side(row, region.x0, min(ia, region.x1), cy, qyRow, ia < ib ? 1 : 0) }
             if ia < ib {
                 let n = ib - ia
                 if let d = direct, let t = tex, case let ty = d.v + (py - rowOrigin), ty >= 0, ty < t.height {
                     blendSpanOver(dst: row + ia, src: t.base.surface.row(ty) + d.u + (ia - d.ustart), count: n, opacity: UInt8(op8))
                 } else if let sc = scaled {
-                    let qy = (cy * iv.4 + iv.7) / W
+                    let qy = qyRow
                     let src = sc.sampler.row(v: v0 + (qy - r.minY) * texScaleY) + (ia - sc.start)
                     blendSpanOver(dst: row + ia, src: src, count: n, opacity: UInt8(op8))
                 } else if let t = tex {
