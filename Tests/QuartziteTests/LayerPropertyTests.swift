@@ -460,6 +460,22 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         #expect(withModelLock { L(p).visuals?.rare !== l.visuals?.rare && L(p).visuals?.rare != nil })
     }
 
+    /// The actions dictionary lives in the rare storage; a layer flag says
+    /// it is there, so the setters' action-source check need not look.
+    @Test func actionsFlagFollowsTheDictionary() {
+        let h = layer()
+        defer { CARelease(UnsafeRawPointer(h)) }
+        var d = ValueDictionary()
+        d.set(Value(.null), for: "position")
+        setValue(h, "actions", Value(.dictionary(d)))
+        #expect(withModelLock { L(h).flags.contains(.hasActions) && L(h).hasActionSources })
+        let p = CALayerCopyPresentationLayer(h)!
+        defer { CARelease(UnsafeRawPointer(p)) }
+        #expect(withModelLock { L(p).flags.contains(.hasActions) && L(p).visuals?.actions != nil })
+        setValue(h, "actions", nil)
+        #expect(withModelLock { !L(h).flags.contains(.hasActions) && !L(h).hasActionSources })
+    }
+
     /// Only the default itself is left unstored: NULL is not opaque black,
     /// -0 is not 0.
     @Test func valuesNearTheDefaultsAreStored() {

@@ -403,6 +403,10 @@ public final class Layer: QZObject, Handle {
     /// animations, its property changes take effect at once (no action) and
     /// its tree is fixed.
     @inlinable package static var copy: LayerFlags { LayerFlags(rawValue: 1 << 14) }
+    /// An actions dictionary is set (mirrors `visuals?.actions != nil`, kept
+    /// by setDeclared: the setters' action-source check reads the flags, not
+    /// LayerVisuals' rare storage).
+    @inlinable package static var hasActions: LayerFlags { LayerFlags(rawValue: 1 << 15) }
 
     package static let defaults: LayerFlags = [.doubleSided]
 }
