@@ -411,3 +411,81 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         #expect(CALayerGetShadowPath(l) == nil)
     }
 }
+
+/// LayerVisuals keeps background colour, corner radius, border width and
+/// contents; the other appearance properties live in LayerRareVisuals, made
+/// only when one of them takes a value other than its default.
+@Suite struct LayerVisualsStorageTests {
+    @Test func commonPropertiesAllocateNoRareStorage() {
+        let h = layer()
+        defer { CARelease(UnsafeRawPointer(h)) }
+        let green = CGColorCreateSRGB(0, 1, 0, 1)!
+        defer { CGColorRelease(green) }
+        CALayerSetBackgroundColor(h, green)
+        CALayerSetCornerRadius(h, 4)
+        CALayerSetBorderWidth(h, 2)
+        // Defaults written back: nothing to store.
+        CALayerSetShadowRadius(h, 3)
+        CALayerSetShadowOpacity(h, 0)
+        CALayerSetEdgeAntialiasingMask(h, 15)
+        CALayerSetContentsGravity(h, "resize")
+        CALayerSetName(h, nil)
+        setValue(h, "borderColor", Value(.color(.opaqueBlack)))
+        let l = L(h)
+        #expect(withModelLock { l.visuals != nil && l.visuals!.rare == nil })
+        #expect(CALayerGetCornerRadius(h) == 4 && CALayerGetBorderWidth(h) == 2)
+        #expect(CALayerGetShadowRadius(h) == 3 && CALayerGetEdgeAntialiasingMask(h) == 15)
+        #expect(withModelLock { l.visuals?.borderColor === Color.opaqueBlack })
+        #expect(copyValue(h, "contentsGravity")?.string == "resize")
+    }
+
+    @Test func rarePropertiesRoundTripAndCopy() {
+        let h = layer()
+        defer { CARelease(UnsafeRawPointer(h)) }
+        CALayerSetShadowRadius(h, 10)
+        let l = L(h)
+        #expect(withModelLock { l.visuals?.rare != nil })
+        #expect(CALayerGetShadowRadius(h) == 10)
+        // The others still read as their defaults.
+        #expect(CALayerGetShadowOpacity(h) == 0 && CALayerGetEdgeAntialiasingMask(h) == 15)
+        let offset = CALayerGetShadowOffset(h)
+        #expect(offset.width == 0 && offset.height == -3)
+        #expect(withModelLock { l.visuals?.borderColor === Color.opaqueBlack })
+        CALayerSetBorderColor(h, nil)
+        #expect(CALayerGetBorderColor(h) == nil)
+        // A presentation copy has the same values in its own storage.
+        let p = CALayerCopyPresentationLayer(h)!
+        defer { CARelease(UnsafeRawPointer(p)) }
+        #expect(CALayerGetShadowRadius(p) == 10 && CALayerGetBorderColor(p) == nil)
+        #expect(withModelLock { L(p).visuals?.rare !== l.visuals?.rare && L(p).visuals?.rare != nil })
+    }
+
+    /// The actions dictionary lives in the rare storage; a layer flag says
+    /// it is there, so the setters' action-source check need not look.
+    @Test func actionsFlagFollowsTheDictionary() {
+        let h = layer()
+        defer { CARelease(UnsafeRawPointer(h)) }
+        var d = ValueDictionary()
+        d.set(Value(.null), for: "position")
+        setValue(h, "actions", Value(.dictionary(d)))
+        #expect(withModelLock { L(h).flags.contains(.hasActions) && L(h).hasActionSources })
+        let p = CALayerCopyPresentationLayer(h)!
+        defer { CARelease(UnsafeRawPointer(p)) }
+        #expect(withModelLock { L(p).flags.contains(.hasActions) && L(p).visuals?.actions != nil })
+        setValue(h, "actions", nil)
+        #expect(withModelLock { !L(h).flags.contains(.hasActions) && !L(h).hasActionSources })
+    }
+
+    /// Only the default itself is left unstored: NULL is not opaque black,
+    /// -0 is not 0.
+    @Test func valuesNearTheDefaultsAreStored() {
+        let h = layer(), k = layer()
+        defer { CARelease(UnsafeRawPointer(h)); CARelease(UnsafeRawPointer(k)) }
+        CALayerSetBorderColor(h, nil)
+        #expect(CALayerGetBorderColor(h) == nil)
+        #expect(copyValue(h, "borderColor") == nil)
+        CALayerSetShadowOpacity(k, -0.0)
+        #expect(CALayerGetShadowOpacity(k).sign == .minus)
+        #expect(withModelLock { L(k).visuals?.rare != nil })
+    }
+}

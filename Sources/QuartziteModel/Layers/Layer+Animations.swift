@@ -585,13 +585,26 @@ extension AnimationEntry {
 }
 
 extension LayerVisuals {
+    /// A presentation copy's visuals: every property but the mask (the
+    /// presentation code copies the mask layer itself).
     package func copy() -> LayerVisuals {
         let c = LayerVisuals()
-        c.contents = contents; c.contentsRect = contentsRect; c.contentsCenter = contentsCenter
+        c.contents = contents; c.cornerRadius = cornerRadius; c.borderWidth = borderWidth
+        c.backgroundColor = backgroundColor
+        if let r = rare { c.rare = r.copy() }
+        return c
+    }
+}
+
+extension LayerRareVisuals {
+    /// A copy of every property but the mask.
+    package func copy() -> LayerRareVisuals {
+        let c = LayerRareVisuals()
+        c.contentsRect = contentsRect; c.contentsCenter = contentsCenter
         c.contentsGravity = contentsGravity; c.contentsScale = contentsScale
         c.minificationFilter = minificationFilter; c.minificationFilterBias = minificationFilterBias
-        c.magnificationFilter = magnificationFilter; c.cornerRadius = cornerRadius; c.borderWidth = borderWidth
-        c.borderColor = borderColor; c.backgroundColor = backgroundColor; c.shadowOpacity = shadowOpacity
+        c.magnificationFilter = magnificationFilter
+        c.borderColor = borderColor; c.shadowOpacity = shadowOpacity
         c.shadowRadius = shadowRadius; c.shadowOffset = shadowOffset; c.shadowColor = shadowColor
         c.shadowPath = shadowPath; c.edgeAntialiasingMask = edgeAntialiasingMask
         c.rasterizationScale = rasterizationScale; c.filters = filters; c.backgroundFilters = backgroundFilters

@@ -95,6 +95,9 @@ extension Layer {
             if visuals?.style != nil { flags.insert(.hasStyle) } else { flags.remove(.hasStyle) }
             if applyingStyle { applyStyle() }
         }
+        if key == .actions {
+            if visuals?.actions != nil { flags.insert(.hasActions) } else { flags.remove(.hasActions) }
+        }
         if layerClass.hasNeedsDisplayForKey { redisplayIfChanged(key, from: before) }
         return true
     }

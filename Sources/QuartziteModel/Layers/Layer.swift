@@ -403,6 +403,10 @@ public final class Layer: QZObject, Handle {
     /// animations, its property changes take effect at once (no action) and
     /// its tree is fixed.
     @inlinable package static var copy: LayerFlags { LayerFlags(rawValue: 1 << 14) }
+    /// An actions dictionary is set (mirrors `visuals?.actions != nil`, kept
+    /// by setDeclared: the setters' action-source check reads the flags, not
+    /// LayerVisuals' rare storage).
+    @inlinable package static var hasActions: LayerFlags { LayerFlags(rawValue: 1 << 15) }
 
     package static let defaults: LayerFlags = [.doubleSided]
 }
@@ -427,36 +431,162 @@ package final class LayerExtras {
     package var presentationSpare: [Layer]?
 }
 
-/// Appearance and contents properties, with the spec's defaults.
+/// Appearance and contents properties, with the spec's defaults. The
+/// properties most layers that have any set (background colour, corner
+/// radius, border width, contents) are stored here; the others live in a
+/// `LayerRareVisuals` made when one of them first takes a value other than
+/// its default (writing a default allocates nothing). A layer with a
+/// background colour, a corner radius and a border thus pays a 64-byte
+/// block rather than a 320-byte one (bench_layers' memory per layer).
 @usableFromInline package final class LayerVisuals {
     package var contents: QZObject?
-    @usableFromInline package var contentsRect = CGRect(x: 0, y: 0, width: 1, height: 1)
-    @usableFromInline package var contentsCenter = CGRect(x: 0, y: 0, width: 1, height: 1)
-    package var contentsGravity = ConstantSet.gravityResize
-    @usableFromInline package var contentsScale = 1.0
-    package var minificationFilter = ConstantSet.filterLinear
-    @usableFromInline package var minificationFilterBias: Float = 0
-    package var magnificationFilter = ConstantSet.filterLinear
     @usableFromInline package var cornerRadius = 0.0
     @usableFromInline package var borderWidth = 0.0
-    @usableFromInline package var borderColor: Color? = Color.opaqueBlack
     @usableFromInline package var backgroundColor: Color?
+    /// Everything else (nil: all at their defaults).
+    @usableFromInline package var rare: LayerRareVisuals?
+
+    @usableFromInline package init() {}
+
+    /// `rare`'s first use: out of line, so the inlined setters stay small.
+    @usableFromInline @inline(never) package func makeRare() -> LayerRareVisuals {
+        let r = LayerRareVisuals()
+        rare = r
+        return r
+    }
+
+    /// Bitwise equality (a NaN or -0 is not the default: it is stored).
+    @inlinable @inline(__always) package static func sameBits(_ a: CGRect, _ b: CGRect) -> Bool {
+        a.origin.x.bitPattern == b.origin.x.bitPattern && a.origin.y.bitPattern == b.origin.y.bitPattern
+            && sameBits(a.size, b.size)
+    }
+
+    @inlinable @inline(__always) package static func sameBits(_ a: CGSize, _ b: CGSize) -> Bool {
+        a.width.bitPattern == b.width.bitPattern && a.height.bitPattern == b.height.bitPattern
+    }
+
+    @inlinable package var contentsRect: CGRect {
+        get { if let r = rare { return r.contentsRect } else { return CGRect(x: 0, y: 0, width: 1, height: 1) } }
+        set { if let r = rare { r.contentsRect = newValue } else if !(LayerVisuals.sameBits(newValue, CGRect(x: 0, y: 0, width: 1, height: 1))) { makeRare().contentsRect = newValue } }
+    }
+    @inlinable package var contentsCenter: CGRect {
+        get { if let r = rare { return r.contentsCenter } else { return CGRect(x: 0, y: 0, width: 1, height: 1) } }
+        set { if let r = rare { r.contentsCenter = newValue } else if !(LayerVisuals.sameBits(newValue, CGRect(x: 0, y: 0, width: 1, height: 1))) { makeRare().contentsCenter = newValue } }
+    }
+    package var contentsGravity: UInt8 {
+        get { if let r = rare { return r.contentsGravity } else { return ConstantSet.gravityResize } }
+        set { if let r = rare { r.contentsGravity = newValue } else if !(newValue == ConstantSet.gravityResize) { makeRare().contentsGravity = newValue } }
+    }
+    @inlinable package var contentsScale: Double {
+        get { if let r = rare { return r.contentsScale } else { return 1.0 } }
+        set { if let r = rare { r.contentsScale = newValue } else if !(newValue.bitPattern == (1.0 as Double).bitPattern) { makeRare().contentsScale = newValue } }
+    }
+    package var minificationFilter: UInt8 {
+        get { if let r = rare { return r.minificationFilter } else { return ConstantSet.filterLinear } }
+        set { if let r = rare { r.minificationFilter = newValue } else if !(newValue == ConstantSet.filterLinear) { makeRare().minificationFilter = newValue } }
+    }
+    @inlinable package var minificationFilterBias: Float {
+        get { if let r = rare { return r.minificationFilterBias } else { return 0 } }
+        set { if let r = rare { r.minificationFilterBias = newValue } else if !(newValue.bitPattern == (0 as Float).bitPattern) { makeRare().minificationFilterBias = newValue } }
+    }
+    package var magnificationFilter: UInt8 {
+        get { if let r = rare { return r.magnificationFilter } else { return ConstantSet.filterLinear } }
+        set { if let r = rare { r.magnificationFilter = newValue } else if !(newValue == ConstantSet.filterLinear) { makeRare().magnificationFilter = newValue } }
+    }
+    @inlinable package var borderColor: Color? {
+        get { if let r = rare { return r.borderColor } else { return Color.opaqueBlack } }
+        set { if let r = rare { r.borderColor = newValue } else if !(newValue === Color.opaqueBlack) { makeRare().borderColor = newValue } }
+    }
+    @inlinable package var shadowOpacity: Float {
+        get { if let r = rare { return r.shadowOpacity } else { return 0 } }
+        set { if let r = rare { r.shadowOpacity = newValue } else if !(newValue.bitPattern == (0 as Float).bitPattern) { makeRare().shadowOpacity = newValue } }
+    }
+    @inlinable package var shadowRadius: Double {
+        get { if let r = rare { return r.shadowRadius } else { return 3.0 } }
+        set { if let r = rare { r.shadowRadius = newValue } else if !(newValue.bitPattern == (3.0 as Double).bitPattern) { makeRare().shadowRadius = newValue } }
+    }
+    @inlinable package var shadowOffset: CGSize {
+        get { if let r = rare { return r.shadowOffset } else { return CGSize(width: 0, height: -3) } }
+        set { if let r = rare { r.shadowOffset = newValue } else if !(LayerVisuals.sameBits(newValue, CGSize(width: 0, height: -3))) { makeRare().shadowOffset = newValue } }
+    }
+    @inlinable package var shadowColor: Color? {
+        get { if let r = rare { return r.shadowColor } else { return Color.opaqueBlack } }
+        set { if let r = rare { r.shadowColor = newValue } else if !(newValue === Color.opaqueBlack) { makeRare().shadowColor = newValue } }
+    }
+    package var shadowPath: QZObject? {
+        get { if let r = rare { return r.shadowPath } else { return nil } }
+        set { if let r = rare { r.shadowPath = newValue } else if !(newValue == nil) { makeRare().shadowPath = newValue } }
+    }
+    @inlinable package var edgeAntialiasingMask: UInt32 {
+        get { if let r = rare { return r.edgeAntialiasingMask } else { return 0xF } }
+        set { if let r = rare { r.edgeAntialiasingMask = newValue } else if !(newValue == 0xF) { makeRare().edgeAntialiasingMask = newValue } }
+    }
+    @inlinable package var rasterizationScale: Double {
+        get { if let r = rare { return r.rasterizationScale } else { return 1.0 } }
+        set { if let r = rare { r.rasterizationScale = newValue } else if !(newValue.bitPattern == (1.0 as Double).bitPattern) { makeRare().rasterizationScale = newValue } }
+    }
+    package var filters: Value? {
+        get { if let r = rare { return r.filters } else { return nil } }
+        set { if let r = rare { r.filters = newValue } else if !(newValue == nil) { makeRare().filters = newValue } }
+    }
+    package var backgroundFilters: Value? {
+        get { if let r = rare { return r.backgroundFilters } else { return nil } }
+        set { if let r = rare { r.backgroundFilters = newValue } else if !(newValue == nil) { makeRare().backgroundFilters = newValue } }
+    }
+    package var compositingFilter: Value? {
+        get { if let r = rare { return r.compositingFilter } else { return nil } }
+        set { if let r = rare { r.compositingFilter = newValue } else if !(newValue == nil) { makeRare().compositingFilter = newValue } }
+    }
+    package var mask: Layer? {
+        get { if let r = rare { return r.mask } else { return nil } }
+        set { if let r = rare { r.mask = newValue } else if !(newValue == nil) { makeRare().mask = newValue } }
+    }
+    package var name: CString? {
+        get { if let r = rare { return r.name } else { return nil } }
+        set { if let r = rare { r.name = newValue } else if !(newValue == nil) { makeRare().name = newValue } }
+    }
+    package var style: Value? {
+        get { if let r = rare { return r.style } else { return nil } }
+        set { if let r = rare { r.style = newValue } else if !(newValue == nil) { makeRare().style = newValue } }
+    }
+    @inlinable package var actions: Value? {
+        get { if let r = rare { return r.actions } else { return nil } }
+        set { if let r = rare { r.actions = newValue } else if !(newValue == nil) { makeRare().actions = newValue } }
+    }
+    package var dirtyRect: CGRect {
+        get { if let r = rare { return r.dirtyRect } else { return CGRect.null } }
+        set { if let r = rare { r.dirtyRect = newValue } else if !(LayerVisuals.sameBits(newValue, CGRect.null)) { makeRare().dirtyRect = newValue } }
+    }
+}
+
+/// LayerVisuals' less common properties, with the spec's defaults.
+@usableFromInline package final class LayerRareVisuals {
+    @usableFromInline package var contentsRect: CGRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    @usableFromInline package var contentsCenter: CGRect = CGRect(x: 0, y: 0, width: 1, height: 1)
+    package var contentsGravity: UInt8 = ConstantSet.gravityResize
+    @usableFromInline package var contentsScale: Double = 1.0
+    package var minificationFilter: UInt8 = ConstantSet.filterLinear
+    @usableFromInline package var minificationFilterBias: Float = 0
+    package var magnificationFilter: UInt8 = ConstantSet.filterLinear
+    @usableFromInline package var borderColor: Color? = Color.opaqueBlack
     @usableFromInline package var shadowOpacity: Float = 0
-    @usableFromInline package var shadowRadius = 3.0
-    @usableFromInline package var shadowOffset = CGSize(width: 0, height: -3)
+    @usableFromInline package var shadowRadius: Double = 3.0
+    @usableFromInline package var shadowOffset: CGSize = CGSize(width: 0, height: -3)
     @usableFromInline package var shadowColor: Color? = Color.opaqueBlack
-    package var shadowPath: QZObject?
+    package var shadowPath: QZObject? = nil
     @usableFromInline package var edgeAntialiasingMask: UInt32 = 0xF
-    @usableFromInline package var rasterizationScale = 1.0
-    package var filters: Value?
-    package var backgroundFilters: Value?
-    package var compositingFilter: Value?
-    package var mask: Layer?
-    package var name: CString?
-    package var style: Value?
-    @usableFromInline package var actions: Value?
+    @usableFromInline package var rasterizationScale: Double = 1.0
+    package var filters: Value? = nil
+    package var backgroundFilters: Value? = nil
+    package var compositingFilter: Value? = nil
+    package var mask: Layer? = nil
+    package var name: CString? = nil
+    package var style: Value? = nil
+    @usableFromInline package var actions: Value? = nil
     /// setNeedsDisplayInRect: accumulated dirty area (CGRectNull when clean).
-    package var dirtyRect = CGRect.null
+    package var dirtyRect: CGRect = CGRect.null
+
+    @usableFromInline package init() {}
 }
 
 /// CAMediaTiming of a layer, with the defaults observed on Apple's
@@ -536,6 +666,6 @@ package final class CustomValues {
 
 extension Color {
     /// Shared defaults (borderColor, shadowColor, CATextLayer.foregroundColor).
-    package static let opaqueBlack = Color(space: .sRGB, components: [0, 0, 0, 1])
+    @usableFromInline package static let opaqueBlack = Color(space: .sRGB, components: [0, 0, 0, 1])
     package static let opaqueWhite = Color(space: .sRGB, components: [1, 1, 1, 1])
 }

@@ -198,8 +198,9 @@ extension Layer {
 
     /// Whether the action search has anything to ask before the implicit animation.
     @inlinable @inline(__always) package var hasActionSources: Bool {
-        flags.contains(.hasStyle) || layerClass.hasDefaultActionForKey || (hooks != nil && hooks!.delegate?.actionForLayerForKey != nil)
-            || (visuals != nil && visuals!.actions != nil)
+        // (.hasActions: visuals?.actions != nil, without reaching LayerVisuals' rare storage.)
+        flags.rawValue & (LayerFlags.hasStyle.rawValue | LayerFlags.hasActions.rawValue) != 0 || layerClass.hasDefaultActionForKey
+            || (hooks != nil && hooks!.delegate?.actionForLayerForKey != nil)
     }
 
     package func findAction(forKey key: String, declared: LayerKey?, thread t: ThreadTransactions) -> PendingAction? {
