@@ -1134,13 +1134,12 @@ def c_setter(p):
         lines = [check] if check else []
         if p.setter == "typed":
             if t == "CGColor":
-                lines += [f"var c: Color?", f"if let {x} {{",
-                          f"    guard let o = object({x}, as: Color.self, #function) else {{ return }}",
-                          "    c = o", "}"]
-                value = "c"
+                # (The colour borrowed, not retained and released around the
+                # call: the layer's store takes the one reference it keeps.)
+                lines += [f"guard let {x} else {{ writeLayer(layer) {{ $0.set({p.key}: nil) }}; return }}",
+                          f"withObject({x}, as: Color.self, fallback: ()) {{ c in writeLayer(layer) {{ $0.set({p.key}: c) }} }}"]
             else:
-                value = x
-            lines.append(f"writeLayer(layer) {{ $0.set({p.key}: {value}) }}")
+                lines.append(f"writeLayer(layer) {{ $0.set({p.key}: {x}) }}")
         else:
             boxed = {
                 "Double": f"Value(.number({x}))", "CFTimeInterval": f"Value(.number({x}))", "Float": f"Value(.number(Double({x})))",

@@ -335,12 +335,8 @@ import QuartziteRender
 
 /// Sets borderColor. The colour is retained; NULL means none.
 @c public func CALayerSetBorderColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
-    var c: Color?
-    if let color {
-        guard let o = object(color, as: Color.self, #function) else { return }
-        c = o
-    }
-    writeLayer(layer) { $0.set(borderColor: c) }
+    guard let color else { writeLayer(layer) { $0.set(borderColor: nil) }; return }
+    withObject(color, as: Color.self, fallback: ()) { c in writeLayer(layer) { $0.set(borderColor: c) } }
 }
 
 /// The background colour (default NULL: none). Borrowed.
@@ -350,12 +346,8 @@ import QuartziteRender
 
 /// Sets backgroundColor. The colour is retained; NULL means none.
 @c public func CALayerSetBackgroundColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
-    var c: Color?
-    if let color {
-        guard let o = object(color, as: Color.self, #function) else { return }
-        c = o
-    }
-    writeLayer(layer) { $0.set(backgroundColor: c) }
+    guard let color else { writeLayer(layer) { $0.set(backgroundColor: nil) }; return }
+    withObject(color, as: Color.self, fallback: ()) { c in writeLayer(layer) { $0.set(backgroundColor: c) } }
 }
 
 /// Opacity of the shadow (default 0).
@@ -398,12 +390,8 @@ import QuartziteRender
 
 /// Sets shadowColor. The colour is retained; NULL means none.
 @c public func CALayerSetShadowColor(_ layer: CALayerRef?, _ color: QZCGColorRef?) {
-    var c: Color?
-    if let color {
-        guard let o = object(color, as: Color.self, #function) else { return }
-        c = o
-    }
-    writeLayer(layer) { $0.set(shadowColor: c) }
+    guard let color else { writeLayer(layer) { $0.set(shadowColor: nil) }; return }
+    withObject(color, as: Color.self, fallback: ()) { c in writeLayer(layer) { $0.set(shadowColor: c) } }
 }
 
 /// The shadow's shape, or NULL (default: the layer's alpha). Borrowed.
