@@ -329,6 +329,31 @@ private func near(_ p: UInt32, _ ref: [Double], _ tol: Double) -> Bool {
         }
     }
 
+    @Test func scaledRowsWrittenIntoADestinationEqualTheSampledRows() {
+        // row(v:into:) writes what row(v:) returns, bilinear rows and whole rows
+        // (v on a texel centre) alike, and leaves the pixels after `count` alone.
+        let f: (Int, Int) -> UInt32 = { x, y in px(UInt32(x * 6 % 256), UInt32(y * 8 % 256), UInt32((x + y) * 3 % 256), 255) }
+        let t = makeTexture(40, 30, f)
+        let count = 77
+        let sampler = ScaledRowSampler(texture: t, count: count, u0: -0.8, du: 1 / 1.7)
+        var dst = [UInt32](repeating: 0xDEAD_BEEF, count: count + 3)
+        for v in [-1.0, 0.5, 3.25, 7.5, 12.9, 29.5, 31.0] {
+            let expected = Array(UnsafeBufferPointer(start: sampler.row(v: v), count: count))
+            dst.withUnsafeMutableBufferPointer { sampler.row(v: v, into: $0.baseAddress!) }
+            #expect(Array(dst[0..<count]) == expected, "v \(v)")
+            #expect(dst[count...].allSatisfy { $0 == 0xDEAD_BEEF })
+            // Opaque texels give opaque samples: blending them is a copy.
+            #expect(expected.allSatisfy { $0 >> 24 == 255 })
+        }
+    }
+
+    @Test func textureKnowsWhetherEveryTexelIsOpaque() {
+        #expect(makeTexture(19, 5) { x, y in px(UInt32(x), UInt32(y), 0, 255) }.isOpaque)
+        // One translucent texel, in the scalar tail of its row and in a vector block.
+        #expect(!makeTexture(19, 5) { x, y in px(0, 0, 0, x == 18 && y == 4 ? 254 : 255) }.isOpaque)
+        #expect(!makeTexture(19, 5) { x, y in px(0, 0, 0, x == 3 && y == 2 ? 0 : 255) }.isOpaque)
+    }
+
     @Test func mipChainIsABoxFilter() {
         // 4x2 with alpha 255 and blue = 0, 40, 80, 120 on row 0 and 4, 44, 84, 124 on row 1.
         let t = makeTexture(4, 2) { x, y in px(UInt32(40 * x + 4 * y), 0, 0, 255) }

@@ -481,12 +481,14 @@ package struct Compositor {
         }
         // Scaled (not one-to-one), unrotated bilinear images: the kernels'
         // sampler resamples each source row once for all the rows it serves.
-        var scaled: (sampler: ScaledRowSampler, start: Int)?
+        // (Opaque texels at full opacity: the rows are written straight into
+        // the canvas, which is what blending them would give.)
+        var scaled: (sampler: ScaledRowSampler, start: Int, copies: Bool)?
         if let a = axis, let t = tex, fastFilter == .linear, a.wide.0 < a.wide.1, ax * texScaleX != 1 {
             let cx = Double(a.wide.0) + 0.5
             let qx = (cx * iv.0 + iv.6) / W
             scaled = (ScaledRowSampler(texture: t, count: a.wide.1 - a.wide.0, u0: u0 + (qx - r.minX) * texScaleX,
-                                       du: ax * texScaleX), a.wide.0)
+                                       du: ax * texScaleX), a.wide.0, op8 == 255 && t.isOpaque)
         }
         // One-to-one, unrotated images at whole-texel offsets: every interior
         // row is a straight run of a texture row (texel column and row from
@@ -599,8 +601,12 @@ package struct Compositor {
                     blendSpanOver(dst: row + ia, src: t.base.surface.row(ty) + d.u + (ia - d.ustart), count: n, opacity: UInt8(op8))
                 } else if let sc = scaled {
                     let qy = qyRow
-                    let src = sc.sampler.row(v: v0 + (qy - r.minY) * texScaleY) + (ia - sc.start)
-                    blendSpanOver(dst: row + ia, src: src, count: n, opacity: UInt8(op8))
+                    if sc.copies, ia == sc.start, n == sc.sampler.count {
+                        sc.sampler.row(v: v0 + (qy - r.minY) * texScaleY, into: row + ia)
+                    } else {
+                        let src = sc.sampler.row(v: v0 + (qy - r.minY) * texScaleY) + (ia - sc.start)
+                        blendSpanOver(dst: row + ia, src: src, count: n, opacity: UInt8(op8))
+                    }
                 } else if let t = tex {
                     let cx = Double(ia) + 0.5
                     let qx = (cx * iv.0 + cy * iv.3 + iv.6) / W, qy = (cx * iv.1 + cy * iv.4 + iv.7) / W

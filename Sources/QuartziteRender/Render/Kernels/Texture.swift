@@ -23,6 +23,33 @@ package final class Texture {
     package let base: Bitmap
     /// The mip chain (levels 1...) and every level's surface (0...), made once.
     private let mips = Mutex<(chain: [Bitmap], levels: [Surface])>(([], []))
+    /// Whether every texel's alpha is 255, found on first use.
+    private let opaqueTexels = Mutex<Bool?>(nil)
+
+    /// True when every texel is opaque: bilinear samples of it are opaque
+    /// too, so blending them over a destination is a copy. (Scanned once.)
+    package var isOpaque: Bool {
+        opaqueTexels.withLock { known in
+            if let known { return known }
+            let s = base.surface
+            var all = true
+            let alpha = Pixels8(repeating: 0xFF00_0000)
+            rows: for y in 0..<s.height {
+                let row = s.row(y)
+                var x = 0
+                while x + 8 <= s.width {
+                    if loadPixels8(row + x) & alpha != alpha { all = false; break rows }
+                    x += 8
+                }
+                while x < s.width {
+                    if row[x] >> 24 != 255 { all = false; break rows }
+                    x += 1
+                }
+            }
+            known = all
+            return all
+        }
+    }
 
     /// Samples `bitmap` directly (no copy); the caller must not change its
     /// pixels afterwards unless it makes a new texture.
@@ -517,27 +544,45 @@ package final class ScaledRowSampler {
 
     /// The `count` samples of the row at v (texel units); valid until the next call.
     package func row(v: Double) -> UnsafePointer<UInt32> {
+        produce(v: v, into: out, copyUnblended: false)
+    }
+
+    /// The same row as row(v:), written to `dst` (count pixels): for a
+    /// destination that would only receive a copy of it (opaque texels at
+    /// full opacity), one pass over the pixels instead of two.
+    package func row(v: Double, into dst: UnsafeMutablePointer<UInt32>) {
+        _ = produce(v: v, into: dst, copyUnblended: true)
+    }
+
+    /// The row for `v` in `dst`, or, when no vertical blend is needed and
+    /// `copyUnblended` is false, the resampled source row itself.
+    @inline(__always)
+    private func produce(v: Double, into dst: UnsafeMutablePointer<UInt32>, copyUnblended: Bool) -> UnsafePointer<UInt32> {
         if count == 0 || surface.width == 0 || surface.height == 0 {
-            out.update(repeating: 0, count: count)
-            return UnsafePointer(out)
+            dst.update(repeating: 0, count: count)
+            return UnsafePointer(dst)
         }
         let fy = Texture.fixed(v - 0.5)
         let lastY = surface.height - 1
         let y0 = Swift.min(Swift.max(fy >> 16, 0), lastY), y1 = Swift.min(Swift.max((fy >> 16) + 1, 0), lastY)
         let wy = UInt32((fy >> 8) & 255)
         let a = source(y0, keep: y1)
-        if wy == 0 || y0 == y1 { return UnsafePointer(a) }
+        if wy == 0 || y0 == y1 {
+            if !copyUnblended { return UnsafePointer(a) }
+            dst.update(from: a, count: count)
+            return UnsafePointer(dst)
+        }
         let b = source(y1, keep: y0)
         let w8 = Pixels8(repeating: wy)
         var i = 0
         while i + 8 <= count {
-            storePixels8(lerpPixels8(loadPixels8(a + i), loadPixels8(b + i), w8), out + i)
+            storePixels8(lerpPixels8(loadPixels8(a + i), loadPixels8(b + i), w8), dst + i)
             i += 8
         }
         while i < count {
-            out[i] = lerpPixel256(a[i], b[i], wy)
+            dst[i] = lerpPixel256(a[i], b[i], wy)
             i += 1
         }
-        return UnsafePointer(out)
+        return UnsafePointer(dst)
     }
 }
