@@ -23,32 +23,33 @@ package final class Texture {
     package let base: Bitmap
     /// The mip chain (levels 1...) and every level's surface (0...), made once.
     private let mips = Mutex<(chain: [Bitmap], levels: [Surface])>(([], []))
-    /// Whether every texel's alpha is 255, found on first use.
-    private let opaqueTexels = Mutex<Bool?>(nil)
+    /// Whether every texel's alpha is 255: 0 not known yet, 1 yes, 2 no.
+    /// (An atomic, not a lock: threads that ask at once each scan and
+    /// store the same answer.)
+    private let opaqueTexels = Atomic<UInt8>(0)
 
     /// True when every texel is opaque: bilinear samples of it are opaque
     /// too, so blending them over a destination is a copy. (Scanned once.)
     package var isOpaque: Bool {
-        opaqueTexels.withLock { known in
-            if let known { return known }
-            let s = base.surface
-            var all = true
-            let alpha = Pixels8(repeating: 0xFF00_0000)
-            rows: for y in 0..<s.height {
-                let row = s.row(y)
-                var x = 0
-                while x + 8 <= s.width {
-                    if loadPixels8(row + x) & alpha != alpha { all = false; break rows }
-                    x += 8
-                }
-                while x < s.width {
-                    if row[x] >> 24 != 255 { all = false; break rows }
-                    x += 1
-                }
+        let known = opaqueTexels.load(ordering: .acquiring)
+        if known != 0 { return known == 1 }
+        let s = base.surface
+        var all = true
+        let alpha = Pixels8(repeating: 0xFF00_0000)
+        rows: for y in 0..<s.height {
+            let row = s.row(y)
+            var x = 0
+            while x + 8 <= s.width {
+                if loadPixels8(row + x) & alpha != alpha { all = false; break rows }
+                x += 8
             }
-            known = all
-            return all
+            while x < s.width {
+                if row[x] >> 24 != 255 { all = false; break rows }
+                x += 1
+            }
         }
+        opaqueTexels.store(all ? 1 : 2, ordering: .releasing)
+        return all
     }
 
     /// Samples `bitmap` directly (no copy); the caller must not change its
