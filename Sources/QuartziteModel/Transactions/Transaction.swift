@@ -167,6 +167,10 @@ package final class LayerTransactionState {
                 return Unmanaged<ThreadTransactions>.fromOpaque(p).takeUnretainedValue()
             }
             let t = ThreadTransactions()
+            // (The key-name table is made here, on a thread's first call, so that
+            // threads started later find it made: ThreadSanitizer does not see
+            // the runtime's once-initialisation as synchronisation.)
+            _ = LayerKey.byName
             pthread_setspecific(transactionKey, Unmanaged.passRetained(t).toOpaque())
             return t
         }
