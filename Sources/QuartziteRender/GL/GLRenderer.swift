@@ -517,15 +517,7 @@ package final class GLRenderer {
             tex = t
         }
         use(p, canvas, box: region)
-        let i = local.inverse.m, f = local.forward.m
-        qz_glUniformMatrix3fv(p[.uInv], 1, 0, [Float(i.0), Float(i.1), Float(i.2), Float(i.3), Float(i.4), Float(i.5),
-                                                Float(i.6), Float(i.7), Float(i.8)])
-        qz_glUniformMatrix3fv(p[.uFwd], 1, 0, [Float(f.0), Float(f.1), Float(f.2), Float(f.3), Float(f.4), Float(f.5),
-                                                Float(f.6), Float(f.7), Float(f.8)])
-        let lr = local.rect
-        qz_glUniform4f(p[.uRect], Float(lr.minX), Float(lr.minY), Float(lr.maxX), Float(lr.maxY))
-        qz_glUniform1f(p[.uRadius], Float(op.cornerRadius))
-        qz_glUniform1i(p[.uEdges], GLint(op.edgeMask & 0xF))
+        setShape(p, op, local: local)
         qz_glUniform1i(p[.uKind], op.kind == .border ? 1 : (op.kind == .image ? 2 : 0))
         qz_glUniform1f(p[.uBorderWidth], Float(op.borderWidth))
         // (An image's colour is its tint: white leaves the texels as they are.)
@@ -877,7 +869,11 @@ extension GLRenderer {
 
     /// The quad uniforms of `op`'s rounded rect (its layer space moved near `region`).
     private func setShape(_ p: GLProgram, _ op: DrawOp, region: PixelBox) {
-        let local = LocalFrame(op.transform, op.rect.standardized, near: region.cgRect)
+        setShape(p, op, local: LocalFrame(op.transform, op.rect.standardized, near: region.cgRect))
+    }
+
+    /// The quad uniforms of `op`'s rounded rect in the layer space `local`.
+    private func setShape(_ p: GLProgram, _ op: DrawOp, local: LocalFrame) {
         let i = local.inverse.m, f = local.forward.m
         qz_glUniformMatrix3fv(p[.uInv], 1, 0, [Float(i.0), Float(i.1), Float(i.2), Float(i.3), Float(i.4), Float(i.5),
                                                 Float(i.6), Float(i.7), Float(i.8)])
