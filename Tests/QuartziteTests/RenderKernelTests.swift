@@ -48,6 +48,40 @@ private func referenceOver(_ s: UInt32, _ d: UInt32, _ f: UInt32) -> UInt32 {
         }
     }
 
+    @Test func laneDivisionIsRoundedDivisionOverItsWholeRange() {
+        // div255Lanes (pmulhuw on x86-64) against round(x / 255), 16 lanes at a time.
+        var x = 0
+        while x <= 65025 {
+            var v = SIMD16<UInt16>()
+            for k in 0..<16 { v[k] = UInt16(min(x + k, 65025)) }
+            let q = div255Lanes(v)
+            for k in 0..<16 where q[k] != UInt16((Double(v[k]) / 255).rounded()) {
+                Issue.record("div255Lanes(\(v[k])) = \(q[k])")
+                return
+            }
+            x += 16
+        }
+    }
+
+    @Test func blockPredicatesLookAtEveryPixel() {
+        // allOpaque: alpha 255 in all eight, whatever the colour bytes.
+        let opaque = Pixels8(repeating: px(1, 2, 3, 255))
+        #expect(allOpaque(opaque) && allOpaque(Pixels8(repeating: 0xFFFF_FFFF)))
+        for k in 0..<8 {
+            var v = opaque
+            v[k] = px(1, 2, 3, 254)
+            #expect(!allOpaque(v), "pixel \(k) translucent")
+            var z = Pixels8(repeating: 0)
+            #expect(allLanes(z, equal: 0))
+            z[k] = 1 << UInt32(k * 4)
+            #expect(!allLanes(z, equal: 0), "pixel \(k) not zero")
+            var c = Pixels8(repeating: 255)
+            #expect(allLanes(c, equal: 255))
+            c[k] = 254
+            #expect(!allLanes(c, equal: 255), "coverage \(k) not full")
+        }
+    }
+
     @Test func overRoundsExactly() {
         // 50% blue over opaque white: src (b 128, g 0, r 0, a 128);
         // dst * (255 - 128) / 255 = 255 * 127 / 255 = 127 per channel -> (255, 127, 127, 255).

@@ -36,10 +36,9 @@ package func blendSpanOver(dst: UnsafeMutablePointer<UInt32>, src: UnsafePointer
     if opacity == 255 {
         while i + 8 <= count {
             let s = loadPixels8(src + i)
-            let a = s &>> 24
-            if a == Pixels8(repeating: 255) {
+            if allOpaque(s) {
                 storePixels8(s, dst + i)
-            } else if s != Pixels8(repeating: 0) {
+            } else if !allLanes(s, equal: 0) {
                 storePixels8(overPixels8(s, loadPixels8(dst + i)), dst + i)
             }
             i += 8
@@ -55,7 +54,7 @@ package func blendSpanOver(dst: UnsafeMutablePointer<UInt32>, src: UnsafePointer
     let f8 = Pixels8(repeating: f)
     while i + 8 <= count {
         let s = loadPixels8(src + i)
-        if s != Pixels8(repeating: 0) {
+        if !allLanes(s, equal: 0) {
             storePixels8(overPixels8(scalePixels8(s, f8), loadPixels8(dst + i)), dst + i)
         }
         i += 8
@@ -76,10 +75,10 @@ package func blendSpanOverMasked(dst: UnsafeMutablePointer<UInt32>, src: UnsafeP
     var i = 0
     while i + 8 <= count {
         let c = loadBytes8(coverage + i)
-        if c != Pixels8(repeating: 0) {
+        if !allLanes(c, equal: 0) {
             let s = loadPixels8(src + i)
-            if c == Pixels8(repeating: 255) && op == 255 {
-                if s &>> 24 == Pixels8(repeating: 255) {
+            if op == 255 && allLanes(c, equal: 255) {
+                if allOpaque(s) {
                     storePixels8(s, dst + i)
                 } else {
                     storePixels8(overPixels8(s, loadPixels8(dst + i)), dst + i)
@@ -131,9 +130,9 @@ package func fillSpanOverMasked(dst: UnsafeMutablePointer<UInt32>, color: UInt32
     var i = 0
     while i + 8 <= count {
         let c = loadBytes8(coverage + i)
-        if c == Pixels8(repeating: 255) {
+        if allLanes(c, equal: 255) {
             storePixels8(opaque ? c8 : overPixels8(c8, loadPixels8(dst + i)), dst + i)
-        } else if c != Pixels8(repeating: 0) {
+        } else if !allLanes(c, equal: 0) {
             storePixels8(overPixels8(scalePixels8(c8, c), loadPixels8(dst + i)), dst + i)
         }
         i += 8
