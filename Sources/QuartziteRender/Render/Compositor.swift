@@ -160,6 +160,14 @@ package struct Compositor {
                 i += 3
                 continue
             }
+            // A quad or path outside the canvas draws nothing (the first test
+            // of drawQuad and drawPath): skipped before the operation is
+            // copied out of the list. For a band of a frame, that is most of it.
+            switch ops[i].kind {
+            case .fill, .border, .image, .path:
+                if PixelBox(covering: ops[i].bounds).intersection(top.rect).isEmpty { i += 1; continue }
+            default: break
+            }
             execute(ops[i])
             i += 1
         }
@@ -553,6 +561,29 @@ package struct Compositor {
                     case .rim: general(row, px, cy)
                     }
                 }
+            }
+        }
+        // A one-to-one image whose interior is every pixel of every row of the
+        // region (square corners, whole-pixel edges; the usual image layer):
+        // each row is one blend from a texture row, with none of the per-row
+        // tests below. The texel rows at both ends are checked; those between
+        // follow (one texel row per row).
+        if let d = direct, let t = tex, let a = axis, shape.radius == 0, a.wide.0 == region.x0, a.wide.1 == region.x1 {
+            @inline(__always) func qy(_ py: Int) -> Double {
+                let cy = Double(py) + 0.5
+                return W == 1 ? cy * iv.4 + iv.7 : (cy * iv.4 + iv.7) / W
+            }
+            let q0 = qy(region.y0), q1 = qy(region.y1 - 1)
+            let ty0 = d.v + (region.y0 - rowOrigin), ty1 = d.v + (region.y1 - 1 - rowOrigin)
+            if q0 >= a.yWide.0, q0 <= a.yWide.1, q1 >= a.yWide.0, q1 <= a.yWide.1,
+               ty0 >= 0, ty1 < t.height {
+                let source = t.base.surface
+                let u = d.u + (region.x0 - d.ustart), n = region.width, o = UInt8(op8)
+                for py in region.y0..<region.y1 {
+                    blendSpanOver(dst: canvas.row(py) + region.x0, src: source.row(d.v + (py - rowOrigin)) + u,
+                                  count: n, opacity: o)
+                }
+                return
             }
         }
         // Sampled rows (allocated on first use: many operations never need one).
