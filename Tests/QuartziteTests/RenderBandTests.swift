@@ -82,6 +82,30 @@ struct RenderBandTests {
         #expect(frameBands(ops(root), region, threads: 2).count == 1)
     }
 
+    @Test func oneThreadCutsALargeFrameForTheCache() {
+        // 1920x1080 BGRA is 8,294,400 bytes: ceil(8,294,400 / 1 MiB) = 8 bands on one thread.
+        let big = PixelBox(x0: 0, y0: 0, x1: 1920, y1: 1080)
+        let root = TL(0, 0, 1920, 1080, color: (0.2, 0.3, 0.4, 1))
+        let bands = frameBands(ops(root), big, threads: 1)
+        #expect(bands.count == 8)
+        #expect(bands.first?.y0 == 0 && bands.last?.y1 == 1080)
+        for (i, b) in bands.enumerated() where i > 0 { #expect(b.y0 == bands[i - 1].y1) }
+        // Two threads take the larger of their own count and the cache's.
+        #expect(frameBands(ops(root), big, threads: 2).count == 8)
+        #expect(frameBands(ops(root), big, threads: 8).count == 16)
+        // A blurred group is drawn whole by every band it touches: one thread keeps one band.
+        let blurred = TL(100, 100, 300, 300, color: (1, 0, 0, 1))
+        let blur = CAValueCreateString("CIGaussianBlur")!
+        var item: CAValueRef? = blur
+        let list = CAValueCreateArray(&item, 1)!
+        CALayerSetFilters(blurred.ref, list)
+        CARelease(UnsafeRawPointer(list)); CARelease(UnsafeRawPointer(blur))
+        root.add(blurred)
+        let withBlur = ops(root)
+        #expect(withBlur.contains { $0.kind == .beginGroup && $0.filters.contains { $0.blurRadius > 0 } })
+        #expect(frameBands(withBlur, big, threads: 1) == [big])
+    }
+
     @Test func smallRegionsAndOneThreadAreNotSplit() {
         let root = TL(0, 0, 400, 300, color: (0.2, 0.3, 0.4, 1))
         let all = ops(root)

@@ -23,7 +23,7 @@ package func composite(_ ops: [DrawOp], into target: PixelBuffer, region: PixelB
     let clearFirst = clear && !coversOpaquely(ops.first, r)
     // (A frame showing its own target reads it while drawing it: one band,
     // so that it reads what one thread would.)
-    let bands = threads > 1 && !ops.contains(where: { $0.texture === target }) ? frameBands(ops, r, threads: threads) : [r]
+    let bands = !ops.contains(where: { $0.texture === target }) ? frameBands(ops, r, threads: threads) : [r]
     if bands.count <= 1 {
         if clearFirst { canvas.clear() }
         var comp = Compositor(root: canvas, textures: textures)
