@@ -163,9 +163,12 @@ package struct Compositor {
             // A quad or path outside the canvas draws nothing (the first test
             // of drawQuad and drawPath): skipped before the operation is
             // copied out of the list. For a band of a frame, that is most of it.
+            // (Rows more than a pixel away are certainly outside: no rounding.)
             switch ops[i].kind {
             case .fill, .border, .image, .path:
-                if PixelBox(covering: ops[i].bounds).intersection(top.rect).isEmpty { i += 1; continue }
+                let b = ops[i].bounds, c = top.rect
+                if b.maxY < Double(c.y0) - 1 || b.minY > Double(c.y1) + 1
+                    || PixelBox(covering: b).intersection(c).isEmpty { i += 1; continue }
             default: break
             }
             execute(ops[i])
@@ -579,9 +582,13 @@ package struct Compositor {
                ty0 >= 0, ty1 < t.height {
                 let source = t.base.surface
                 let u = d.u + (region.x0 - d.ustart), n = region.width, o = UInt8(op8)
+                // (Opaque texels at full opacity: blending them is copying them.)
+                let copies = o == 255 && t.isOpaque
                 for py in region.y0..<region.y1 {
-                    blendSpanOver(dst: canvas.row(py) + region.x0, src: source.row(d.v + (py - rowOrigin)) + u,
-                                  count: n, opacity: o)
+                    let src = source.row(d.v + (py - rowOrigin)) + u
+                    if copies { (canvas.row(py) + region.x0).update(from: src, count: n) } else {
+                        blendSpanOver(dst: canvas.row(py) + region.x0, src: src, count: n, opacity: o)
+                    }
                 }
                 return
             }

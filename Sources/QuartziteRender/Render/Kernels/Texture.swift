@@ -35,12 +35,11 @@ package final class Texture {
         if known != 0 { return known == 1 }
         let s = base.surface
         var all = true
-        let alpha = Pixels8(repeating: 0xFF00_0000)
         rows: for y in 0..<s.height {
             let row = s.row(y)
             var x = 0
             while x + 8 <= s.width {
-                if loadPixels8(row + x) & alpha != alpha { all = false; break rows }
+                if !allOpaque(loadPixels8(row + x)) { all = false; break rows }
                 x += 8
             }
             while x < s.width {
