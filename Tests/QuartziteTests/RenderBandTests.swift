@@ -93,6 +93,14 @@ struct RenderBandTests {
         // Two threads take the larger of their own count and the cache's.
         #expect(frameBands(ops(root), big, threads: 2).count == 8)
         #expect(frameBands(ops(root), big, threads: 8).count == 16)
+        // Small operations on average (here 8x8 layers with no background
+        // under them, like particles) keep one band on one thread.
+        let sparse = TL(0, 0, 1920, 1080)
+        for i in 0..<200 { sparse.add(TL(Double(i * 37 % 390), Double(i * 13 % 290), 8, 8, color: (1, 1, 1, 0.5))) }
+        let small = ops(sparse)
+        #expect(small.filter { $0.kind == .fill }.count == 200)
+        #expect(frameBands(small, big, threads: 1) == [big])
+        #expect(frameBands(small, big, threads: 2).count == 2 * bandsPerThread)
         // A blurred group is drawn whole by every band it touches: one thread keeps one band.
         let blurred = TL(100, 100, 300, 300, color: (1, 0, 0, 1))
         let blur = CAValueCreateString("CIGaussianBlur")!

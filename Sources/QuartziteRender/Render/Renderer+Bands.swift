@@ -50,23 +50,30 @@ private func workPerPixel(_ op: DrawOp, clipped: Bool) -> Double {
 /// operation's rows coming from memory in a frame-sized pass.
 package let cacheBandBytes = 1 << 20
 
+/// Operations drawing fewer pixels than this on average (particles, small
+/// glyph-like layers) do not gain from cache bands: the rows they touch stay
+/// in cache anyway, and each band would repeat the set-up of those it cuts.
+package let minimumPixelsPerOperationForCacheBands = 1024
+
 /// The bands (whole rows of `region`, top to bottom, covering it) that
 /// `threads` threads draw `ops` in; one band when splitting does not pay.
-/// One thread draws a region larger than `cacheBandBytes` in bands too,
-/// unless a blurred group (which every band it touches draws whole) is in it.
+/// One thread draws a region larger than `cacheBandBytes` in bands too, when
+/// its operations are large (minimumPixelsPerOperationForCacheBands) and no
+/// blurred group (which every band it touches draws whole) is among them.
 package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [PixelBox] {
     let h = region.height
     let bytes = region.width * h * 4
-    let forCache = cacheBandBytes > 0 && bytes > cacheBandBytes
-        && !ops.contains { $0.kind == .beginGroup && $0.filters.contains { $0.blurRadius > 0 } }
-        ? (bytes + cacheBandBytes - 1) / cacheBandBytes : 1
-    let n = max(threads > 1 ? threads * bandsPerThread : 1, forCache)
-    guard n > 1, region.width * h >= minimumBandedPixels, h >= 2 * minimumBandRows else { return [region] }
+    let threadBands = threads > 1 ? threads * bandsPerThread : 1
+    let cacheCandidate = cacheBandBytes > 0 && bytes > cacheBandBytes
+    guard threadBands > 1 || cacheCandidate, region.width * h >= minimumBandedPixels, h >= 2 * minimumBandRows else {
+        return [region]
+    }
     // Work per row: the clear, plus each operation's width across it.
     var delta = [Double](repeating: 0, count: h + 1)
     // forbidden[y]: no cut between rows y - 1 and y (relative to region.y0).
     var forbidden = [Int](repeating: 0, count: h + 1)
     var clipDepth = 0
+    var drawn = 0, drawnPixels = 0, blurredGroup = false
     for op in ops {
         if op.kind == .pushClip { clipDepth += 1 } else if op.kind == .popClip { clipDepth = max(clipDepth - 1, 0) }
         let b = PixelBox(covering: op.bounds).intersection(region)
@@ -76,11 +83,21 @@ package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [P
             let lo = max(full.y0 - reach - region.y0 + 1, 1), hi = min(full.y1 + reach - region.y0, h)
             if lo < hi { forbidden[lo] += 1; forbidden[hi] -= 1 }
         }
+        if op.kind == .beginGroup, op.filters.contains(where: { $0.blurRadius > 0 }) { blurredGroup = true }
         guard !b.isEmpty, op.kind != .popClip, op.kind != .pushClip else { continue }
+        switch op.kind {
+        case .fill, .border, .image, .path: drawn += 1; drawnPixels += b.width * b.height
+        default: break
+        }
         let w = Double(b.width) * workPerPixel(op, clipped: clipDepth > 0)
         delta[b.y0 - region.y0] += w
         delta[b.y1 - region.y0] -= w
     }
+    let forCache = cacheCandidate && !blurredGroup && drawn > 0
+        && drawnPixels / drawn >= minimumPixelsPerOperationForCacheBands
+        ? (bytes + cacheBandBytes - 1) / cacheBandBytes : 1
+    let n = max(threadBands, forCache)
+    if n <= 1 { return [region] }
     var cost = [Double](repeating: 0, count: h)
     var total = 0.0, level = 0.0
     for y in 0..<h {
