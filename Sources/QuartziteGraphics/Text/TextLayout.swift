@@ -297,7 +297,7 @@ package final class LayoutCache {
         package let source: Source
         package let options: TextLayoutOptions
         /// Computed once (CacheKeyHash): the dictionary's probes hash only this.
-        private let code: UInt64
+        fileprivate let code: UInt64
 
         package init(source: Source, options: TextLayoutOptions) {
             self.source = source
@@ -343,6 +343,17 @@ package final class LayoutCache {
     private var bytes = 0
     private var clock: UInt64 = 0
 
+    /// Probation: the last layouts made, each kept here until it is asked
+    /// for a second time, when it joins the cache proper. Texts shown once
+    /// (a thousand different labels) pass through without filling the cache,
+    /// so it never evicts (and frees, cold) layouts for them; their layers
+    /// hold their own (TextLayerState.lastLayout). Scanned by key code.
+    private static let probationCapacity = 64
+    private var probationCodes = [UInt64](repeating: 0, count: LayoutCache.probationCapacity)
+    private var probation = [(key: Key, layout: TextLayout)?](repeating: nil, count: LayoutCache.probationCapacity)
+    private var probationNext = 0
+
+    /// Layouts in the cache proper (not counting those on probation).
     package var count: Int { index.count }
 
     package func layout(_ key: Key, make: () -> TextLayout) -> TextLayout {
@@ -353,9 +364,25 @@ package final class LayoutCache {
             TextSystem.shared.statistics.layoutCacheHits &+= 1
             return hit
         }
+        for j in 0..<LayoutCache.probationCapacity where probationCodes[j] == key.code {
+            guard let entry = probation[j], entry.key == key else { continue }
+            probation[j] = nil
+            probationCodes[j] = 0
+            TextSystem.shared.statistics.layoutCacheHits &+= 1
+            admit(key, entry.layout, now)
+            return entry.layout
+        }
         let made = make()
         // A text larger than a quarter of the budget is not kept.
         guard made.byteCount <= LayoutCache.byteCapacity / 4 else { return made }
+        let j = probationNext
+        probationNext = (j + 1) % LayoutCache.probationCapacity
+        probation[j] = (key, made)
+        probationCodes[j] = key.code
+        return made
+    }
+
+    private func admit(_ key: Key, _ made: TextLayout, _ now: UInt64) {
         if index.count >= LayoutCache.capacity || bytes + made.byteCount > LayoutCache.byteCapacity { evict(made.byteCount) }
         let slot: Int
         if let reused = freeSlots.popLast() {
@@ -367,7 +394,6 @@ package final class LayoutCache {
         slots[slot] = Slot(key: key, layout: made, stamp: now)
         index[key] = slot
         bytes += made.byteCount
-        return made
     }
 
     /// Drops the least recently used entries until a quarter of the count
@@ -393,6 +419,8 @@ package final class LayoutCache {
         slots = []
         freeSlots = []
         bytes = 0
+        probation = probation.map { _ in nil }
+        probationCodes = probationCodes.map { _ in 0 }
     }
 }
 
