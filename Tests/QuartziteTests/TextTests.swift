@@ -650,6 +650,50 @@ struct TextTests {
         _ = twin
     }
 
+    @Test func textsShownOnceDoNotFillTheLayoutCache() {
+        // 100 labels with different texts: laid out once each (and drawn),
+        // kept by their layers, none admitted to the shared cache.
+        QZTextResetStatistics()
+        let before = QZTextGetStatistics().cachedLayouts
+        let root = TL(0, 0, 400, 300)
+        var labels: [TextL] = []
+        for i in 0..<100 {
+            let l = TextL(0, Double(i % 10) * 20, 200, 20, "once \(i) \(UInt32.random(in: 0...UInt32.max))",
+                          font: "Helvetica", size: 12)
+            root.add(l)
+            labels.append(l)
+        }
+        CATransactionFlush()
+        var s = QZTextGetStatistics()
+        #expect(s.layouts == 100 && s.draws == 100 && s.layoutCacheHits == 0)
+        #expect(s.cachedLayouts == before)
+        // A text asked for a second time (a label showing the latest one
+        // again) comes from the cache and joins it.
+        let again = TextL(0, 0, 200, 20, nil, font: "Helvetica", size: 12)
+        CATextLayerSetString(again.ref, CATextLayerGetString(labels[99].ref))
+        CATransactionFlush()
+        s = QZTextGetStatistics()
+        #expect(s.layouts == 100 && s.layoutCacheHits == 1 && s.draws == 101)
+        #expect(s.cachedLayouts == before + 1)
+        withExtendedLifetime((root, labels, again)) {}
+    }
+
+    @Test func textLayersDisplayedByTheirDelegateAreNotLaidOut() {
+        // The commit lays out marked text layers before drawing them, but
+        // not those whose delegate displays them instead.
+        var table = CALayerDelegateCallbacks()
+        table.displayLayer = { _, _ in }
+        let shown = TextL(0, 0, 200, 20, "laid out", font: "Helvetica", size: 12)
+        let delegated = TextL(0, 20, 200, 20, "displayed by the delegate", font: "Helvetica", size: 12)
+        CALayerSetDelegate(delegated.ref, &table, nil)
+        QZTextResetStatistics()
+        CATransactionFlush()
+        let s = QZTextGetStatistics()
+        #expect(s.layouts == 1 && s.draws == 1)
+        #expect(CALayerGetContents(delegated.ref) == nil && CALayerGetContents(shown.ref) != nil)
+        CALayerSetDelegate(delegated.ref, nil, nil)
+    }
+
     @Test func cachesAreBounded() {
         for i in 0..<300 {
             let f = CTFontCreateWithName("Helvetica", 10 + Double(i) * 0.5, nil)!

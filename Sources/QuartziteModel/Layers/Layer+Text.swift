@@ -91,6 +91,25 @@ extension TextLayerState {
 }
 
 extension Layer {
+    /// Whether display() will draw this layer's text with CATextLayer's own
+    /// drawInContext (no display or drawing method of a subclass or the
+    /// delegate replaces it, and the bounds make a backing store).
+    package var displaysOwnText: Bool {
+        guard text != nil, layerClass.builtin == .text, modelLayer == nil, tiled == nil,
+              hooks?.delegate?.displayLayer == nil,
+              layerClass.nearest({ $0.display }) == nil, layerClass.nearest({ $0.drawInContext }) == nil else { return false }
+        let b = bounds.standardized
+        return b.origin.isFinite && b.width > 0 && b.height > 0
+    }
+
+    /// Lays out the text that display() is about to draw (callers hold the
+    /// text lock): the commit lays out all its marked text layers in a row
+    /// before drawing them (Transactions.displayMarkedLayers), so that the
+    /// shaping code and its tables stay in cache from one label to the next.
+    package func prepareTextLayout() {
+        _ = text?.layout(for: bounds.standardized.size)
+    }
+
     /// CATextLayer's drawInContext: the text from the top of the bounds
     /// (upright whether or not the contents are flipped).
     package func drawText(in context: DrawingContext) {

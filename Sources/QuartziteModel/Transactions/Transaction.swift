@@ -427,6 +427,23 @@ package enum Transactions {
             }
         }
         guard record.hasLayersToDisplay else { return }
+        // Text layouts first, in one pass from the first marked text layer
+        // (Layer.prepareTextLayout).
+        var first = 0
+        while first < record.layers.count {
+            if let layer = record.layers[first]?.takeUnretainedValue(), layer.text != nil, layer.needsDisplay { break }
+            first += 1
+        }
+        if first < record.layers.count {
+            withTextLock {
+                for j in first..<record.layers.count {
+                    if let layer = record.layers[j]?.takeUnretainedValue(), layer.text != nil, layer.needsDisplay,
+                       layer.displaysOwnText {
+                        layer.prepareTextLayout()
+                    }
+                }
+            }
+        }
         var i = 0
         while i < record.layers.count {
             if let layer = record.layers[i]?.takeUnretainedValue(), layer.needsDisplay {
