@@ -270,17 +270,17 @@ package final class TextLayout {
     /// use cairo's source.
     package func draw(_ cr: OpaquePointer, alignment: TextAlignment, width: Double, visible: CGRect? = nil, lineLimit: Int = Int.max) {
         guard !lines.isEmpty else { return }
+        // (The layout's own list of lines: the positions are in `lines`, so
+        // no iterator is needed.)
         var index = 0
-        if let iter = pango_layout_get_iter(layout) {
-            repeat {
-                defer { index += 1 }
-                guard index < lines.count, index < lineLimit, let line = pango_layout_iter_get_line_readonly(iter) else { continue }
-                let m = lines[index]
-                if let visible, m.top > visible.maxY || m.top + m.height < visible.minY { continue }
-                safeMoveTo(cr, lineX(index, alignment: alignment, width: width), m.baseline)
-                pango_cairo_show_layout_line(cr, line)
-            } while pango_layout_iter_next_line(iter) != 0
-            pango_layout_iter_free(iter)
+        var node = pango_layout_get_lines_readonly(layout)
+        while let n = node, index < lines.count, index < lineLimit {
+            defer { index += 1; node = n.pointee.next }
+            guard let data = n.pointee.data else { continue }
+            let m = lines[index]
+            if let visible, m.top > visible.maxY || m.top + m.height < visible.minY { continue }
+            safeMoveTo(cr, lineX(index, alignment: alignment, width: width), m.baseline)
+            pango_cairo_show_layout_line(cr, data.assumingMemoryBound(to: PangoLayoutLine.self))
         }
         TextSystem.shared.statistics.draws &+= 1
     }
