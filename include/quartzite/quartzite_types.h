@@ -1059,7 +1059,9 @@ enum {
 /** Counters of text work since the last QZTextResetStatistics
  *  (QZTextGetStatistics): layouts made (shaping, bidi and line breaking of
  *  a text), layouts served from the layout cache, layouts drawn, and how
- *  many fonts and layouts the bounded caches hold now. */
+ *  many fonts and layouts the bounded caches hold now (a layout joins the
+ *  layout cache when its text is asked for a second time; until then it is
+ *  among the last 64 made, which cachedLayouts does not count). */
 typedef struct QZTextStatistics {
     uint64_t layouts;
     uint64_t layoutCacheHits;
