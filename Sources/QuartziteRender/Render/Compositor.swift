@@ -115,6 +115,33 @@ package struct RimClassifier {
     }
 }
 
+/// The last four textures a compositor used, in front of the shared cache:
+/// a frame's images often alternate between a few buffers (the shared
+/// cache remembers one), and the bands of a frame drawn on several threads
+/// would otherwise take the shared cache's lock for every image.
+final class RecentTextures {
+    private var ids: [ObjectIdentifier] = []
+    private var entries: [(buffer: PixelBuffer, seed: UInt32, box: PixelBox, texture: Texture)] = []
+    private var next = 0
+
+    func texture(_ pb: PixelBuffer, seed: UInt32, box: PixelBox, from cache: TextureCache) -> Texture? {
+        let id = ObjectIdentifier(pb)
+        for i in ids.indices where ids[i] == id && entries[i].seed == seed && entries[i].box == box {
+            return entries[i].texture
+        }
+        guard let t = cache.texture(pb, seed: seed, box: box) else { return nil }
+        if ids.count < 4 {
+            ids.append(id)
+            entries.append((pb, seed, box, t))
+        } else {
+            ids[next] = id
+            entries[next] = (pb, seed, box, t)
+            next = (next + 1) & 3
+        }
+        return t
+    }
+}
+
 /// Where the compositor draws: a stack of canvases, the clip stack, the cache.
 package struct Compositor {
     private var canvases: [Canvas]
@@ -125,6 +152,8 @@ package struct Compositor {
     private var groups: [(op: DrawOp, canvas: Canvas, mask: Canvas?)] = []
     private var shadows: [(op: DrawOp, canvas: Canvas)] = []
     package let textures: TextureCache
+    /// The last textures this compositor drew (its own: no lock).
+    private let recent = RecentTextures()
 
     package init(root: Canvas, textures: TextureCache) {
         canvases = [root]
@@ -387,7 +416,7 @@ package struct Compositor {
             let tw = Double(pb.width), th = Double(pb.height)
             let texels = CGRect(x: tr.minX * tw, y: tr.minY * th, width: tr.width * tw, height: tr.height * th)
             let box = PixelBox(covering: texels).intersection(PixelBox(x0: 0, y0: 0, x1: pb.width, y1: pb.height))
-            guard !box.isEmpty, let t = textures.texture(pb, seed: op.textureSeed, box: box) else { return }
+            guard !box.isEmpty, let t = recent.texture(pb, seed: op.textureSeed, box: box, from: textures) else { return }
             tex = t
             u0 = texels.minX - Double(box.x0)
             v0 = texels.minY - Double(box.y0)
