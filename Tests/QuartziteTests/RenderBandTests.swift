@@ -30,6 +30,15 @@ struct RenderBandTests {
 
     private let region = PixelBox(x0: 0, y0: 0, x1: 400, y1: 300)
 
+    /// A one-filter list, [CIGaussianBlur], handed to `body`.
+    private func withGaussianBlur(_ body: (CAValueRef) -> Void) {
+        let blur = CAValueCreateString("CIGaussianBlur")!
+        var item: CAValueRef? = blur
+        let list = CAValueCreateArray(&item, 1)!
+        body(list)
+        CARelease(UnsafeRawPointer(list)); CARelease(UnsafeRawPointer(blur))
+    }
+
     /// Bands tile the region: whole rows, in order, none thinner than the minimum.
     private func checkTiling(_ bands: [PixelBox]) {
         #expect(bands.first?.y0 == 0 && bands.last?.y1 == 300)
@@ -61,11 +70,7 @@ struct RenderBandTests {
     @Test func noCutFallsAcrossABackdropOrItsReach() {
         let root = TL(0, 0, 400, 300, color: (0.2, 0.3, 0.4, 1))
         let glass = TL(50, 100, 200, 100, color: (1, 1, 1, 0.2))
-        let blur = CAValueCreateString("CIGaussianBlur")!
-        var item: CAValueRef? = blur
-        let list = CAValueCreateArray(&item, 1)!
-        CALayerSetBackgroundFilters(glass.ref, list)
-        CARelease(UnsafeRawPointer(list)); CARelease(UnsafeRawPointer(blur))
+        withGaussianBlur { CALayerSetBackgroundFilters(glass.ref, $0) }
         root.add(glass)
         let all = ops(root)
         let backdrop = all.first { $0.kind == .backdrop }!
@@ -103,14 +108,10 @@ struct RenderBandTests {
         #expect(frameBands(small, big, threads: 2).count == 2 * bandsPerThread)
         // A blurred group is drawn whole by every band it touches: one thread keeps one band.
         let blurred = TL(100, 100, 300, 300, color: (1, 0, 0, 1))
-        let blur = CAValueCreateString("CIGaussianBlur")!
-        var item: CAValueRef? = blur
-        let list = CAValueCreateArray(&item, 1)!
-        CALayerSetFilters(blurred.ref, list)
-        CARelease(UnsafeRawPointer(list)); CARelease(UnsafeRawPointer(blur))
+        withGaussianBlur { CALayerSetFilters(blurred.ref, $0) }
         root.add(blurred)
         let withBlur = ops(root)
-        #expect(withBlur.contains { $0.kind == .beginGroup && $0.filters.contains { $0.blurRadius > 0 } })
+        #expect(withBlur.contains { $0.kind == .beginGroup && $0.blurs })
         #expect(frameBands(withBlur, big, threads: 1) == [big])
     }
 

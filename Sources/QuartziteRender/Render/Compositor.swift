@@ -120,22 +120,20 @@ package struct RimClassifier {
 /// cache remembers one), and the bands of a frame drawn on several threads
 /// would otherwise take the shared cache's lock for every image.
 final class RecentTextures {
-    private var ids: [ObjectIdentifier] = []
-    private var entries: [(buffer: PixelBuffer, seed: UInt32, box: PixelBox, texture: Texture)] = []
+    /// (The buffer is held so that its identifier stays its own.)
+    private var entries: [(id: ObjectIdentifier, buffer: PixelBuffer, seed: UInt32, box: PixelBox, texture: Texture)] = []
     private var next = 0
 
     func texture(_ pb: PixelBuffer, seed: UInt32, box: PixelBox, from cache: TextureCache) -> Texture? {
         let id = ObjectIdentifier(pb)
-        for i in ids.indices where ids[i] == id && entries[i].seed == seed && entries[i].box == box {
+        for i in entries.indices where entries[i].id == id && entries[i].seed == seed && entries[i].box == box {
             return entries[i].texture
         }
         guard let t = cache.texture(pb, seed: seed, box: box) else { return nil }
-        if ids.count < 4 {
-            ids.append(id)
-            entries.append((pb, seed, box, t))
+        if entries.count < 4 {
+            entries.append((id, pb, seed, box, t))
         } else {
-            ids[next] = id
-            entries[next] = (pb, seed, box, t)
+            entries[next] = (id, pb, seed, box, t)
             next = (next + 1) & 3
         }
         return t
@@ -189,15 +187,14 @@ package struct Compositor {
                 i += 3
                 continue
             }
-            // A quad or path outside the canvas draws nothing (the first test
-            // of drawQuad and drawPath): skipped before the operation is
-            // copied out of the list. For a band of a frame, that is most of it.
-            // (Rows more than a pixel away are certainly outside: no rounding.)
+            // A quad or path whose rows lie more than a pixel away from the
+            // canvas draws nothing: skipped before the operation is copied out
+            // of the list (for a band of a frame, that is most of it). The
+            // exact test, with rounding, is drawQuad's and drawPath's own.
             switch ops[i].kind {
             case .fill, .border, .image, .path:
                 let b = ops[i].bounds, c = top.rect
-                if b.maxY < Double(c.y0) - 1 || b.minY > Double(c.y1) + 1
-                    || PixelBox(covering: b).intersection(c).isEmpty { i += 1; continue }
+                if b.maxY < Double(c.y0) - 1 || b.minY > Double(c.y1) + 1 { i += 1; continue }
             default: break
             }
             execute(ops[i])
@@ -351,7 +348,7 @@ package struct Compositor {
             // (as one thread would) when the band shows any of it.
             let whole = PixelBox(covering: op.bounds).intersection(top.frame)
             let part = whole.intersection(top.rect)
-            let blurred = op.filters.contains { $0.blurRadius > 0 }
+            let blurred = op.blurs
             let c = offscreen(part.isEmpty ? .empty : (blurred ? whole : part), frame: whole)
             groups.append((op, c, nil))
             canvases.append(c)
@@ -600,12 +597,13 @@ package struct Compositor {
         // each row is one blend from a texture row, with none of the per-row
         // tests below. The texel rows at both ends are checked; those between
         // follow (one texel row per row).
+        // (The row's mapped y, divided by W once per row and not at all for
+        // the usual W of exactly 1: x / 1 is x, so the result is the same,
+        // and the division's latency was most of an image row's overhead.)
+        let unitW = W == 1
+        @inline(__always) func mappedY(_ cy: Double) -> Double { unitW ? cy * iv.4 + iv.7 : (cy * iv.4 + iv.7) / W }
         if let d = direct, let t = tex, let a = axis, shape.radius == 0, a.wide.0 == region.x0, a.wide.1 == region.x1 {
-            @inline(__always) func qy(_ py: Int) -> Double {
-                let cy = Double(py) + 0.5
-                return W == 1 ? cy * iv.4 + iv.7 : (cy * iv.4 + iv.7) / W
-            }
-            let q0 = qy(region.y0), q1 = qy(region.y1 - 1)
+            let q0 = mappedY(Double(region.y0) + 0.5), q1 = mappedY(Double(region.y1 - 1) + 0.5)
             let ty0 = d.v + (region.y0 - rowOrigin), ty1 = d.v + (region.y1 - 1 - rowOrigin)
             if q0 >= a.yWide.0, q0 <= a.yWide.1, q1 >= a.yWide.0, q1 <= a.yWide.1,
                ty0 >= 0, ty1 < t.height {
@@ -631,15 +629,11 @@ package struct Compositor {
             scratchStorage = p
             return p
         }
-        // (The row's mapped y, divided by W once per row and not at all for
-        // the usual W of exactly 1: x / 1 is x, so the result is the same,
-        // and the division's latency was most of an image row's overhead.)
-        let unitW = W == 1
         for py in region.y0..<region.y1 {
             let cy = Double(py) + 0.5
             let row = canvas.row(py)
             var ia = region.x1, ib = region.x1
-            let qyRow = unitW ? cy * iv.4 + iv.7 : (cy * iv.4 + iv.7) / W
+            let qyRow = mappedY(cy)
             if let a = axis {
                 let by = qyRow
                 if by >= a.yWide.0 && by <= a.yWide.1 { ia = a.wide.0; ib = a.wide.1 }

@@ -33,6 +33,10 @@ package enum DrawOpKind: UInt32 {
 /// One operation. Plain data; equality compares every field (textures by
 /// identity and modification seed), which is what damage tracking uses.
 package struct DrawOp {
+    /// Whether one of its filters blurs (a blurred group reads the pixels
+    /// around each one: a band draws it whole).
+    package var blurs: Bool { filters.contains { $0.blurRadius > 0 } }
+
     package var kind: DrawOpKind
     /// Layer coordinates to target pixels (a flattened homography as 4x4).
     package var transform = Homography.identity

@@ -83,7 +83,7 @@ package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [P
             let lo = max(full.y0 - reach - region.y0 + 1, 1), hi = min(full.y1 + reach - region.y0, h)
             if lo < hi { forbidden[lo] += 1; forbidden[hi] -= 1 }
         }
-        if op.kind == .beginGroup, op.filters.contains(where: { $0.blurRadius > 0 }) { blurredGroup = true }
+        if op.kind == .beginGroup, op.blurs { blurredGroup = true }
         guard !b.isEmpty, op.kind != .popClip, op.kind != .pushClip else { continue }
         switch op.kind {
         case .fill, .border, .image, .path: drawn += 1; drawnPixels += b.width * b.height
