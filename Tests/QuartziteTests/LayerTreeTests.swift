@@ -421,3 +421,31 @@ func release(_ layers: CALayerRef...) { for l in layers { CARelease(UnsafeRawPoi
         #expect(withModelLock { L(root).checkInvariants() && pool.allSatisfy { L($0).checkInvariants() } })
     }
 }
+
+@Suite struct DisplayMarkTests {
+    @Test func aWholeLayerMarkStoresNoRectangle() {
+        let l = Layer()
+        l.bounds = CGRect(x: 0, y: 0, width: 40, height: 30)
+        l.setNeedsDisplay()
+        #expect(l.needsDisplay)
+        #expect(l.dirtyRect == CGRect(x: 0, y: 0, width: 40, height: 30))
+        // The mark is a flag: no rare visuals (where a rectangle would go).
+        #expect(l.visuals?.rare == nil)
+        // A rectangle marked as well: the union with the bounds.
+        l.setNeedsDisplay(in: CGRect(x: 30, y: 20, width: 20, height: 20))
+        #expect(l.dirtyRect == CGRect(x: 0, y: 0, width: 50, height: 40))
+        l.display()
+        #expect(!l.needsDisplay && l.dirtyRect.isNull)
+        // A rectangle alone is kept as it is.
+        l.setNeedsDisplay(in: CGRect(x: 1, y: 2, width: 3, height: 4))
+        #expect(l.dirtyRect == CGRect(x: 1, y: 2, width: 3, height: 4))
+        l.display()
+        #expect(l.dirtyRect.isNull)
+        // The whole-layer mark reads as the bounds of the moment.
+        l.setNeedsDisplay()
+        l.bounds = CGRect(x: 0, y: 0, width: 10, height: 10)
+        #expect(l.dirtyRect == CGRect(x: 0, y: 0, width: 10, height: 10))
+        l.display()
+        #expect(l.dirtyRect.isNull)
+    }
+}

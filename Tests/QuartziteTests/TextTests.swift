@@ -678,6 +678,43 @@ struct TextTests {
         withExtendedLifetime((root, labels, again)) {}
     }
 
+    @Test func probationKeepsTheLastSixtyFourLayoutsMade() {
+        // 70 texts made once each: the last 64 are on probation (a second
+        // request is a cache hit), the first 6 have left it (a new layout).
+        QZTextResetStatistics()
+        let seed = UInt32.random(in: 0...UInt32.max)
+        var labels: [TextL] = []
+        for i in 0..<70 {
+            labels.append(TextL(0, 0, 200, 20, "probation \(i) \(seed)", font: "Helvetica", size: 12))
+        }
+        CATransactionFlush()
+        var s = QZTextGetStatistics()
+        #expect(s.layouts == 70 && s.layoutCacheHits == 0)
+        let recent = TextL(0, 0, 200, 20, nil, font: "Helvetica", size: 12)
+        CATextLayerSetString(recent.ref, CATextLayerGetString(labels[6].ref))
+        let old = TextL(0, 0, 200, 20, nil, font: "Helvetica", size: 12)
+        CATextLayerSetString(old.ref, CATextLayerGetString(labels[5].ref))
+        CATransactionFlush()
+        s = QZTextGetStatistics()
+        #expect(s.layouts == 71 && s.layoutCacheHits == 1)
+        withExtendedLifetime((labels, recent, old)) {}
+    }
+
+    @Test func fontLookupsAnswerTheLastFontUntilTheCacheIsEmptied() {
+        withTextLock {
+            let a = Font.named("Helvetica", size: 17)
+            #expect(Font.named("Helvetica", size: 17) === a)
+            let b = Font.named("Courier", size: 17)
+            #expect(b !== a && b.requestedName == "Courier")
+            #expect(Font.named("Helvetica", size: 17) === a)
+            #expect(Font.named("Helvetica", size: 18) !== a)
+            // Emptied (a new font configuration): a new font object.
+            TextSystem.shared.fonts.removeAll()
+            let c = Font.named("Helvetica", size: 17)
+            #expect(c !== a && c.size == 17 && c.requestedName == "Helvetica")
+        }
+    }
+
     @Test func textLayersDisplayedByTheirDelegateAreNotLaidOut() {
         // The commit lays out marked text layers before drawing them, but
         // not those whose delegate displays them instead.

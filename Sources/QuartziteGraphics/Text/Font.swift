@@ -130,6 +130,7 @@ public final class Font: QZObject, Handle {
         if s <= 0 { s = size == 0 ? defaultSize : 0 }
         s = Swift.min(s, maximumSize)
         let system = TextSystem.shared
+        if let f = system.fonts.recent(named: name, size: s) { return f }
         let key = FontCache.Key(name: name, size: s)
         if let f = system.fonts[key] { return f }
         let (family, style) = resolve(name)
@@ -320,18 +321,29 @@ package final class FontCache {
 
     package var count: Int { entries.count }
 
+    /// The font the last lookup found or stored: labels mostly ask for the
+    /// face the label before them used, which this answers without hashing
+    /// the name. (It may outlive its entry's eviction: a font stays valid.)
+    private var mostRecent: Font?
+
     package subscript(key: Key) -> Font? {
         get {
             guard let e = entries[key] else { return nil }
             clock &+= 1
             entries[key]?.1 = clock
+            mostRecent = e.0
             return e.0
         }
         set {
-            guard let newValue else { entries[key] = nil; return }
+            guard let newValue else {
+                entries[key] = nil
+                if let r = mostRecent, r.size == key.size, r.requestedName == key.name { mostRecent = nil }
+                return
+            }
             if entries.count >= FontCache.capacity { evictOldestHalf() }
             clock &+= 1
             entries[key] = (newValue, clock)
+            mostRecent = newValue
         }
     }
 
@@ -341,5 +353,15 @@ package final class FontCache {
         entries = entries.filter { $0.value.1 > cut }
     }
 
-    package func removeAll() { entries = [:] }
+    /// The last font found or stored, when it is `name` at `size`.
+    @inline(__always)
+    package func recent(named name: String, size: Double) -> Font? {
+        guard let f = mostRecent, f.size == size, f.requestedName == name else { return nil }
+        return f
+    }
+
+    package func removeAll() {
+        entries = [:]
+        mostRecent = nil
+    }
 }

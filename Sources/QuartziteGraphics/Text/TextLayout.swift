@@ -352,6 +352,13 @@ package final class LayoutCache {
     private var probationCodes = [UInt64](repeating: 0, count: LayoutCache.probationCapacity)
     private var probation = [(key: Key, layout: TextLayout)?](repeating: nil, count: LayoutCache.probationCapacity)
     private var probationNext = 0
+    /// How many layouts on probation have each value of their code's low
+    /// six bits: a text seen for the first time (most of a first display)
+    /// finds its count at zero and skips the scan.
+    private var probationBuckets = [UInt8](repeating: 0, count: 64)
+
+    @inline(__always)
+    private static func bucket(_ code: UInt64) -> Int { Int(truncatingIfNeeded: code & 63) }
 
     /// Layouts in the cache proper (not counting those on probation).
     package var count: Int { index.count }
@@ -364,19 +371,24 @@ package final class LayoutCache {
             TextSystem.shared.statistics.layoutCacheHits &+= 1
             return hit
         }
-        for j in 0..<LayoutCache.probationCapacity where probationCodes[j] == key.code {
-            guard let entry = probation[j], entry.key == key else { continue }
-            probation[j] = nil
-            probationCodes[j] = 0
-            TextSystem.shared.statistics.layoutCacheHits &+= 1
-            admit(key, entry.layout, now)
-            return entry.layout
+        if probationBuckets[LayoutCache.bucket(key.code)] != 0 {
+            for j in 0..<LayoutCache.probationCapacity where probationCodes[j] == key.code {
+                guard let entry = probation[j], entry.key == key else { continue }
+                probation[j] = nil
+                probationCodes[j] = 0
+                probationBuckets[LayoutCache.bucket(key.code)] &-= 1
+                TextSystem.shared.statistics.layoutCacheHits &+= 1
+                admit(key, entry.layout, now)
+                return entry.layout
+            }
         }
         let made = make()
         // A text larger than a quarter of the budget is not kept.
         guard made.byteCount <= LayoutCache.byteCapacity / 4 else { return made }
         let j = probationNext
         probationNext = (j + 1) % LayoutCache.probationCapacity
+        if let old = probation[j] { probationBuckets[LayoutCache.bucket(old.key.code)] &-= 1 }
+        probationBuckets[LayoutCache.bucket(key.code)] &+= 1
         probation[j] = (key, made)
         probationCodes[j] = key.code
         return made
@@ -421,6 +433,7 @@ package final class LayoutCache {
         bytes = 0
         probation = probation.map { _ in nil }
         probationCodes = probationCodes.map { _ in 0 }
+        probationBuckets = probationBuckets.map { _ in 0 }
     }
 }
 

@@ -91,7 +91,8 @@ extension Layer {
     // MARK: - Display
 
     package func setNeedsDisplay() {
-        setNeedsDisplay(in: bounds)
+        flags.insert([.needsDisplay, .displayWhole])
+        if modelLayer == nil && !flags.contains(.copy) { Transactions.enlistForDisplay(self) }
     }
 
     /// Marks `r` (layer coordinates) for redrawing; rectangles accumulate.
@@ -108,8 +109,12 @@ extension Layer {
 
     package var needsDisplay: Bool { flags.contains(.needsDisplay) }
 
-    /// The area marked since the last display (CGRectNull when none).
-    package var dirtyRect: CGRect { visuals?.dirtyRect ?? .null }
+    /// The area marked since the last display (CGRectNull when none); a
+    /// whole-layer mark reads as the current bounds.
+    package var dirtyRect: CGRect {
+        let marked = visuals?.dirtyRect ?? .null
+        return flags.contains(.displayWhole) ? marked.union(bounds) : marked
+    }
 
     package func displayIfNeeded() {
         if needsDisplay { display() }
@@ -134,9 +139,10 @@ extension Layer {
     /// and becomes the contents.
     package func display() {
         // An unmarked layer redraws whole, as Apple's -display does.
-        let dirty = dirtyRect.isNull ? bounds : dirtyRect
-        flags.remove(.needsDisplay)
-        visuals?.dirtyRect = .null
+        let marked = flags.contains(.displayWhole) ? CGRect.null : (visuals?.dirtyRect ?? .null)
+        let dirty = marked.isNull ? bounds : marked
+        flags.remove([.needsDisplay, .displayWhole])
+        if let v = visuals, v.rare != nil { v.dirtyRect = .null }
         // (A presentation copy has no delegate of its own: its model's answers.)
         let hooks = (modelLayer ?? self).hooks
         if let (fn, info, _) = layerClass.nearest({ $0.display }) {
@@ -196,7 +202,8 @@ extension Layer {
         }
         guard let store else { return }
         var base = CGAffineTransform(a: scale, b: 0, c: 0, d: scale, tx: -b.minX * scale, ty: -b.minY * scale)
-        if contentsAreFlipped { base = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: -b.minX * scale, ty: b.maxY * scale) }
+        let flipped = contentsAreFlipped
+        if flipped { base = CGAffineTransform(a: scale, b: 0, c: 0, d: -scale, tx: -b.minX * scale, ty: b.maxY * scale) }
         guard let context = try? DrawingContext(target: store, baseCTM: base) else { return }
         // The marked area in pixels, rounded out.
         let area: CGRect
@@ -218,7 +225,7 @@ extension Layer {
         if let (fn, info, _) = classDraw {
             hostCall { fn(handle, ctx, info) }
         } else if drawsText {
-            drawText(in: context)
+            drawText(in: context, flipped: flipped)
         } else if let fn = delegateDraw {
             hostCall { fn(handle, ctx, hooks?.delegateInfo) }
         }

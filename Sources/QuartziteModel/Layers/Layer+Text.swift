@@ -77,12 +77,14 @@ extension TextLayerState {
     /// The layout for bounds of `size`: the last one when its inputs are
     /// the same, else from the text domain's cache (callers hold the text lock).
     package func layout(for size: CGSize) -> TextLayout? {
-        guard let string, let source = source() else { return nil }
+        guard let string else { return nil }
         let o = options(for: size)
         let signature = TextLayoutSignature(string: ObjectIdentifier(string), font: font.map(ObjectIdentifier.init),
                                             fontSize: fontSize, options: o,
                                             fonts: TextSystem.shared.configurationGeneration)
+        // (Same inputs, same layout: the source is not even resolved.)
         if let last = lastLayout, lastSignature == signature { return last }
+        guard let source = source() else { return nil }
         let made = TextLayout.cached(source, options: o)
         lastLayout = made
         lastSignature = signature
@@ -111,14 +113,15 @@ extension Layer {
     }
 
     /// CATextLayer's drawInContext: the text from the top of the bounds
-    /// (upright whether or not the contents are flipped).
-    package func drawText(in context: DrawingContext) {
+    /// (upright whether or not the contents are flipped: `flipped` is the
+    /// layer's contentsAreFlipped, which the caller has at hand).
+    package func drawText(in context: DrawingContext, flipped: Bool) {
         guard let state = text else { return }
         let b = bounds.standardized
         withTextLock {
             guard let layout = state.layout(for: b.size) else { return }
             let color = state.foregroundColor?.rgba ?? SIMD4(0, 0, 0, 0)
-            let placement = contentsAreFlipped
+            let placement = flipped
                 ? CGAffineTransform(a: 1, b: 0, c: 0, d: -1, tx: b.minX, ty: b.maxY)
                 : CGAffineTransform(a: 1, b: 0, c: 0, d: 1, tx: b.minX, ty: b.minY)
             context.draw(layout, placement: placement, alignment: TextAlignment(rawValue: state.alignmentMode) ?? .natural,

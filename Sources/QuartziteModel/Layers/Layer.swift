@@ -412,6 +412,11 @@ public final class Layer: QZObject, Handle {
     /// by setDeclared: the setters' action-source check reads the flags, not
     /// LayerVisuals' rare storage).
     @inlinable package static var hasActions: LayerFlags { LayerFlags(rawValue: 1 << 15) }
+    /// setNeedsDisplay marked the whole layer: the marked area is the
+    /// bounds (with whatever setNeedsDisplayInRect added), kept as this bit
+    /// so that the common whole-layer mark stores no rectangle (which lives
+    /// in LayerRareVisuals, one more block to allocate and later to read).
+    @inlinable package static var displayWhole: LayerFlags { LayerFlags(rawValue: 1 << 16) }
 
     package static let defaults: LayerFlags = [.doubleSided]
 }
