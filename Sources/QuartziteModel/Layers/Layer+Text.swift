@@ -97,8 +97,8 @@ extension Layer {
     /// drawInContext (no display or drawing method of a subclass or the
     /// delegate replaces it, and the bounds make a backing store).
     package var displaysOwnText: Bool {
-        guard text != nil, layerClass.builtin == .text, modelLayer == nil, tiled == nil,
-              hooks?.delegate?.displayLayer == nil,
+        guard layerClass.builtin == .text, modelLayer == nil, let e = extras, e.text != nil, e.tiled == nil,
+              e.hooks?.delegate?.displayLayer == nil,
               layerClass.nearest({ $0.display }) == nil, layerClass.nearest({ $0.drawInContext }) == nil else { return false }
         let b = bounds.standardized
         return b.origin.isFinite && b.width > 0 && b.height > 0

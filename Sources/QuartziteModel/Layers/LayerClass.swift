@@ -47,6 +47,7 @@ public final class LayerClass: QZObject, Handle {
         hasDefaultActionForKey = callbacks?.defaultActionForKey != nil || (superclass?.hasDefaultActionForKey ?? false)
         hasInitWithLayer = callbacks?.initWithLayer != nil || (superclass?.hasInitWithLayer ?? false)
         hasLayoutSublayers = callbacks?.layoutSublayers != nil || (superclass?.hasLayoutSublayers ?? false)
+        hasCallbacks = callbacks != nil || (superclass?.hasCallbacks ?? false)
         super.init(kind: .layerClass)
     }
 
@@ -88,6 +89,7 @@ public final class LayerClass: QZObject, Handle {
     /// The nearest class in the chain (self first) whose table implements a method.
     @inline(__always)
     package func nearest<F>(_ method: (CALayerClassCallbacks) -> F?) -> (F, UnsafeMutableRawPointer?, LayerClass)? {
+        guard hasCallbacks else { return nil }
         var cls: LayerClass? = self
         while let c = cls {
             if let table = c.callbacks, let fn = method(table) { return (fn, c.info, c) }
@@ -102,6 +104,9 @@ public final class LayerClass: QZObject, Handle {
     @usableFromInline package let hasNeedsDisplayForKey: Bool
     /// True when some class in the chain implements defaultActionForKey (the action search).
     @usableFromInline package let hasDefaultActionForKey: Bool
+    /// True when some class in the chain has a callback table (built-in
+    /// classes have none: `nearest` then answers without walking the chain).
+    package let hasCallbacks: Bool
     /// True when some class in the chain implements initWithLayer (presentation copies skip the lookup otherwise).
     package let hasInitWithLayer: Bool
     /// True when some class in the chain implements layoutSublayers (the commit lays such layers out).
