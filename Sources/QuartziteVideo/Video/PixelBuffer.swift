@@ -175,6 +175,7 @@ public final class PixelBuffer: QZObject, Handle {
     /// CVPixelBufferCreate: `width`, `height` and `type` win over the same
     /// keys in the attributes.
     public static func create(width: Int, height: Int, pixelFormat type: UInt32, attributes: Value?) throws(CVError) -> PixelBuffer {
+        guard attributes != nil else { return try create(width: width, height: height, pixelFormat: type) }
         let attrs = try PixelBufferAttributes(attributes)
         let format = try describe(type)
         let layout = try PixelBufferLayout(width: width, height: height, format: format,
@@ -185,6 +186,19 @@ public final class PixelBuffer: QZObject, Handle {
         }
         return PixelBuffer(width: width, height: height, format: format, layout: layout, storage: storage, pool: nil,
                            attachments: Attachments(attrs))
+    }
+
+    /// CVPixelBufferCreate without attributes (the display cycle's backing
+    /// stores among others): the default alignments, no attachments, and no
+    /// attribute dictionary to parse or copy.
+    public static func create(width: Int, height: Int, pixelFormat type: UInt32) throws(CVError) -> PixelBuffer {
+        let format = try describe(type)
+        let layout = try PixelBufferLayout(width: width, height: height, format: format)
+        guard let storage = PixelStorage(allocating: layout.totalBytes, alignment: layout.memoryAlignment) else {
+            throw .allocationFailed(layout.totalBytes)
+        }
+        return PixelBuffer(width: width, height: height, format: format, layout: layout, storage: storage, pool: nil,
+                           attachments: Attachments())
     }
 
     /// The smallest row in bytes for `width` samples of plane `p`.

@@ -56,9 +56,12 @@ public struct PixelBufferLayout: Equatable {
             throw .invalidSize("\(width)x\(height) pixels: width and height are limited to \(maximumPixelBufferDimension)")
         }
         let rowAlign = rowAlignment ?? Self.defaultRowAlignment
-        let planeAlign = lcm(planeAlignment ?? Self.defaultPlaneAlignment, rowAlign)
+        let planeAlign = rowAlign == (planeAlignment ?? Self.defaultPlaneAlignment)
+            ? rowAlign : lcm(planeAlignment ?? Self.defaultPlaneAlignment, rowAlign)
         let (gh, gv) = format.granularity
-        func roundUp(_ x: Int, _ m: Int) -> Int { (x + m - 1) / m * m }
+        // (Most multiples are powers of two, one and 16 above all: a mask
+        // instead of a division, of which a buffer's layout makes a dozen.)
+        func roundUp(_ x: Int, _ m: Int) -> Int { m & (m &- 1) == 0 ? (x &+ m &- 1) & ~(m &- 1) : (x + m - 1) / m * m }
         extendedLeft = roundUp(extended.left, gh)
         extendedRight = roundUp(extended.right, gh)
         extendedTop = roundUp(extended.top, gv)
