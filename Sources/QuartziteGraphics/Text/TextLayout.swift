@@ -353,12 +353,13 @@ package final class LayoutCache {
     private var probation = [(key: Key, layout: TextLayout)?](repeating: nil, count: LayoutCache.probationCapacity)
     private var probationNext = 0
     /// How many layouts on probation have each value of their code's low
-    /// six bits: a text seen for the first time (most of a first display)
-    /// finds its count at zero and skips the scan.
-    private var probationBuckets = [UInt8](repeating: 0, count: 64)
+    /// ten bits: a text seen for the first time (most of a first display)
+    /// mostly finds its count at zero (64 entries in 1024 buckets) and skips
+    /// the scan.
+    private var probationBuckets = [UInt8](repeating: 0, count: 1024)
 
     @inline(__always)
-    private static func bucket(_ code: UInt64) -> Int { Int(truncatingIfNeeded: code & 63) }
+    private static func bucket(_ code: UInt64) -> Int { Int(truncatingIfNeeded: code & 1023) }
 
     /// Layouts in the cache proper (not counting those on probation).
     package var count: Int { index.count }
