@@ -1336,7 +1336,9 @@ void CALayerSetNeedsDisplayInRect(CALayerRef layer, CGRect rect);
 bool CALayerNeedsDisplay(CALayerRef layer);
 
 /**
- * The area marked for redisplay since the last display (CGRectNull when none).
+ * The area marked for redisplay since the last display (CGRectNull when
+ * none). CALayerSetNeedsDisplay marks the whole layer: the area then
+ * includes the layer's bounds as they are when this is read.
  */
 CGRect QZLayerGetDirtyRect(CALayerRef layer);
 

@@ -559,7 +559,9 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
     readLayer(layer, false) { $0.needsDisplay }
 }
 
-/// The area marked for redisplay since the last display (CGRectNull when none).
+/// The area marked for redisplay since the last display (CGRectNull when
+/// none). CALayerSetNeedsDisplay marks the whole layer: the area then
+/// includes the layer's bounds as they are when this is read.
 @c public func QZLayerGetDirtyRect(_ layer: CALayerRef?) -> CGRect {
     readLayer(layer, .null) { $0.dirtyRect }
 }
