@@ -1,4 +1,5 @@
 import CQuartzite
+import CPango
 import Glibc
 import Testing
 @testable import QuartziteCore
@@ -698,6 +699,56 @@ struct TextTests {
         s = QZTextGetStatistics()
         #expect(s.layouts == 71 && s.layoutCacheHits == 1)
         withExtendedLifetime((labels, recent, old)) {}
+    }
+
+    @Test func aLongWordWrappedOneLetterALineIsLaidOutInLinearTime() {
+        // 60,000 letters with no break opportunity, in a box narrower than a
+        // letter: one letter a line. Pango alone re-measures the rest of the
+        // word for every line (about three minutes here); item boundaries
+        // every kilobyte keep it to a fraction of a second.
+        let word = String(repeating: "k", count: 60_000)
+        let start = MediaClock.now()
+        let lines = withTextLock {
+            TextLayout(.plain(word, Font.named("Helvetica", size: 12)), options: TextLayoutOptions(wrapWidth: 0.5)).lines
+        }
+        #expect(lines.count == 60_000)
+        #expect(lines.allSatisfy { $0.byteCount == 1 })
+        #expect(MediaClock.now() - start < 20)
+    }
+
+    @Test func itemBoundariesLeaveLineBreaksWherePangoPutsThem() {
+        // A paragraph of 20,000 bytes of words (one of 3,000 letters) and
+        // 7,000 of Arabic and Devanagari ones, wrapped: the same lines as
+        // Pango's own layout of the text without the item boundaries.
+        var text = ""
+        var r: UInt64 = 7
+        while text.utf8.count < 20_000 {
+            r = r &* 6364136223846793005 &+ 1442695040888963407
+            let length = Int(r >> 60) + 1
+            text += String(repeating: "abcdefghij".randomElement()!, count: length) + (r & 1 == 0 ? " " : ", ")
+            if text.utf8.count > 5_000 && text.utf8.count < 5_020 { text += String(repeating: "w", count: 3_000) + " " }
+        }
+        for _ in 0..<150 { text += "العربية क्षत्रिय " }
+        withTextLock {
+            let font = Font.named("Helvetica", size: 14)
+            let ours = TextLayout(.plain(text, font), options: TextLayoutOptions(wrapWidth: 180))
+            let plain = pango_layout_new(TextSystem.shared.context)!
+            defer { g_object_unref(UnsafeMutableRawPointer(plain)) }
+            pango_layout_set_font_description(plain, font.description)
+            text.withCString { pango_layout_set_text(plain, $0, Int32(text.utf8.count)) }
+            pango_layout_set_auto_dir(plain, 1)
+            pango_layout_set_line_spacing(plain, 1)
+            pango_layout_set_width(plain, 180 * PANGO_SCALE)
+            pango_layout_set_wrap(plain, PANGO_WRAP_WORD_CHAR)
+            var starts: [Int] = []
+            var list = pango_layout_get_lines_readonly(plain)
+            while let node = list {
+                starts.append(Int(node.pointee.data.assumingMemoryBound(to: PangoLayoutLine.self).pointee.start_index))
+                list = node.pointee.next
+            }
+            #expect(ours.lines.count > 100)
+            #expect(ours.lines.map(\.startByte) == starts)
+        }
     }
 
     @Test func fontLookupsAnswerTheLastFontUntilTheCacheIsEmptied() {

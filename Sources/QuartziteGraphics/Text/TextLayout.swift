@@ -118,6 +118,9 @@ package final class TextLayout {
         utf8.bytes.withUnsafeBufferPointer { b in
             b.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(b.count)) }
         }
+        if TextLayout.pangoLength(options.wrapWidth) != nil, utf8.bytes.count > TextLayout.itemBytes {
+            TextLayout.endItems(in: utf8.bytes, list: attributes)
+        }
         pango_layout_set_attributes(layout, attributes)
         pango_attr_list_unref(attributes)
         pango_layout_set_auto_dir(layout, 1)
@@ -189,6 +192,75 @@ package final class TextLayout {
     package static func pangoLength(_ points: Double?) -> Int32? {
         guard let p = points, p.isFinite, p < 2_000_000 else { return nil }
         return Int32(Swift.max(0, p) * Double(PANGO_SCALE))
+    }
+
+    /// Bytes of text after which wrapped text gets an item boundary.
+    package static let itemBytes = 1024
+
+    /// Pango breaks a line inside a shaped item by measuring the rest of
+    /// that item again, so wrapping one long item takes time quadratic in
+    /// its length: a wrapped megabyte of words took about 20 s, a long word
+    /// in a box narrower than a letter (one letter a line) would take days.
+    /// Items end where attributes change, so a no-op attribute (font
+    /// fallback on, Pango's default) over every other stretch of about
+    /// `itemBytes` ends them there, which keeps the work linear. A stretch
+    /// ends at a line-break opportunity (a space, most often) within 4 KiB
+    /// of its end, where shaping does not reach across; only in a word
+    /// longer than that is it cut at a grapheme boundary, where a ligature,
+    /// a kerning pair or a conjunct across the cut can differ. Both come
+    /// from Pango's own segmentation.
+    static func endItems(in bytes: [UInt8], list: OpaquePointer) {
+        let n = bytes.count
+        var start = 0, covered = false
+        var p = itemBytes
+        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: 256)
+        bytes.withUnsafeBufferPointer { b in
+            b.withMemoryRebound(to: CChar.self) { text in
+                /// The first line break (or, with `cursor`, grapheme
+                /// boundary) after the start of the window of whole
+                /// characters from `from`, as a byte offset; and the
+                /// window's end.
+                func boundary(from: Int, cursor: Bool) -> (Int?, Int) {
+                    var end = Swift.min(n, from + 192)
+                    while end < n && b[end] & 0xC0 == 0x80 { end += 1 }
+                    var offsets: [Int] = []
+                    var q = from
+                    while q < end {
+                        offsets.append(q)
+                        q += 1
+                        while q < end && b[q] & 0xC0 == 0x80 { q += 1 }
+                    }
+                    let chars = offsets.count
+                    guard chars > 1 else { return (nil, end) }
+                    if attrs.count < chars + 1 { attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: chars + 1) }
+                    pango_get_log_attrs(text.baseAddress! + from, Int32(end - from), -1, nil, &attrs, Int32(chars + 1))
+                    for i in 1..<chars where cursor ? attrs[i].is_cursor_position != 0 : attrs[i].is_line_break != 0 {
+                        return (offsets[i], end)
+                    }
+                    return (nil, end)
+                }
+                while p < n {
+                    while p < n && b[p] & 0xC0 == 0x80 { p += 1 }
+                    var cut: Int?
+                    var from = p
+                    while cut == nil && from < n && from < p + 4096 {
+                        let (found, end) = boundary(from: from, cursor: false)
+                        cut = found
+                        from = end
+                    }
+                    if cut == nil { cut = boundary(from: p, cursor: true).0 }
+                    guard let at = cut else { break }
+                    if !covered, let a = pango_attr_fallback_new(1) {
+                        a.pointee.start_index = UInt32(start)
+                        a.pointee.end_index = UInt32(at)
+                        pango_attr_list_insert(list, a)
+                    }
+                    covered.toggle()
+                    start = at
+                    p = at + itemBytes
+                }
+            }
+        }
     }
 
     /// Pango attributes for the runs of `text`; returns the largest leading.
