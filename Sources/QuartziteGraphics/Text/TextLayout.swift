@@ -211,54 +211,46 @@ package final class TextLayout {
     /// from Pango's own segmentation.
     static func endItems(in bytes: [UInt8], list: OpaquePointer) {
         let n = bytes.count
-        var start = 0, covered = false
-        var p = itemBytes
-        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: 256)
+        let window = 192   // bytes of text segmented at a time
+        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: window + 1)
+        var starts: [Int] = []   // the window's characters' byte offsets
         bytes.withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { text in
-                /// The first line break (or, with `cursor`, grapheme
-                /// boundary) after the start of the window of whole
-                /// characters from `from`, as a byte offset; and the
-                /// window's end.
-                func boundary(from: Int, cursor: Bool) -> (Int?, Int) {
-                    var end = Swift.min(n, from + 192)
-                    while end < n && b[end] & 0xC0 == 0x80 { end += 1 }
-                    var offsets: [Int] = []
-                    var q = from
-                    while q < end {
-                        offsets.append(q)
-                        q += 1
-                        while q < end && b[q] & 0xC0 == 0x80 { q += 1 }
-                    }
-                    let chars = offsets.count
-                    guard chars > 1 else { return (nil, end) }
-                    if attrs.count < chars + 1 { attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: chars + 1) }
-                    pango_get_log_attrs(text.baseAddress! + from, Int32(end - from), -1, nil, &attrs, Int32(chars + 1))
-                    for i in 1..<chars where cursor ? attrs[i].is_cursor_position != 0 : attrs[i].is_line_break != 0 {
-                        return (offsets[i], end)
-                    }
-                    return (nil, end)
+            /// The start of the character holding byte `i` or after it.
+            func characterStart(_ i: Int) -> Int {
+                var i = i
+                while i < n && b[i] & 0xC0 == 0x80 { i += 1 }
+                return i
+            }
+            /// The first line break (or, with `cursor`, grapheme boundary)
+            /// after the first character of the window from `from`, and the
+            /// window's end.
+            func boundary(from: Int, cursor: Bool) -> (Int?, Int) {
+                let end = characterStart(Swift.min(n, from + window))
+                starts.removeAll(keepingCapacity: true)
+                var q = from
+                while q < end { starts.append(q); q = characterStart(q + 1) }
+                guard starts.count > 1 else { return (nil, end) }
+                b.withMemoryRebound(to: CChar.self) { text in
+                    pango_get_log_attrs(text.baseAddress! + from, Int32(end - from), -1, nil, &attrs, Int32(starts.count + 1))
                 }
-                while p < n {
-                    while p < n && b[p] & 0xC0 == 0x80 { p += 1 }
-                    var cut: Int?
-                    var from = p
-                    while cut == nil && from < n && from < p + 4096 {
-                        let (found, end) = boundary(from: from, cursor: false)
-                        cut = found
-                        from = end
-                    }
-                    if cut == nil { cut = boundary(from: p, cursor: true).0 }
-                    guard let at = cut else { break }
-                    if !covered, let a = pango_attr_fallback_new(1) {
-                        a.pointee.start_index = UInt32(start)
-                        a.pointee.end_index = UInt32(at)
-                        pango_attr_list_insert(list, a)
-                    }
-                    covered.toggle()
-                    start = at
-                    p = at + itemBytes
+                let found = (1..<starts.count).first { cursor ? attrs[$0].is_cursor_position != 0 : attrs[$0].is_line_break != 0 }
+                return (found.map { starts[$0] }, end)
+            }
+            var start = 0, covered = false
+            var p = characterStart(itemBytes)
+            while p < n {
+                var cut: Int?
+                var from = p
+                while cut == nil && from < n && from < p + 4096 { (cut, from) = boundary(from: from, cursor: false) }
+                guard let at = cut ?? boundary(from: p, cursor: true).0 else { break }
+                if !covered, let a = pango_attr_fallback_new(1) {
+                    a.pointee.start_index = UInt32(start)
+                    a.pointee.end_index = UInt32(at)
+                    pango_attr_list_insert(list, a)
                 }
+                covered.toggle()
+                start = at
+                p = characterStart(at + itemBytes)
             }
         }
     }
@@ -419,9 +411,8 @@ package final class LayoutCache {
     /// for a second time, when it joins the cache proper. Texts shown once
     /// (a thousand different labels) pass through without filling the cache,
     /// so it never evicts (and frees, cold) layouts for them; their layers
-    /// hold their own (TextLayerState.lastLayout). Scanned by key code.
+    /// hold their own (TextLayerState.lastLayout).
     private static let probationCapacity = 64
-    private var probationCodes = [UInt64](repeating: 0, count: LayoutCache.probationCapacity)
     private var probation = [(key: Key, layout: TextLayout)?](repeating: nil, count: LayoutCache.probationCapacity)
     private var probationNext = 0
     /// How many layouts on probation have each value of their code's low
@@ -445,10 +436,9 @@ package final class LayoutCache {
             return hit
         }
         if probationBuckets[LayoutCache.bucket(key.code)] != 0 {
-            for j in 0..<LayoutCache.probationCapacity where probationCodes[j] == key.code {
+            for j in 0..<LayoutCache.probationCapacity {
                 guard let entry = probation[j], entry.key == key else { continue }
                 probation[j] = nil
-                probationCodes[j] = 0
                 probationBuckets[LayoutCache.bucket(key.code)] &-= 1
                 TextSystem.shared.statistics.layoutCacheHits &+= 1
                 admit(key, entry.layout, now)
@@ -463,7 +453,6 @@ package final class LayoutCache {
         if let old = probation[j] { probationBuckets[LayoutCache.bucket(old.key.code)] &-= 1 }
         probationBuckets[LayoutCache.bucket(key.code)] &+= 1
         probation[j] = (key, made)
-        probationCodes[j] = key.code
         return made
     }
 
@@ -505,7 +494,6 @@ package final class LayoutCache {
         freeSlots = []
         bytes = 0
         probation = probation.map { _ in nil }
-        probationCodes = probationCodes.map { _ in 0 }
         probationBuckets = probationBuckets.map { _ in 0 }
     }
 }

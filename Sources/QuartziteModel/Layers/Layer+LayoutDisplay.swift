@@ -92,7 +92,7 @@ extension Layer {
 
     package func setNeedsDisplay() {
         flags.insert([.needsDisplay, .displayWhole])
-        if modelLayer == nil && !flags.contains(.copy) { Transactions.enlistForDisplay(self) }
+        enlistForDisplay()
     }
 
     /// Marks `r` (layer coordinates) for redrawing; rectangles accumulate.
@@ -102,8 +102,13 @@ extension Layer {
         flags.insert(.needsDisplay)
         let v = ensureVisuals
         v.dirtyRect = v.dirtyRect.union(r)
-        // (A copy, whose animated values may mark it while they are written,
-        // never joins a transaction: it would outlive its slot there.)
+        enlistForDisplay()
+    }
+
+    /// A marked model layer joins the calling thread's transaction. (A copy,
+    /// whose animated values may mark it while they are written, never
+    /// joins a transaction: it would outlive its slot there.)
+    private func enlistForDisplay() {
         if modelLayer == nil && !flags.contains(.copy) { Transactions.enlistForDisplay(self) }
     }
 

@@ -428,19 +428,15 @@ package enum Transactions {
         }
         guard record.hasLayersToDisplay else { return }
         // Text layouts first, in one pass from the first marked text layer
-        // (Layer.prepareTextLayout).
-        var first = 0
-        while first < record.layers.count {
-            if let layer = record.layers[first]?.takeUnretainedValue(), layer.text != nil, layer.needsDisplay { break }
-            first += 1
+        // (Layer.prepareTextLayout); no text lock when there is none.
+        func laysOutText(_ slot: Unmanaged<Layer>?) -> Bool {
+            guard let layer = slot?.takeUnretainedValue() else { return false }
+            return layer.needsDisplay && layer.displaysOwnText
         }
-        if first < record.layers.count {
+        if let first = record.layers.firstIndex(where: laysOutText) {
             withTextLock {
-                for j in first..<record.layers.count {
-                    if let layer = record.layers[j]?.takeUnretainedValue(), layer.text != nil, layer.needsDisplay,
-                       layer.displaysOwnText {
-                        layer.prepareTextLayout()
-                    }
+                for j in first..<record.layers.count where laysOutText(record.layers[j]) {
+                    record.layers[j].unsafelyUnwrapped.takeUnretainedValue().prepareTextLayout()
                 }
             }
         }

@@ -181,11 +181,7 @@ public final class PixelBuffer: QZObject, Handle {
         let layout = try PixelBufferLayout(width: width, height: height, format: format,
                                            rowAlignment: attrs.bytesPerRowAlignment, planeAlignment: attrs.planeAlignment,
                                            extended: (attrs.extendedLeft, attrs.extendedTop, attrs.extendedRight, attrs.extendedBottom))
-        guard let storage = PixelStorage(allocating: layout.totalBytes, alignment: layout.memoryAlignment) else {
-            throw .allocationFailed(layout.totalBytes)
-        }
-        return PixelBuffer(width: width, height: height, format: format, layout: layout, storage: storage, pool: nil,
-                           attachments: Attachments(attrs))
+        return try allocate(width: width, height: height, format: format, layout: layout, attachments: Attachments(attrs))
     }
 
     /// CVPixelBufferCreate without attributes (the display cycle's backing
@@ -194,11 +190,17 @@ public final class PixelBuffer: QZObject, Handle {
     public static func create(width: Int, height: Int, pixelFormat type: UInt32) throws(CVError) -> PixelBuffer {
         let format = try describe(type)
         let layout = try PixelBufferLayout(width: width, height: height, format: format)
+        return try allocate(width: width, height: height, format: format, layout: layout, attachments: Attachments())
+    }
+
+    /// A buffer with owned memory for `layout`.
+    private static func allocate(width: Int, height: Int, format: PixelFormatDescription, layout: PixelBufferLayout,
+                                 attachments: Attachments) throws(CVError) -> PixelBuffer {
         guard let storage = PixelStorage(allocating: layout.totalBytes, alignment: layout.memoryAlignment) else {
             throw .allocationFailed(layout.totalBytes)
         }
         return PixelBuffer(width: width, height: height, format: format, layout: layout, storage: storage, pool: nil,
-                           attachments: Attachments())
+                           attachments: attachments)
     }
 
     /// The smallest row in bytes for `width` samples of plane `p`.
