@@ -94,6 +94,19 @@ func springLayer(_ a: Animation) -> Layer {
         }
     }
 
+    @Test func aStiffBarelyDampedSpringSettlesInBoundedTime() {
+        // Found by the stateful fuzzer (seed 445): stiffness 1e38 made the
+        // walk back from the envelope's bound take ~10^20 steps of an
+        // eighth of a period. The answer stays between the last time the
+        // response is at the threshold (sampled) and the envelope's bound.
+        let spring = Spring(mass: 1, stiffness: 1e38, damping: 0.5, initialVelocity: 0)
+        let s = spring.settlingDuration
+        #expect(s.isFinite && s > 0)
+        // The envelope e^{-z w0 t} (amplitude ~1) is at 0.001 near ln(1000) / (c / 2m).
+        let envelope = log(1000.0) / (0.5 / 2)
+        #expect(abs(s - envelope) / envelope < 0.01)
+    }
+
     @Test func settlingDurationMatchesAppleDocumentedExamples() {
         // Apple: damping 5 settles in "approximately 2.85 seconds", damping 15
         // in "just over 1 second" (mass 1, stiffness 100). Apple does not

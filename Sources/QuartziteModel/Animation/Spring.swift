@@ -127,10 +127,14 @@ public struct Spring: Equatable, Sendable {
             amp = abs(1 - c2) + abs(c2)
         }
         let bound = max(0, log(amp / eps) / rate)
+        guard bound.isFinite else { return .infinity }
         // Walk back from the bound in steps shorter than any oscillation's
         // half period, to the last sample above the threshold, then bisect
-        // the crossing.
-        let step = min(bound / 4096, Double.pi / (8 * w0) )
+        // the crossing. (At most 65,536 steps: a stiff, barely damped spring
+        // oscillates millions of times before its bound, and its envelope
+        // decays so slowly that a step covering several periods finds the
+        // crossing within that step.)
+        let step = max(min(bound / 4096, Double.pi / (8 * w0)), bound / 65_536)
         guard step > 0 else { return 0 }
         var hi = bound
         var lo = hi - step
