@@ -274,12 +274,6 @@ package struct UTF8Text {
         self.offsets = offsets
     }
 
-    /// Plain text (no offsets needed beyond the ends).
-    package init(string: String) {
-        bytes = Array(string.utf8)
-        offsets = [0, Int32(bytes.count)]
-    }
-
     package static func append(_ s: UInt32, to bytes: inout [UInt8]) {
         switch s {
         case ..<0x80: bytes.append(UInt8(s))

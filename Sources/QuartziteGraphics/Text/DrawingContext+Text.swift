@@ -31,7 +31,10 @@ extension DrawingContext {
     package func draw(_ layout: TextLayout, placement: CGAffineTransform, alignment: TextAlignment = .natural,
               width: Double = 0, color: SIMD4<Double>, singleLine: Bool = false, lineLimit: Int = Int.max) {
         paint { alpha in
-            cairo_save(cr)
+            // (paint's save and restore keep the source; only the matrix
+            // needs putting back, cheaper than another cairo_save.)
+            var saved = cairo_matrix_t()
+            cairo_get_matrix(cr, &saved)
             var m = cairoMatrix(placement)
             cairo_transform(cr, &m)
             cairo_new_path(cr)
@@ -57,7 +60,7 @@ extension DrawingContext {
                 cairo_paint_with_alpha(cr, alpha)
             }
             cairo_new_path(cr)
-            cairo_restore(cr)
+            cairo_set_matrix(cr, &saved)
         }
     }
 

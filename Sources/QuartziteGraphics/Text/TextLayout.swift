@@ -95,6 +95,10 @@ package final class TextLayout {
     package let byteCount: Int
     /// Kept alive while the layout refers to them (font descriptions are copied by Pango).
     private let source: TextSource
+    /// What the cache knows this layout by (set by the cache that made it),
+    /// and that key's code, compared first (reading the key copies it).
+    fileprivate var cacheKey: LayoutCache.Key?
+    fileprivate var cacheCode: UInt64 = 0
 
     /// Lays out `source` (callers hold the text lock).
     package init(_ source: TextSource, options: TextLayoutOptions) {
@@ -103,26 +107,35 @@ package final class TextLayout {
         let layout = pango_layout_new(system.context)!
         self.layout = layout
         var leading = 0.0
-        let utf8: UTF8Text
-        let attributes = pango_attr_list_new()!
+        let wrapped = TextLayout.pangoLength(options.wrapWidth) != nil
+        // (Plain text needs attributes only to end long items: a layout
+        // without a list itemizes faster.)
+        var attributes: OpaquePointer?
+        if case .attributed = source { attributes = pango_attr_list_new() }
+        /// Hands the text's bytes to Pango (and, for long wrapped text,
+        /// marks its item boundaries).
+        func setText(_ b: UnsafeBufferPointer<UInt8>) -> Int {
+            b.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(b.count)) }
+            if wrapped, b.count > TextLayout.itemBytes {
+                if attributes == nil { attributes = pango_attr_list_new() }
+                if let attributes { TextLayout.endItems(in: b, list: attributes) }
+            }
+            return b.count
+        }
         switch source {
-        case .plain(let string, let font):
-            utf8 = UTF8Text(string: string)
+        case .plain(var string, let font):
+            // A native string's own UTF-8 storage, no copy.
+            byteCount = string.withUTF8(setText)
             pango_layout_set_font_description(layout, font.description)
             leading = font.leading
         case .attributed(let text):
-            utf8 = text.utf8
-            leading = TextLayout.addAttributes(of: text, utf8: utf8, to: attributes)
+            if let attributes { leading = TextLayout.addAttributes(of: text, utf8: text.utf8, to: attributes) }
+            byteCount = text.utf8.bytes.withUnsafeBufferPointer(setText)
         }
-        byteCount = utf8.bytes.count
-        utf8.bytes.withUnsafeBufferPointer { b in
-            b.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(b.count)) }
+        if let attributes {
+            pango_layout_set_attributes(layout, attributes)
+            pango_attr_list_unref(attributes)
         }
-        if TextLayout.pangoLength(options.wrapWidth) != nil, utf8.bytes.count > TextLayout.itemBytes {
-            TextLayout.endItems(in: utf8.bytes, list: attributes)
-        }
-        pango_layout_set_attributes(layout, attributes)
-        pango_attr_list_unref(attributes)
         pango_layout_set_auto_dir(layout, 1)
         pango_layout_set_line_spacing(layout, 1)
         if options.singleLine { pango_layout_set_single_paragraph_mode(layout, 1) }
@@ -209,49 +222,47 @@ package final class TextLayout {
     /// longer than that is it cut at a grapheme boundary, where a ligature,
     /// a kerning pair or a conjunct across the cut can differ. Both come
     /// from Pango's own segmentation.
-    static func endItems(in bytes: [UInt8], list: OpaquePointer) {
-        let n = bytes.count
+    static func endItems(in b: UnsafeBufferPointer<UInt8>, list: OpaquePointer) {
+        let n = b.count
         let window = 192   // bytes of text segmented at a time
         var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: window + 1)
         var starts: [Int] = []   // the window's characters' byte offsets
-        bytes.withUnsafeBufferPointer { b in
-            /// The start of the character holding byte `i` or after it.
-            func characterStart(_ i: Int) -> Int {
-                var i = i
-                while i < n && b[i] & 0xC0 == 0x80 { i += 1 }
-                return i
+        /// The start of the character holding byte `i` or after it.
+        func characterStart(_ i: Int) -> Int {
+            var i = i
+            while i < n && b[i] & 0xC0 == 0x80 { i += 1 }
+            return i
+        }
+        /// The first line break (or, with `cursor`, grapheme boundary)
+        /// after the first character of the window from `from`, and the
+        /// window's end.
+        func boundary(from: Int, cursor: Bool) -> (Int?, Int) {
+            let end = characterStart(Swift.min(n, from + window))
+            starts.removeAll(keepingCapacity: true)
+            var q = from
+            while q < end { starts.append(q); q = characterStart(q + 1) }
+            guard starts.count > 1 else { return (nil, end) }
+            b.withMemoryRebound(to: CChar.self) { text in
+                pango_get_log_attrs(text.baseAddress! + from, Int32(end - from), -1, nil, &attrs, Int32(starts.count + 1))
             }
-            /// The first line break (or, with `cursor`, grapheme boundary)
-            /// after the first character of the window from `from`, and the
-            /// window's end.
-            func boundary(from: Int, cursor: Bool) -> (Int?, Int) {
-                let end = characterStart(Swift.min(n, from + window))
-                starts.removeAll(keepingCapacity: true)
-                var q = from
-                while q < end { starts.append(q); q = characterStart(q + 1) }
-                guard starts.count > 1 else { return (nil, end) }
-                b.withMemoryRebound(to: CChar.self) { text in
-                    pango_get_log_attrs(text.baseAddress! + from, Int32(end - from), -1, nil, &attrs, Int32(starts.count + 1))
-                }
-                let found = (1..<starts.count).first { cursor ? attrs[$0].is_cursor_position != 0 : attrs[$0].is_line_break != 0 }
-                return (found.map { starts[$0] }, end)
+            let found = (1..<starts.count).first { cursor ? attrs[$0].is_cursor_position != 0 : attrs[$0].is_line_break != 0 }
+            return (found.map { starts[$0] }, end)
+        }
+        var start = 0, covered = false
+        var p = characterStart(itemBytes)
+        while p < n {
+            var cut: Int?
+            var from = p
+            while cut == nil && from < n && from < p + 4096 { (cut, from) = boundary(from: from, cursor: false) }
+            guard let at = cut ?? boundary(from: p, cursor: true).0 else { break }
+            if !covered, let a = pango_attr_fallback_new(1) {
+                a.pointee.start_index = UInt32(start)
+                a.pointee.end_index = UInt32(at)
+                pango_attr_list_insert(list, a)
             }
-            var start = 0, covered = false
-            var p = characterStart(itemBytes)
-            while p < n {
-                var cut: Int?
-                var from = p
-                while cut == nil && from < n && from < p + 4096 { (cut, from) = boundary(from: from, cursor: false) }
-                guard let at = cut ?? boundary(from: p, cursor: true).0 else { break }
-                if !covered, let a = pango_attr_fallback_new(1) {
-                    a.pointee.start_index = UInt32(start)
-                    a.pointee.end_index = UInt32(at)
-                    pango_attr_list_insert(list, a)
-                }
-                covered.toggle()
-                start = at
-                p = characterStart(at + itemBytes)
-            }
+            covered.toggle()
+            start = at
+            p = characterStart(at + itemBytes)
         }
     }
 
@@ -413,7 +424,10 @@ package final class LayoutCache {
     /// so it never evicts (and frees, cold) layouts for them; their layers
     /// hold their own (TextLayerState.lastLayout).
     private static let probationCapacity = 64
-    private var probation = [(key: Key, layout: TextLayout)?](repeating: nil, count: LayoutCache.probationCapacity)
+    /// (Layouts, which hold their keys: an array of optional key-layout
+    /// pairs was copied and destroyed through the runtime's generic value
+    /// witnesses, some 500 instructions an entry.)
+    private var probation = [TextLayout?](repeating: nil, count: LayoutCache.probationCapacity)
     private var probationNext = 0
     /// How many layouts on probation have each value of their code's low
     /// ten bits: a text seen for the first time (most of a first display)
@@ -437,22 +451,24 @@ package final class LayoutCache {
         }
         if probationBuckets[LayoutCache.bucket(key.code)] != 0 {
             for j in 0..<LayoutCache.probationCapacity {
-                guard let entry = probation[j], entry.key == key else { continue }
+                guard let entry = probation[j], entry.cacheCode == key.code, entry.cacheKey == key else { continue }
                 probation[j] = nil
                 probationBuckets[LayoutCache.bucket(key.code)] &-= 1
                 TextSystem.shared.statistics.layoutCacheHits &+= 1
-                admit(key, entry.layout, now)
-                return entry.layout
+                admit(key, entry, now)
+                return entry
             }
         }
         let made = make()
         // A text larger than a quarter of the budget is not kept.
         guard made.byteCount <= LayoutCache.byteCapacity / 4 else { return made }
+        made.cacheKey = key
+        made.cacheCode = key.code
         let j = probationNext
         probationNext = (j + 1) % LayoutCache.probationCapacity
-        if let old = probation[j] { probationBuckets[LayoutCache.bucket(old.key.code)] &-= 1 }
+        if let old = probation[j] { probationBuckets[LayoutCache.bucket(old.cacheCode)] &-= 1 }
         probationBuckets[LayoutCache.bucket(key.code)] &+= 1
-        probation[j] = (key, made)
+        probation[j] = made
         return made
     }
 
