@@ -129,11 +129,15 @@ extension Layer {
     /// geometryFlipped layers from it up to its root (a presentation copy
     /// answers for its model layer).
     package var contentsAreFlipped: Bool {
+        // Walked by address, as isAncestor(of:) is: strong locals would
+        // retain and release each ancestor (every display asks).
         var flipped = false
-        var cur: Layer? = modelLayer ?? self
-        while let c = cur {
-            if c.flags.contains(.geometryFlipped) { flipped.toggle() }
-            cur = c.superlayer
+        var cur: UnsafeMutableRawPointer? = Unmanaged.passUnretained(modelLayer ?? self).toOpaque()
+        while let p = cur {
+            cur = Unmanaged<Layer>.fromOpaque(p)._withUnsafeGuaranteedRef { c in
+                if c.flags.contains(.geometryFlipped) { flipped.toggle() }
+                return c.superlayerAddress
+            }
         }
         return flipped
     }
