@@ -48,6 +48,29 @@ private struct Bytes {
         #expect(l.totalBytes == 3_110_464 && l.memoryAlignment == 64)
     }
 
+    /// One plane of single-pixel blocks with the default alignments takes
+    /// a short path (the display cycle's backing stores): it must give what
+    /// the general path gives (an explicit row alignment of 16, the default,
+    /// takes the general one).
+    @Test func theShortPathLaysOutSimpleFormatsAsTheGeneralPathDoes() throws {
+        let simple = PixelFormatRegistry.all.filter { $0.simpleBytesPerPixel > 0 }
+        #expect(simple.contains { $0.type == 0x4247_5241 })   // 'BGRA'
+        #expect(!PixelFormatRegistry.all.filter { $0.simpleBytesPerPixel == 0 }.isEmpty)
+        for format in simple {
+            for (w, h) in [(1, 1), (13, 7), (240, 24), (1001, 3), (4096, 2)] {
+                let short = try PixelBufferLayout(width: w, height: h, format: format)
+                let general = try PixelBufferLayout(width: w, height: h, format: format, rowAlignment: 16)
+                #expect(short == general, "\(fourCharCodeString(format.type)) \(w)x\(h)")
+            }
+        }
+        let bgra = try #require(PixelFormatRegistry.description(of: 0x4247_5241))
+        let l = try PixelBufferLayout(width: 240, height: 24, format: bgra)
+        #expect(l.planes.count == 1 && l.planes[0].bytesPerRow == 960 && l.totalBytes == 960 * 24)
+        #expect(l.memoryAlignment == 64 && l.headerBytes == 0)
+        let odd = try PixelBufferLayout(width: 13, height: 2, format: bgra)
+        #expect(odd.planes[0].bytesPerRow == 64)   // 52 bytes, padded to 16
+    }
+
     @Test func blockFormatsRoundRowsToBlocks() throws {
         // v210: 6 pixels per 16-byte block, rows a multiple of 8 blocks.
         let v210 = try #require(PixelFormatRegistry.description(of: 0x7632_3130))

@@ -55,6 +55,11 @@ public struct PixelBufferLayout: Equatable {
         guard width <= maximumPixelBufferDimension, height <= maximumPixelBufferDimension else {
             throw .invalidSize("\(width)x\(height) pixels: width and height are limited to \(maximumPixelBufferDimension)")
         }
+        let bytesPerPixel = format.simpleBytesPerPixel
+        if bytesPerPixel > 0, rowAlignment == nil, planeAlignment == nil, extended == (0, 0, 0, 0) {
+            self = try PixelBufferLayout(width: width, height: height, bytesPerPixel: bytesPerPixel)
+            return
+        }
         let rowAlign = rowAlignment ?? Self.defaultRowAlignment
         let planeAlign = rowAlign == (planeAlignment ?? Self.defaultPlaneAlignment)
             ? rowAlign : lcm(planeAlignment ?? Self.defaultPlaneAlignment, rowAlign)
@@ -92,6 +97,26 @@ public struct PixelBufferLayout: Equatable {
         }
         self.planes = planes
         totalBytes = max(offset, 1)
+    }
+
+    /// The general layout's result for one plane of single-pixel blocks,
+    /// the default alignments and no extended pixels (every backing store
+    /// of the display cycle), in a few steps: rows padded to 16 bytes, the
+    /// plane at offset 0, the memory aligned to 64. (Callers have checked
+    /// the width and height.)
+    private init(width: Int, height: Int, bytesPerPixel: Int) throws(CVError) {
+        let a = Self.defaultRowAlignment   // a power of two, equal to the plane alignment
+        let (row, o1) = width.multipliedReportingOverflow(by: bytesPerPixel)
+        let rowBytes = (row &+ a &- 1) & ~(a &- 1)
+        let (bytes, o2) = rowBytes.multipliedReportingOverflow(by: height)
+        guard !o1, !o2, row < 1 << 46, bytes < 1 << 46 else {
+            throw .invalidSize("\(width)x\(height) pixels need too many bytes")
+        }
+        planes = [PlaneLayout(width: width, height: height, bytesPerRow: rowBytes, offset: 0, start: 0, byteCount: bytes)]
+        headerBytes = 0
+        totalBytes = bytes
+        memoryAlignment = 64
+        extendedLeft = 0; extendedRight = 0; extendedTop = 0; extendedBottom = 0
     }
 }
 

@@ -95,6 +95,10 @@ public final class PixelFormatDescription {
     public let fillCallback: FillExtendedPixelsCallback?
     /// A registered description's dictionary, handed back as registered.
     public let registered: Value?
+    /// Bytes per pixel of a format stored as one plane of single-pixel
+    /// blocks (BGRA, ARGB, gray...), else 0: the layout of its buffers
+    /// takes a few steps (PixelBufferLayout's short path).
+    package let simpleBytesPerPixel: Int
 
     public init(type: UInt32, name: String, planes: [PlaneFormat], isPlanar: Bool, layout: PixelLayout,
                 fourCC: String? = nil, cgCompatible: Bool = false, openGLCompatible: Bool = false,
@@ -111,6 +115,13 @@ public final class PixelFormatDescription {
         self.quickDrawCompatible = quickDrawCompatible
         self.fillCallback = fillCallback
         self.registered = registered
+        if !isPlanar, planes.count == 1, let p = planes.first, p.blockWidth == 1, p.blockHeight == 1,
+           p.horizontalSubsampling == 1, p.verticalSubsampling == 1, p.blockHorizontalAlignment == 1,
+           p.blockVerticalAlignment == 1, p.bitsPerBlock > 0, p.bitsPerBlock % 8 == 0 {
+            simpleBytesPerPixel = p.bitsPerBlock / 8
+        } else {
+            simpleBytesPerPixel = 0
+        }
     }
 
     /// The largest subsampling of any plane, times its block size: extended
