@@ -27,11 +27,25 @@ extension DrawingContext {
     /// in the alpha it is given) with the state's alpha, blend mode, shadow
     /// and mask clip. `clipShape` limits the unbounded operators (see
     /// BlendMode.isUnboundedInCairo) to the shape; it runs on cairo's
-    /// current path, which it must keep.
-    package func paint(clipShape: (() -> Void)? = nil, _ draw: (Double) -> Void) {
+    /// current path, which it must keep. `restoresState`: `draw` leaves
+    /// cairo's state as it found it but for the source (the text draw), so
+    /// the plain case puts back only the source and operator instead of a
+    /// cairo_save and cairo_restore (a graphics state allocated and copied).
+    package func paint(clipShape: (() -> Void)? = nil, restoresState: Bool = false, _ draw: (Double) -> Void) {
         guard ctmIsInvertible else { return }
         cairo_set_antialias(cr, antialias)
         let mode = state.blendMode
+        if restoresState && clipShape == nil && !hasVisibleShadow && state.clipMask == nil && mode != .plusDarker {
+            let op = cairo_get_operator(cr)
+            let source = cairo_pattern_reference(cairo_get_source(cr))
+            cairo_set_operator(cr, mode.cairoOperator)
+            draw(state.alpha)
+            cairo_set_source(cr, source)
+            cairo_pattern_destroy(source)
+            cairo_set_operator(cr, op)
+            didDraw()
+            return
+        }
         cairo_save(cr)
         if mode.isUnboundedInCairo, let clipShape { clipShape() }
         if !hasVisibleShadow && state.clipMask == nil && mode != .plusDarker {

@@ -30,9 +30,9 @@ extension DrawingContext {
     /// own take `color`. Callers hold the text lock.
     package func draw(_ layout: TextLayout, placement: CGAffineTransform, alignment: TextAlignment = .natural,
               width: Double = 0, color: SIMD4<Double>, singleLine: Bool = false, lineLimit: Int = Int.max) {
-        paint { alpha in
-            // (paint's save and restore keep the source; only the matrix
-            // needs putting back, cheaper than another cairo_save.)
+        paint(restoresState: true) { alpha in
+            // (The matrix is put back here, cheaper than a cairo_save; paint
+            // puts back the source.)
             var saved = cairo_matrix_t()
             cairo_get_matrix(cr, &saved)
             var m = cairoMatrix(placement)
