@@ -476,6 +476,33 @@ struct TextTests {
         CARelease(UnsafeRawPointer(f)); CARelease(UnsafeRawPointer(line)); CARelease(UnsafeRawPointer(s))
     }
 
+    /// Drawing text puts the context back as it found it (the draw restores
+    /// cairo's matrix, source and operator itself, without a cairo_save): the
+    /// CTM is unchanged, and a fill that follows lands where the CTM puts it,
+    /// in its own blend mode and colour.
+    @Test func drawingALineLeavesTheContextAsItWas() {
+        let s = makeAttributed([("Hi", "Helvetica", 20, (0, 0, 1, 1), 0)])
+        let line = CTLineCreateWithAttributedString(s)!
+        let pb = makeBuffer(64, 32)
+        let ctx = QZBitmapContextCreateWithPixelBuffer(pb)!
+        CGContextTranslateCTM(ctx, 3, 4)
+        let before = CGContextGetCTM(ctx)
+        CGContextSetBlendMode(ctx, CGBlendMode(rawValue: 1))   // multiply
+        CGContextSetTextPosition(ctx, 2, 10)
+        CTLineDraw(line, ctx)
+        let after = CGContextGetCTM(ctx)
+        #expect(after.a == before.a && after.b == before.b && after.c == before.c && after.d == before.d)
+        #expect(after.tx == before.tx && after.ty == before.ty)
+        #expect(inkBox(pb) != nil, "the text drew nothing")
+        CGContextSetBlendMode(ctx, CGBlendMode(rawValue: 0))   // normal
+        CGContextSetRGBFillColor(ctx, 1, 0, 0, 1)
+        CGContextFillRect(ctx, CGRect(x: 50, y: 20, width: 4, height: 4))   // pixels 53-56, 24-27
+        #expect(pixel(pb, 54, 25) == (255, 0, 0, 255))
+        #expect(pixel(pb, 51, 25).3 == 0 && pixel(pb, 54, 22).3 == 0)
+        CGContextRelease(ctx); CVPixelBufferRelease(pb)
+        CARelease(UnsafeRawPointer(line)); CARelease(UnsafeRawPointer(s))
+    }
+
     @Test func framesKeepTheLinesThatFit() {
         let text = "One two three four five six seven eight nine ten eleven twelve"
         let s = makeAttributed([(text, "Helvetica", 20, (0, 0, 0, 1), 0)])
