@@ -35,20 +35,18 @@ extension DrawingContext {
         guard ctmIsInvertible else { return }
         cairo_set_antialias(cr, antialias)
         let mode = state.blendMode
-        if restoresState && clipShape == nil && !hasVisibleShadow && state.clipMask == nil && mode != .plusDarker {
-            let op = cairo_get_operator(cr)
-            let source = cairo_pattern_reference(cairo_get_source(cr))
-            cairo_set_operator(cr, mode.cairoOperator)
-            draw(state.alpha)
-            cairo_set_source(cr, source)
-            cairo_pattern_destroy(source)
-            cairo_set_operator(cr, op)
-            didDraw()
-            return
+        let direct = !hasVisibleShadow && state.clipMask == nil && mode != .plusDarker
+        // What a direct draw that restores the rest itself changes: the
+        // source and operator, put back below without a saved state.
+        let kept: (op: cairo_operator_t, source: OpaquePointer?)?
+        if restoresState && direct && clipShape == nil {
+            kept = (cairo_get_operator(cr), cairo_pattern_reference(cairo_get_source(cr)))
+        } else {
+            kept = nil
+            cairo_save(cr)
+            if mode.isUnboundedInCairo, let clipShape { clipShape() }
         }
-        cairo_save(cr)
-        if mode.isUnboundedInCairo, let clipShape { clipShape() }
-        if !hasVisibleShadow && state.clipMask == nil && mode != .plusDarker {
+        if direct {
             cairo_set_operator(cr, mode.cairoOperator)
             draw(state.alpha)
         } else {
@@ -59,7 +57,13 @@ extension DrawingContext {
             composite(group)
             cairo_pattern_destroy(group)
         }
-        cairo_restore(cr)
+        if let kept {
+            cairo_set_source(cr, kept.source)
+            cairo_pattern_destroy(kept.source)
+            cairo_set_operator(cr, kept.op)
+        } else {
+            cairo_restore(cr)
+        }
         didDraw()
     }
 

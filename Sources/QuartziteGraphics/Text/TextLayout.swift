@@ -107,30 +107,26 @@ package final class TextLayout {
         let layout = pango_layout_new(system.context)!
         self.layout = layout
         var leading = 0.0
-        let wrapped = TextLayout.pangoLength(options.wrapWidth) != nil
-        // (Plain text needs attributes only to end long items: a layout
-        // without a list itemizes faster.)
-        var attributes: OpaquePointer?
-        if case .attributed = source { attributes = pango_attr_list_new() }
-        /// Hands the text's bytes to Pango (and, for long wrapped text,
-        /// marks its item boundaries).
-        func setText(_ b: UnsafeBufferPointer<UInt8>) -> Int {
-            b.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(b.count)) }
-            if wrapped, b.count > TextLayout.itemBytes {
-                if attributes == nil { attributes = pango_attr_list_new() }
-                if let attributes { TextLayout.endItems(in: b, list: attributes) }
-            }
-            return b.count
-        }
+        // Long wrapped text gets its items ended (endItems); plain text needs
+        // an attribute list only for that (a layout without one itemizes faster).
+        let endsItems = TextLayout.pangoLength(options.wrapWidth) != nil
+        let attributes: OpaquePointer?
         switch source {
         case .plain(var string, let font):
+            byteCount = string.utf8.count
+            attributes = endsItems && byteCount > TextLayout.itemBytes ? pango_attr_list_new() : nil
             // A native string's own UTF-8 storage, no copy.
-            byteCount = string.withUTF8(setText)
+            string.withUTF8 { TextLayout.setText($0, of: layout, endingItemsIn: attributes) }
             pango_layout_set_font_description(layout, font.description)
             leading = font.leading
         case .attributed(let text):
-            if let attributes { leading = TextLayout.addAttributes(of: text, utf8: text.utf8, to: attributes) }
-            byteCount = text.utf8.bytes.withUnsafeBufferPointer(setText)
+            let list = pango_attr_list_new()!
+            attributes = list
+            leading = TextLayout.addAttributes(of: text, utf8: text.utf8, to: list)
+            byteCount = text.utf8.bytes.count
+            text.utf8.bytes.withUnsafeBufferPointer {
+                TextLayout.setText($0, of: layout, endingItemsIn: endsItems ? list : nil)
+            }
         }
         if let attributes {
             pango_layout_set_attributes(layout, attributes)
@@ -205,6 +201,13 @@ package final class TextLayout {
     package static func pangoLength(_ points: Double?) -> Int32? {
         guard let p = points, p.isFinite, p < 2_000_000 else { return nil }
         return Int32(Swift.max(0, p) * Double(PANGO_SCALE))
+    }
+
+    /// Hands UTF-8 text to Pango; with `list`, text longer than `itemBytes`
+    /// gets its items ended in it (endItems).
+    private static func setText(_ b: UnsafeBufferPointer<UInt8>, of layout: OpaquePointer, endingItemsIn list: OpaquePointer?) {
+        b.withMemoryRebound(to: CChar.self) { pango_layout_set_text(layout, $0.baseAddress, Int32(b.count)) }
+        if let list, b.count > itemBytes { endItems(in: b, list: list) }
     }
 
     /// Bytes of text after which wrapped text gets an item boundary.

@@ -76,20 +76,17 @@ public struct PixelBufferLayout: Equatable {
         var offset = headerBytes
         var planes: [PlaneLayout] = []
         planes.reserveCapacity(format.planes.count)
-        // (A divisor of one, most of them, costs no division.)
-        func divide(_ x: Int, _ d: Int) -> Int { d == 1 ? x : x / d }
         for p in format.planes {
             let hs = p.horizontalSubsampling, vs = p.verticalSubsampling
-            let w = divide(width + hs - 1, hs), h = divide(height + vs - 1, vs)
-            let l = divide(extendedLeft, hs), r = divide(extendedRight, hs)
-            let t = divide(extendedTop, vs), b = divide(extendedBottom, vs)
-            let blocksPerRow = roundUp(divide(l + w + r + p.blockWidth - 1, p.blockWidth), p.blockHorizontalAlignment)
+            let w = (width + hs - 1) / hs, h = (height + vs - 1) / vs
+            let l = extendedLeft / hs, r = extendedRight / hs, t = extendedTop / vs, b = extendedBottom / vs
+            let blocksPerRow = roundUp((l + w + r + p.blockWidth - 1) / p.blockWidth, p.blockHorizontalAlignment)
             let rowBytes = roundUp(blocksPerRow * p.bytesPerBlock, rowAlign)
-            let rows = roundUp(divide(t + h + b + p.blockHeight - 1, p.blockHeight), p.blockVerticalAlignment)
+            let rows = roundUp((t + h + b + p.blockHeight - 1) / p.blockHeight, p.blockVerticalAlignment)
             let (bytes, o1) = rowBytes.multipliedReportingOverflow(by: rows)
             guard !o1, bytes < 1 << 46 else { throw .invalidSize("\(width)x\(height) pixels need too many bytes") }
             let start = roundUp(offset, planeAlign)
-            let origin = start + divide(t, p.blockHeight) * rowBytes + divide(l, p.blockWidth) * p.bytesPerBlock
+            let origin = start + (t / p.blockHeight) * rowBytes + (l / p.blockWidth) * p.bytesPerBlock
             planes.append(PlaneLayout(width: w, height: h, bytesPerRow: rowBytes, offset: origin, start: start,
                                       byteCount: bytes, extendedLeft: l, extendedRight: r, extendedTop: t,
                                       extendedBottom: b))
@@ -106,12 +103,12 @@ public struct PixelBufferLayout: Equatable {
     /// the width and height.)
     private init(width: Int, height: Int, bytesPerPixel: Int) throws(CVError) {
         let a = Self.defaultRowAlignment   // a power of two, equal to the plane alignment
+        func tooMany() -> CVError { .invalidSize("\(width)x\(height) pixels need too many bytes") }
         let (row, o1) = width.multipliedReportingOverflow(by: bytesPerPixel)
-        let rowBytes = (row &+ a &- 1) & ~(a &- 1)
+        guard !o1, row < 1 << 46 else { throw tooMany() }   // (so that rounding up cannot overflow)
+        let rowBytes = (row + a - 1) & ~(a - 1)
         let (bytes, o2) = rowBytes.multipliedReportingOverflow(by: height)
-        guard !o1, !o2, row < 1 << 46, bytes < 1 << 46 else {
-            throw .invalidSize("\(width)x\(height) pixels need too many bytes")
-        }
+        guard !o2, bytes < 1 << 46 else { throw tooMany() }
         planes = [PlaneLayout(width: width, height: height, bytesPerRow: rowBytes, offset: 0, start: 0, byteCount: bytes)]
         headerBytes = 0
         totalBytes = bytes
