@@ -127,6 +127,114 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         #expect(c2.sublayers[0].sublayers[0].superlayer === c2.sublayers[0])
     }
 
+    // Plain leaves (no sublayers, side objects, animations or uncommitted
+    // changes) have their released copies refreshed without the general walk.
+
+    @Test func plainLeafCopiesAreRefreshedInPlaceWithEveryInlineProperty() {
+        let root = Layer()
+        let leaves = (0..<3).map { _ in Layer() }
+        let turn = CATransform3D(rotationAngle: 0.5, x: 0, y: 0, z: 1)
+        withModelLock {
+            for (i, l) in leaves.enumerated() {
+                l.position = CGPoint(x: Double(i), y: 1)
+                TransformBox.store(turn, in: &l.transformBox)
+                _ = root.addSublayer(l, function: "test")
+            }
+        }
+        var ids: [ObjectIdentifier] = []
+        withModelLock { ids = root.presentationCopy(now: 0).sublayers.map(ObjectIdentifier.init) }
+        let spin = CATransform3D(rotationAngle: 1, x: 0, y: 1, z: 0)
+        withModelLock {
+            let l = leaves[1]
+            l.bounds = CGRect(x: 1, y: 2, width: 30, height: 40)
+            l.position = CGPoint(x: 7, y: 8)
+            l.anchorPoint = CGPoint(x: 0.25, y: 0.75)
+            l.zPosition = 3
+            l.anchorPointZ = 4
+            l.opacity = 0.5
+            l.flags.insert(.hidden)
+            TransformBox.store(.identity, in: &l.transformBox)
+            TransformBox.store(spin, in: &l.sublayerTransformBox)
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0) }
+        #expect(c2.sublayers.map(ObjectIdentifier.init) == ids)   // the same objects
+        let s = c2.sublayers[1]
+        #expect(s.bounds == CGRect(x: 1, y: 2, width: 30, height: 40))
+        #expect(s.position == CGPoint(x: 7, y: 8))
+        #expect(s.anchorPoint == CGPoint(x: 0.25, y: 0.75))
+        #expect(s.zPosition == 3 && s.anchorPointZ == 4)
+        #expect(s.opacity == 0.5)
+        #expect(s.flags.contains(.hidden))
+        #expect(s.transformBox == nil)                             // the identity again
+        #expect(s.sublayerTransformBox === leaves[1].sublayerTransformBox)   // shared with the model
+        #expect(s.sublayerTransform.isEqual(to: spin))
+        for (i, c) in c2.sublayers.enumerated() {
+            #expect(c.superlayer === c2)
+            #expect(c.modelLayer === leaves[i])
+            #expect(c.isPresentationCopy && !c.flags.contains(.presentationRoot))
+        }
+        #expect(c2.sublayers[0].transform.isEqual(to: turn) && c2.sublayers[2].position == CGPoint(x: 2, y: 1))
+    }
+
+    @Test func aReleasedCopyTheHostChangedIsCopiedTheGeneralWay() {
+        let root = Layer(), leaf = Layer()
+        withModelLock { _ = root.addSublayer(leaf, function: "test") }
+        var id: ObjectIdentifier?
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0)
+            let s = c1.sublayers[0]
+            id = ObjectIdentifier(s)
+            // A presentation copy's properties change at once (the host may set them).
+            s.ensureVisuals.cornerRadius = 6
+            s.timing = LayerTiming()
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0) }
+        #expect(ObjectIdentifier(c2.sublayers[0]) == id)          // reused, but not as a bare copy:
+        #expect(c2.sublayers[0].visuals == nil)                   // what the host set is gone
+        #expect(c2.sublayers[0].timing == nil)
+    }
+
+    @Test func aPlainLeafWithUncommittedChangesShowsItsCommittedValues() {
+        withClock(10) { _ in
+            let root = committedLayer(), a = committedLayer(position: CGPoint(x: 1, y: 1))
+            let b = committedLayer(position: CGPoint(x: 2, y: 2))
+            defer { for l in [root, a, b] { CARelease(UnsafeRawPointer(l)) } }
+            CALayerAddSublayer(root, a)
+            CALayerAddSublayer(root, b)
+            CATransactionFlush()
+            // A first copy, released (under the lock, so that it is kept for reuse).
+            var ids: [ObjectIdentifier] = []
+            withModelLock {
+                let p = CALayerCopyPresentationLayer(root)!
+                ids = swiftLayer(p).sublayers.map(ObjectIdentifier.init)
+                CARelease(UnsafeRawPointer(p))
+            }
+            CATransactionBegin()
+            CATransactionSetDisableActions(true)
+            CALayerSetPosition(b, CGPoint(x: 20, y: 20))
+            CALayerSetOpacity(b, 0.5)
+            withModelLock {
+                let p = CALayerCopyPresentationLayer(root)!
+                let subs = swiftLayer(p).sublayers
+                #expect(subs.map(ObjectIdentifier.init) == ids)
+                #expect(subs[0].position == CGPoint(x: 1, y: 1))
+                #expect(subs[1].position == CGPoint(x: 2, y: 2))     // committed, not the model's 20
+                #expect(subs[1].opacity == 1)
+                CARelease(UnsafeRawPointer(p))
+            }
+            // The copy of a leaf itself (the target of the walk) comes back, under its root's copy.
+            withModelLock {
+                let p = CALayerCopyPresentationLayer(a)!
+                #expect(ObjectIdentifier(swiftLayer(p)) == ids[0])
+                #expect(swiftLayer(p).modelLayer === swiftLayer(a))
+                #expect(swiftLayer(p).superlayer?.modelLayer === swiftLayer(root))
+                CARelease(UnsafeRawPointer(p))
+            }
+            CATransactionCommit()
+            #expect(presentedPosition(b) == CGPoint(x: 20, y: 20))
+        }
+    }
+
     @Test func removedModelLayersAreNotKeptAliveByKeptCopies() {
         let root = movingTree(3)
         weak var removed: Layer?

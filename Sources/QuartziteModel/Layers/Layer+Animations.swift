@@ -397,9 +397,24 @@ extension Layer {
             // this array is their only owner.
             let models = sublayers
             let prefetch = n > 8 ? PresentationPrefetch.offsets : nil
+            // (Plain leaves' copies are a few lines each: below about 2,000
+            // layers, model and copies stay in the second-level cache, and
+            // requesting them ahead costs more than it saves.)
+            let leafPrefetch = n > 2048 ? prefetch : nil
             models.withUnsafeBufferPointer { subs in
                 copies.withUnsafeMutableBufferPointer { previous in
-                    for i in 0..<reusable {
+                    // Runs of plain leaves first, then one sublayer the general way.
+                    // (Where the runs keep coming up empty, as among animated
+                    // layers, they are looked for again only every 32 sublayers.)
+                    var i = 0, misses = 0
+                    while i < reusable {
+                        if misses < 4 || i & 31 == 0 {
+                            let next = Layer.refreshPlainLeafCopies(subs, previous, from: i, to: reusable, parent: copy,
+                                                                    target: target, prefetch: leafPrefetch)
+                            misses = next == i ? misses &+ 1 : 0
+                            i = next
+                            guard i < reusable else { break }
+                        }
                         prefetch?.ahead(i, models: subs, copies: previous)
                         if isKnownUniquelyReferenced(&previous[i]) && previous[i].layerClass === subs[i].layerClass {
                             subs.unretained(i)._withUnsafeGuaranteedRef { sub in
@@ -418,6 +433,7 @@ extension Layer {
                             if previous[i].superlayer === copy { previous[i].superlayer = nil }
                             previous[i] = s
                         }
+                        i &+= 1
                     }
                 }
                 for i in reusable..<n {
@@ -485,6 +501,58 @@ extension Layer {
         if deferTransform && !transformWritten {
             withPresentationSource { TransformBox.assign(from: &$0.transformBox, to: &copy.transformBox) }
         }
+    }
+
+    /// Makes `copies[start...]`, earlier copies of `models[start...]`, their
+    /// copies again under `parent`, for as long as the model is a plain leaf
+    /// other than `target` and its copy a bare one of the same class that only
+    /// `copies` holds: all there is to copy is then the inline state, and the
+    /// general walk would find nothing else to do. Returns the index of the
+    /// first sublayer left to the general walk (`end` when none).
+    @inline(never)
+    fileprivate static func refreshPlainLeafCopies(_ models: UnsafeBufferPointer<Layer>,
+                                                   _ copies: UnsafeMutableBufferPointer<Layer>,
+                                                   from start: Int, to end: Int, parent: Layer, target: Layer,
+                                                   prefetch: PresentationPrefetch?) -> Int {
+        let targetAddress = Unmanaged.passUnretained(target).toOpaque()
+        var i = start
+        while i < end {
+            let model = models.unretained(i)
+            // (The model first: an animated layer leaves at its first test.)
+            guard model.toOpaque() != targetAddress, model._withUnsafeGuaranteedRef({ $0.presentsAsPlainLeaf }),
+                  isKnownUniquelyReferenced(&copies[i]) else { break }
+            let refreshed = model._withUnsafeGuaranteedRef { m in
+                UnsafeBufferPointer(copies).unretained(i)._withUnsafeGuaranteedRef { old in
+                    guard m.layerClass === old.layerClass, old.isBareCopy else { return false }
+                    old.assignInlineState(copyOf: m)
+                    if !old.holdsModel(m) { old.modelLayer = m }
+                    old.superlayer = parent
+                    return true
+                }
+            }
+            guard refreshed else { break }
+            prefetch?.ahead(i, models: models, copies: copies)
+            i &+= 1
+        }
+        return i
+    }
+
+    /// True when this model layer's presentation copy is its inline state
+    /// alone: no sublayers, side objects, animations, uncommitted changes,
+    /// style or initWithLayer callback, and not itself a copy.
+    @inline(__always)
+    fileprivate var presentsAsPlainLeaf: Bool {
+        sublayers.isEmpty && visuals == nil && timing == nil && extras == nil && animationList == nil
+            && implicitList == nil && modelLayer == nil && !flags.contains(.hasStyle) && !hasCommittedSnapshot
+            && !layerClass.hasInitWithLayer
+    }
+
+    /// True when this earlier copy holds nothing beyond its inline state
+    /// (nothing that `assign(copyOf:)` would have to clear).
+    @inline(__always)
+    fileprivate var isBareCopy: Bool {
+        sublayers.isEmpty && visuals == nil && timing == nil && extras == nil && animationList == nil
+            && implicitList == nil && transactionState == nil
     }
 
     /// Frees the copies kept for reuse by this layer's root: a layer leaving

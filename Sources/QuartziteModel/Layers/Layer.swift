@@ -182,19 +182,7 @@ public final class Layer: QZObject, Handle {
     /// (superlayer, sublayers) and modelLayer, which the caller sets, and,
     /// with `deferTransform`, the transform.
     package func assign(copyOf other: Layer, deferTransform: Bool = false) {
-        bounds = other.bounds
-        position = other.position
-        anchorPoint = other.anchorPoint
-        zPosition = other.zPosition
-        anchorPointZ = other.anchorPointZ
-        // Shared with the model (every write goes through TransformBox.store,
-        // which copies a shared box), or written into this copy's own box.
-        // (deferTransform: the caller takes the transform later if it must.)
-        if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
-        TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
-        opacity = other.opacity
-        flags = other.flags.subtracting(.presentationRoot).union(.copy)
-        scrollMode = other.scrollMode
+        assignInlineState(copyOf: other, deferTransform: deferTransform)
         // (Fields written only when either side has something: most layers
         // have none of these side objects.)
         if let m = visuals?.mask, m.superlayer === self { m.superlayer = nil }   // an earlier copy's mask copy
@@ -210,6 +198,25 @@ public final class Layer: QZObject, Handle {
         if transactionState != nil { transactionState = nil }
         // (Read only with a style: the tail of the object is not touched.)
         if other.flags.contains(.hasStyle) { setBits = other.setBits }
+    }
+
+    /// The inline part of `assign(copyOf:)`: geometry, transforms, opacity
+    /// and flags (all a plain leaf has; see `presentsAsPlainLeaf`).
+    @inline(__always)
+    package func assignInlineState(copyOf other: Layer, deferTransform: Bool = false) {
+        bounds = other.bounds
+        position = other.position
+        anchorPoint = other.anchorPoint
+        zPosition = other.zPosition
+        anchorPointZ = other.anchorPointZ
+        // Shared with the model (every write goes through TransformBox.store,
+        // which copies a shared box), or written into this copy's own box.
+        // (deferTransform: the caller takes the transform later if it must.)
+        if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
+        TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
+        opacity = other.opacity
+        flags = other.flags.subtracting(.presentationRoot).union(.copy)
+        scrollMode = other.scrollMode
     }
 
     /// The extras of a copy: `other`'s text, tiled and custom state
