@@ -15,6 +15,23 @@ import Testing
 
 @Suite("Render bands")
 struct RenderBandTests {
+    @Test func pixelBoxesCoverEveryTouchedPixel() {
+        // Floor of the minimum, ceiling of the maximum, on both sides of zero.
+        #expect(PixelBox(covering: CGRect(x: -2.5, y: -0.25, width: 4, height: 1.5))
+                == PixelBox(x0: -3, y0: -1, x1: 2, y1: 2))
+        #expect(PixelBox(covering: CGRect(x: 1, y: 2, width: 3, height: 4)) == PixelBox(x0: 1, y0: 2, x1: 4, y1: 6))
+        #expect(PixelBox(covering: CGRect(x: -4, y: -3, width: 2, height: 1)) == PixelBox(x0: -4, y0: -3, x1: -2, y1: -2))
+        #expect(PixelBox(covering: CGRect(x: 0.5, y: -1.75, width: 0.25, height: 0.5))
+                == PixelBox(x0: 0, y0: -2, x1: 1, y1: -1))
+        // A negative size is standardized; a sliver inside one pixel covers it.
+        #expect(PixelBox(covering: CGRect(x: 3.5, y: 2, width: -2, height: 1)) == PixelBox(x0: 1, y0: 2, x1: 4, y1: 3))
+        #expect(PixelBox(covering: CGRect(x: 5, y: 5, width: 1e-9, height: 1e-9)) == PixelBox(x0: 5, y0: 5, x1: 6, y1: 6))
+        // Huge and non-finite rectangles: clamped, or nothing.
+        #expect(PixelBox(covering: CGRect(x: -1e300, y: 0, width: 2e300, height: 1)) == PixelBox(x0: -10_000_000, y0: 0, x1: 10_000_000, y1: 1))
+        #expect(PixelBox(covering: CGRect(x: Double.nan, y: 0, width: 1, height: 1)).isEmpty)
+        #expect(PixelBox(covering: .null).isEmpty)
+    }
+
     /// The operations of `root` drawn into a 400x300 target.
     private func ops(_ root: TL) -> [DrawOp] {
         CATransactionFlush()

@@ -21,8 +21,12 @@ extension PixelBox {
         let lim = 1e7
         let a = max(min(minX, lim), -lim), b = max(min(maxX, lim), -lim)
         let c = max(min(minY, lim), -lim), d = max(min(maxY, lim), -lim)
-        x0 = Int(a.rounded(.down)); x1 = Int(b.rounded(.up))
-        y0 = Int(c.rounded(.down)); y1 = Int(d.rounded(.up))
+        // (Floor and ceiling from the truncation, exact within the clamp:
+        // without SSE4.1, `rounded` is a call into libm.)
+        @inline(__always) func floor(_ v: Double) -> Int { let t = Int(v); return Double(t) > v ? t - 1 : t }
+        @inline(__always) func ceil(_ v: Double) -> Int { let t = Int(v); return Double(t) < v ? t + 1 : t }
+        x0 = floor(a); x1 = ceil(b)
+        y0 = floor(c); y1 = ceil(d)
         if x1 == x0 && b > a { x1 += 1 }
         if y1 == y0 && d > c { y1 += 1 }
     }

@@ -21,7 +21,7 @@ package struct ShapeMap {
     package let radius: Double
     package let edges: UInt32
 
-    package init?(_ op: DrawOp) {
+    package init?(_ op: borrowing DrawOp) {
         guard let inv = op.transform.inverse, inv.isFinite else { return nil }
         h = op.transform
         self.inv = inv
@@ -197,7 +197,9 @@ package struct Compositor {
                 if b.maxY < Double(c.y0) - 1 || b.minY > Double(c.y1) + 1 { i += 1; continue }
             default: break
             }
-            execute(ops[i])
+            // (Read in place: a copy of the operation would retain its texture,
+            // filters and geometry, and release them after.)
+            ops.withUnsafeBufferPointer { execute($0[i]) }
             i += 1
         }
     }
@@ -402,11 +404,14 @@ package struct Compositor {
 
     private func drawQuad(_ op: DrawOp) {
         let canvas = top
-        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        let covered = PixelBox(covering: op.bounds)
+        let region = covered.intersection(canvas.rect)
         guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
         let r = shape.rect
-        var tex: Texture?
-        var u0 = 0.0, v0 = 0.0, texScaleX = 0.0, texScaleY = 0.0
+        // (Constants, not variables: the nested functions below capture them,
+        // and a captured variable is a heap box allocated on every call.)
+        let tex: Texture?
+        let u0: Double, v0: Double, texScaleX: Double, texScaleY: Double
         if op.kind == .image {
             guard let pb = op.texture, pb.width > 0, pb.height > 0 else { return }
             let tr = op.textureRect.standardized
@@ -420,6 +425,9 @@ package struct Compositor {
             texScaleX = texels.width / r.width
             texScaleY = texels.height / r.height
             guard texScaleX.isFinite, texScaleY.isFinite, u0.isFinite, v0.isFinite else { return }
+        } else {
+            tex = nil
+            u0 = 0; v0 = 0; texScaleX = 0; texScaleY = 0
         }
         let inner = op.kind == .border ? r.insetBy(dx: op.borderWidth, dy: op.borderWidth) : .null
         let innerRadius = max(shape.radius - op.borderWidth, 0)
@@ -532,7 +540,7 @@ package struct Compositor {
         // the first row, stepping by one).
         var direct: (u: Int, ustart: Int, v: Int)?
         // (Its first row is the one a frame drawn in one piece would start at.)
-        let rowOrigin = PixelBox(covering: op.bounds).intersection(canvas.frame).y0
+        let rowOrigin = covered.intersection(canvas.frame).y0
         if let a = axis, let t = tex, fastFilter != .trilinear, a.wide.0 < a.wide.1, ax * texScaleX == 1, iv.4 / W * texScaleY == 1 {
             let cx = Double(a.wide.0) + 0.5, cy0 = Double(rowOrigin) + 0.5
             let ui = u0 + ((cx * iv.0 + iv.6) / W - r.minX) * texScaleX - 0.5
@@ -726,7 +734,8 @@ package struct Compositor {
     /// blending each row's touched span as soon as it is rasterized.
     private func drawPath(_ op: DrawOp) {
         let canvas = top
-        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        let covered = PixelBox(covering: op.bounds)
+        let region = covered.intersection(canvas.rect)
         guard !region.isEmpty, op.opacity > 0 else { return }
         // Rasterized from where a frame drawn in one piece would start it
         // (`whole`; the same x range), rows of this canvas only: a band of a
@@ -767,7 +776,8 @@ package struct Compositor {
     /// it back through the shape's coverage (times the clips' and opacity).
     private func drawBackdrop(_ op: DrawOp) {
         let canvas = top
-        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
+        let covered = PixelBox(covering: op.bounds)
+        let region = covered.intersection(canvas.rect)
         guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
         let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
         let work = PixelBox(x0: region.x0 - reach, y0: region.y0 - reach, x1: region.x1 + reach, y1: region.y1 + reach)

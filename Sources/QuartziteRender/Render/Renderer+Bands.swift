@@ -33,11 +33,11 @@ package let bandsPerThread = 2
 
 /// A rough relative cost per pixel of an operation: spans of the kernels (1),
 /// or pixels measured one by one (perspective, clipped, borders), blurs.
-private func workPerPixel(_ op: DrawOp, clipped: Bool) -> Double {
-    switch op.kind {
+private func workPerPixel(_ kind: DrawOpKind, _ transform: Homography, clipped: Bool) -> Double {
+    switch kind {
     case .fill, .image, .border:
-        let m = op.transform.m
-        return clipped || op.kind == .border || m.2 != 0 || m.5 != 0 ? 8 : 1
+        let m = transform.m
+        return clipped || kind == .border || m.2 != 0 || m.5 != 0 ? 8 : 1
     case .path: return 3
     case .beginShadow, .backdrop: return 4
     default: return 1
@@ -74,22 +74,25 @@ package func frameBands(_ ops: [DrawOp], _ region: PixelBox, threads: Int) -> [P
     var forbidden = [Int](repeating: 0, count: h + 1)
     var clipDepth = 0
     var drawn = 0, drawnPixels = 0, blurredGroup = false
-    for op in ops {
-        if op.kind == .pushClip { clipDepth += 1 } else if op.kind == .popClip { clipDepth = max(clipDepth - 1, 0) }
-        let b = PixelBox(covering: op.bounds).intersection(region)
-        if op.kind == .backdrop {
-            let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
-            let full = PixelBox(covering: op.bounds)
-            let lo = max(full.y0 - reach - region.y0 + 1, 1), hi = min(full.y1 + reach - region.y0, h)
+    // (Fields read one by one: a copy of an operation would retain its
+    // texture, filters and geometry.)
+    for i in ops.indices {
+        let kind = ops[i].kind
+        if kind == .pushClip { clipDepth += 1 } else if kind == .popClip { clipDepth = max(clipDepth - 1, 0) }
+        let covered = PixelBox(covering: ops[i].bounds)
+        let b = covered.intersection(region)
+        if kind == .backdrop {
+            let reach = ops[i].filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
+            let lo = max(covered.y0 - reach - region.y0 + 1, 1), hi = min(covered.y1 + reach - region.y0, h)
             if lo < hi { forbidden[lo] += 1; forbidden[hi] -= 1 }
         }
-        if op.kind == .beginGroup, op.blurs { blurredGroup = true }
-        guard !b.isEmpty, op.kind != .popClip, op.kind != .pushClip else { continue }
-        switch op.kind {
+        if kind == .beginGroup, ops[i].blurs { blurredGroup = true }
+        guard !b.isEmpty, kind != .popClip, kind != .pushClip else { continue }
+        switch kind {
         case .fill, .border, .image, .path: drawn += 1; drawnPixels += b.width * b.height
         default: break
         }
-        let w = Double(b.width) * workPerPixel(op, clipped: clipDepth > 0)
+        let w = Double(b.width) * workPerPixel(kind, ops[i].transform, clipped: clipDepth > 0)
         delta[b.y0 - region.y0] += w
         delta[b.y1 - region.y0] -= w
     }
