@@ -197,9 +197,7 @@ package struct Compositor {
                 if b.maxY < Double(c.y0) - 1 || b.minY > Double(c.y1) + 1 { i += 1; continue }
             default: break
             }
-            // (Read in place: a copy of the operation would retain its texture,
-            // filters and geometry, and release them after.)
-            ops.withUnsafeBufferPointer { execute($0[i]) }
+            execute(ops[i])
             i += 1
         }
     }
@@ -740,7 +738,7 @@ package struct Compositor {
         // Rasterized from where a frame drawn in one piece would start it
         // (`whole`; the same x range), rows of this canvas only: a band of a
         // frame gets the coverage one thread would.
-        let whole = PixelBox(covering: op.bounds).intersection(canvas.frame)
+        let whole = covered.intersection(canvas.frame)
         guard whole.x0 == region.x0, whole.x1 == region.x1 else { return }
         var edges = CoverageEdges(height: whole.height)
         let ox = Double(whole.x0), oy = Double(whole.y0)
@@ -776,8 +774,7 @@ package struct Compositor {
     /// it back through the shape's coverage (times the clips' and opacity).
     private func drawBackdrop(_ op: DrawOp) {
         let canvas = top
-        let covered = PixelBox(covering: op.bounds)
-        let region = covered.intersection(canvas.rect)
+        let region = PixelBox(covering: op.bounds).intersection(canvas.rect)
         guard !region.isEmpty, let shape = ShapeMap(op), op.opacity > 0 else { return }
         let reach = op.filters.reduce(0) { $0 + ($1.blurRadius > 0 ? blurExtent(sigma: $1.blurRadius) + 1 : 0) }
         let work = PixelBox(x0: region.x0 - reach, y0: region.y0 - reach, x1: region.x1 + reach, y1: region.y1 + reach)
