@@ -407,8 +407,14 @@ extension Layer {
                     // (Where the runs keep coming up empty, as among animated
                     // layers, they are looked for again only every 32 sublayers.)
                     var i = 0, misses = 0
+                    // (Not tried at all when neither the first nor the last
+                    // sublayer is a plain leaf: an animated tree's loop is then
+                    // the general one alone.)
+                    let tryLeaves = reusable > 0
+                        && (subs.unretained(0)._withUnsafeGuaranteedRef { $0.presentsAsPlainLeaf }
+                            || subs.unretained(reusable &- 1)._withUnsafeGuaranteedRef { $0.presentsAsPlainLeaf })
                     while i < reusable {
-                        if misses < 4 || i & 31 == 0 {
+                        if tryLeaves && (misses < 4 || i & 31 == 0) {
                             let next = Layer.refreshPlainLeafCopies(subs, previous, from: i, to: reusable, parent: copy,
                                                                     target: target, prefetch: leafPrefetch)
                             misses = next == i ? misses &+ 1 : 0
