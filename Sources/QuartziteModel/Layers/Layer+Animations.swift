@@ -404,12 +404,11 @@ extension Layer {
             models.withUnsafeBufferPointer { subs in
                 copies.withUnsafeMutableBufferPointer { previous in
                     // Runs of plain leaves first, then one sublayer the general way.
-                    // (Where the runs keep coming up empty, as among animated
-                    // layers, they are looked for again only every 32 sublayers.)
+                    // The runs are looked for only when the first or the last
+                    // sublayer is a plain leaf (an animated tree's loop is then the
+                    // general one alone) and, where they keep coming up empty, only
+                    // every 32 sublayers.
                     var i = 0, misses = 0
-                    // (Not tried at all when neither the first nor the last
-                    // sublayer is a plain leaf: an animated tree's loop is then
-                    // the general one alone.)
                     let tryLeaves = reusable > 0
                         && (subs.unretained(0)._withUnsafeGuaranteedRef { $0.presentsAsPlainLeaf }
                             || subs.unretained(reusable &- 1)._withUnsafeGuaranteedRef { $0.presentsAsPlainLeaf })
@@ -548,17 +547,21 @@ extension Layer {
     /// style or initWithLayer callback, and not itself a copy.
     @inline(__always)
     fileprivate var presentsAsPlainLeaf: Bool {
-        sublayers.isEmpty && visuals == nil && timing == nil && extras == nil && animationList == nil
-            && implicitList == nil && modelLayer == nil && !flags.contains(.hasStyle) && !hasCommittedSnapshot
+        holdsOnlyInlineState && modelLayer == nil && !flags.contains(.hasStyle) && !hasCommittedSnapshot
             && !layerClass.hasInitWithLayer
     }
 
     /// True when this earlier copy holds nothing beyond its inline state
     /// (nothing that `assign(copyOf:)` would have to clear).
     @inline(__always)
-    fileprivate var isBareCopy: Bool {
+    fileprivate var isBareCopy: Bool { holdsOnlyInlineState && transactionState == nil }
+
+    /// No sublayers, side objects or animations: what a plain leaf and a
+    /// bare copy have in common.
+    @inline(__always)
+    private var holdsOnlyInlineState: Bool {
         sublayers.isEmpty && visuals == nil && timing == nil && extras == nil && animationList == nil
-            && implicitList == nil && transactionState == nil
+            && implicitList == nil
     }
 
     /// Frees the copies kept for reuse by this layer's root: a layer leaving

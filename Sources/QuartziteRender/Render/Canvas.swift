@@ -23,10 +23,10 @@ extension PixelBox {
         let c = max(min(minY, lim), -lim), d = max(min(maxY, lim), -lim)
         // (Floor and ceiling from the truncation, exact within the clamp:
         // without SSE4.1, `rounded` is a call into libm.)
-        @inline(__always) func floor(_ v: Double) -> Int { let t = Int(v); return Double(t) > v ? t - 1 : t }
-        @inline(__always) func ceil(_ v: Double) -> Int { let t = Int(v); return Double(t) < v ? t + 1 : t }
-        x0 = floor(a); x1 = ceil(b)
-        y0 = floor(c); y1 = ceil(d)
+        @inline(__always) func floorInt(_ v: Double) -> Int { let t = Int(v); return Double(t) > v ? t - 1 : t }
+        @inline(__always) func ceilInt(_ v: Double) -> Int { let t = Int(v); return Double(t) < v ? t + 1 : t }
+        x0 = floorInt(a); x1 = ceilInt(b)
+        y0 = floorInt(c); y1 = ceilInt(d)
         if x1 == x0 && b > a { x1 += 1 }
         if y1 == y0 && d > c { y1 += 1 }
     }
