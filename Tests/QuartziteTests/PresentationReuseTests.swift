@@ -176,6 +176,113 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         #expect(c2.sublayers[0].transform.isEqual(to: turn) && c2.sublayers[2].position == CGPoint(x: 2, y: 1))
     }
 
+    @Test func leafCopiesWithCommonVisualsAreRefreshedInTheirOwnBoxes() {
+        let root = Layer()
+        let leaves = (0..<3).map { _ in Layer() }
+        let red = Color(space: .sRGB, components: [1, 0, 0, 1]), blue = Color(space: .sRGB, components: [0, 0, 1, 1])
+        let image = Image.testWhite
+        withModelLock {
+            for l in leaves {
+                l.ensureVisuals.backgroundColor = red
+                l.ensureVisuals.cornerRadius = 4
+                _ = root.addSublayer(l, function: "test")
+            }
+            leaves[2].ensureVisuals.borderWidth = 1
+        }
+        var layerIDs: [ObjectIdentifier] = [], boxIDs: [ObjectIdentifier] = []
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0)
+            layerIDs = c1.sublayers.map(ObjectIdentifier.init)
+            boxIDs = c1.sublayers.map { ObjectIdentifier($0.visuals!) }
+            for (i, s) in c1.sublayers.enumerated() { #expect(s.visuals !== leaves[i].visuals) }
+        }
+        withModelLock {
+            let v = leaves[1].ensureVisuals
+            v.backgroundColor = blue
+            v.cornerRadius = 9
+            v.borderWidth = 2
+            v.contents = image
+            leaves[2].ensureVisuals.backgroundColor = nil
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0) }
+        #expect(c2.sublayers.map(ObjectIdentifier.init) == layerIDs)
+        #expect(c2.sublayers.map { ObjectIdentifier($0.visuals!) } == boxIDs)   // overwritten, not replaced
+        let s = c2.sublayers[1].visuals!
+        #expect(s.backgroundColor === blue && s.cornerRadius == 9 && s.borderWidth == 2 && s.contents === image)
+        #expect(s.rare == nil)
+        let first = c2.sublayers[0].visuals!
+        #expect(first.backgroundColor === red && first.cornerRadius == 4 && first.borderWidth == 0 && first.contents == nil)
+        let last = c2.sublayers[2].visuals!
+        #expect(last.backgroundColor == nil && last.cornerRadius == 4 && last.borderWidth == 1)
+        for (i, c) in c2.sublayers.enumerated() {
+            #expect(c.visuals !== leaves[i].visuals)
+            #expect(c.superlayer === c2 && c.modelLayer === leaves[i])
+        }
+    }
+
+    @Test func aVisualsBoxHeldElsewhereIsNeverOverwritten() {
+        let root = Layer(), plain = Layer(), shadowed = Layer()
+        withModelLock {
+            plain.ensureVisuals.cornerRadius = 1
+            shadowed.ensureVisuals.shadowOpacity = 0.5
+            _ = root.addSublayer(plain, function: "test")
+            _ = root.addSublayer(shadowed, function: "test")
+        }
+        var held: [LayerVisuals] = []
+        withModelLock { held = root.presentationCopy(now: 0).sublayers.map { $0.visuals! } }
+        withModelLock {
+            plain.ensureVisuals.cornerRadius = 2
+            shadowed.ensureVisuals.shadowOpacity = 1
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0) }
+        #expect(held[0].cornerRadius == 1 && held[1].shadowOpacity == 0.5)   // as they were
+        #expect(c2.sublayers[0].visuals !== held[0] && c2.sublayers[0].visuals!.cornerRadius == 2)
+        #expect(c2.sublayers[1].visuals !== held[1] && c2.sublayers[1].visuals!.shadowOpacity == 1)
+    }
+
+    @Test func aCopyWhoseHostAddedVisualsLosesThemWhenItsLeafHasNone() {
+        let root = Layer(), leaf = Layer()
+        withModelLock { _ = root.addSublayer(leaf, function: "test") }
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0)
+            c1.sublayers[0].ensureVisuals.cornerRadius = 6   // the host sets a copy's property
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0) }
+        #expect(c2.sublayers[0].visuals == nil)
+    }
+
+    @Test func copiesWithRareVisualsAreOverwrittenInPlaceAndKeepNoMask() {
+        let root = Layer(), leaf = Layer(), masked = Layer(), mask = Layer()
+        let grey = Color(space: .sRGB, components: [0.5, 0.5, 0.5, 1])
+        withModelLock {
+            leaf.ensureVisuals.shadowOpacity = 0.5
+            _ = root.addSublayer(leaf, function: "test")
+            _ = root.addSublayer(masked, function: "test")
+            _ = masked.setMask(mask, function: "test")
+        }
+        var box: ObjectIdentifier?, rare: ObjectIdentifier?
+        withModelLock {
+            let c1 = root.presentationCopy(now: 0)
+            box = ObjectIdentifier(c1.sublayers[0].visuals!)
+            rare = ObjectIdentifier(c1.sublayers[0].visuals!.rare!)
+            let m = c1.sublayers[1].visuals!.mask!
+            #expect(m.modelLayer === mask && m.superlayer === c1.sublayers[1])
+        }
+        withModelLock {
+            leaf.ensureVisuals.shadowOpacity = 0.25
+            leaf.ensureVisuals.shadowColor = grey
+            leaf.ensureVisuals.shadowRadius = 7
+        }
+        let c2 = withModelLock { root.presentationCopy(now: 0) }
+        let v = c2.sublayers[0].visuals!
+        #expect(ObjectIdentifier(v) == box && ObjectIdentifier(v.rare!) == rare)
+        #expect(v.shadowOpacity == 0.25 && v.shadowColor === grey && v.shadowRadius == 7)
+        #expect(v.rare !== leaf.visuals!.rare && v.mask == nil)
+        // The masked layer's copy has a copy of the mask each time.
+        let m = c2.sublayers[1].visuals!.mask!
+        #expect(m.modelLayer === mask && m.superlayer === c2.sublayers[1] && m !== mask)
+    }
+
     @Test func aReleasedCopyTheHostChangedIsCopiedTheGeneralWay() {
         let root = Layer(), leaf = Layer()
         withModelLock { _ = root.addSublayer(leaf, function: "test") }

@@ -511,8 +511,9 @@ extension Layer {
     /// Makes `copies[start...]`, earlier copies of `models[start...]`, their
     /// copies again under `parent`, for as long as the model is a plain leaf
     /// other than `target` and its copy a bare one of the same class that only
-    /// `copies` holds: all there is to copy is then the inline state, and the
-    /// general walk would find nothing else to do. Returns the index of the
+    /// `copies` holds: all there is to copy is then the inline state and the
+    /// visuals (written into the copy's own boxes), and the general walk
+    /// would find nothing else to do. Returns the index of the
     /// first sublayer left to the general walk (`end` when none).
     @inline(never)
     fileprivate static func refreshPlainLeafCopies(_ models: UnsafeBufferPointer<Layer>,
@@ -529,6 +530,17 @@ extension Layer {
             let refreshed = model._withUnsafeGuaranteedRef { m in
                 UnsafeBufferPointer(copies).unretained(i)._withUnsafeGuaranteedRef { old in
                     guard m.layerClass === old.layerClass, old.isBareCopy else { return false }
+                    if let v = m.unretainedVisuals {
+                        // The copy's own box is overwritten in place, or made once.
+                        if let ov = old.unretainedVisuals {
+                            guard isKnownUniquelyReferenced(&old.visuals!) else { return false }
+                            ov._withUnsafeGuaranteedRef { o in v._withUnsafeGuaranteedRef { o.assign(copyOf: $0) } }
+                        } else {
+                            old.visuals = v._withUnsafeGuaranteedRef { $0.copy() }
+                        }
+                    } else if old.visuals != nil {
+                        old.visuals = nil
+                    }
                     old.assignInlineState(copyOf: m)
                     if !old.holdsModel(m) { old.modelLayer = m }
                     old.superlayer = parent
@@ -543,26 +555,40 @@ extension Layer {
     }
 
     /// True when this model layer's presentation copy is its inline state
-    /// alone: no sublayers, side objects, animations, uncommitted changes,
-    /// style or initWithLayer callback, and not itself a copy.
+    /// and its visuals alone: no sublayers, side objects other than the
+    /// visuals, mask, animations, uncommitted changes, style or
+    /// initWithLayer callback, and not itself a copy.
     @inline(__always)
     fileprivate var presentsAsPlainLeaf: Bool {
-        holdsOnlyInlineState && modelLayer == nil && !flags.contains(.hasStyle) && !hasCommittedSnapshot
-            && !layerClass.hasInitWithLayer
+        holdsOnlyInlineState && hasNoMask && modelLayer == nil && !flags.contains(.hasStyle)
+            && !hasCommittedSnapshot && !layerClass.hasInitWithLayer
     }
 
-    /// True when this earlier copy holds nothing beyond its inline state
-    /// (nothing that `assign(copyOf:)` would have to clear).
+    /// True when this earlier copy holds nothing beyond its inline state and
+    /// visuals without a mask (nothing else that `assign(copyOf:)` would have
+    /// to clear).
     @inline(__always)
-    fileprivate var isBareCopy: Bool { holdsOnlyInlineState && transactionState == nil }
+    fileprivate var isBareCopy: Bool { holdsOnlyInlineState && hasNoMask && transactionState == nil }
 
-    /// No sublayers, side objects or animations: what a plain leaf and a
-    /// bare copy have in common.
+    /// No sublayers, side objects other than the visuals, or animations:
+    /// what a plain leaf and a bare copy have in common.
     @inline(__always)
     private var holdsOnlyInlineState: Bool {
-        sublayers.isEmpty && visuals == nil && timing == nil && extras == nil && animationList == nil
-            && implicitList == nil
+        sublayers.isEmpty && timing == nil && extras == nil && animationList == nil && implicitList == nil
     }
+
+    /// No visuals, or visuals without a mask (read without reference counting).
+    @inline(__always)
+    private var hasNoMask: Bool {
+        guard let v = unretainedVisuals else { return true }
+        return v._withUnsafeGuaranteedRef { v in
+            unretained(&v.rare).map { $0._withUnsafeGuaranteedRef { $0.mask == nil } } ?? true
+        }
+    }
+
+    /// The visuals without a retain.
+    @inline(__always)
+    fileprivate var unretainedVisuals: Unmanaged<LayerVisuals>? { unretained(&visuals) }
 
     /// Frees the copies kept for reuse by this layer's root: a layer leaving
     /// the tree must not be kept alive by the copies of it (called before
@@ -636,6 +662,15 @@ extension Layer {
     }
 }
 
+/// What the stored reference `ref` holds, without a retain: its owner keeps
+/// it alive for as long as the caller neither changes `ref` nor lets the
+/// owner go.
+@inline(__always)
+private func unretained<T: AnyObject>(_ ref: inout T?) -> Unmanaged<T>? {
+    withUnsafeMutablePointer(to: &ref) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
+        .map { Unmanaged<T>.fromOpaque($0) }
+}
+
 extension UnsafeBufferPointer where Element: AnyObject {
     /// Element `i` without a retain: the buffer's owner keeps it alive for
     /// as long as the caller uses it (evaluation loops over the model).
@@ -666,10 +701,28 @@ extension LayerVisuals {
     /// presentation code copies the mask layer itself).
     package func copy() -> LayerVisuals {
         let c = LayerVisuals()
-        c.contents = contents; c.cornerRadius = cornerRadius; c.borderWidth = borderWidth
-        c.backgroundColor = backgroundColor
-        if let r = rare { c.rare = r.copy() }
+        c.assign(copyOf: self)
         return c
+    }
+
+    /// Makes this box (a presentation copy's own, which nothing else holds)
+    /// what `copy()` of `other` would be, without allocating: the rare box
+    /// too is overwritten in place when this one has its own. References
+    /// already equal are left alone (no retain and release).
+    package func assign(copyOf other: LayerVisuals) {
+        if contents !== other.contents { contents = other.contents }
+        cornerRadius = other.cornerRadius
+        borderWidth = other.borderWidth
+        if backgroundColor !== other.backgroundColor { backgroundColor = other.backgroundColor }
+        if let r = unretained(&other.rare) {
+            if let own = unretained(&rare), isKnownUniquelyReferenced(&rare!) {
+                own._withUnsafeGuaranteedRef { o in r._withUnsafeGuaranteedRef { o.assign(copyOf: $0) } }
+            } else {
+                rare = r._withUnsafeGuaranteedRef { $0.copy() }
+            }
+        } else if rare != nil {
+            rare = nil
+        }
     }
 }
 
@@ -677,17 +730,32 @@ extension LayerRareVisuals {
     /// A copy of every property but the mask.
     package func copy() -> LayerRareVisuals {
         let c = LayerRareVisuals()
-        c.contentsRect = contentsRect; c.contentsCenter = contentsCenter
-        c.contentsGravity = contentsGravity; c.contentsScale = contentsScale
-        c.minificationFilter = minificationFilter; c.minificationFilterBias = minificationFilterBias
-        c.magnificationFilter = magnificationFilter
-        c.borderColor = borderColor; c.shadowOpacity = shadowOpacity
-        c.shadowRadius = shadowRadius; c.shadowOffset = shadowOffset; c.shadowColor = shadowColor
-        c.shadowPath = shadowPath; c.edgeAntialiasingMask = edgeAntialiasingMask
-        c.rasterizationScale = rasterizationScale; c.filters = filters; c.backgroundFilters = backgroundFilters
-        c.compositingFilter = compositingFilter; c.name = name; c.style = style; c.actions = actions
-        c.dirtyRect = dirtyRect
+        c.assign(copyOf: self)
         return c
+    }
+
+    /// Every property of `other` but the mask, which is cleared (see
+    /// LayerVisuals.assign(copyOf:)).
+    package func assign(copyOf other: LayerRareVisuals) {
+        contentsRect = other.contentsRect; contentsCenter = other.contentsCenter
+        contentsGravity = other.contentsGravity; contentsScale = other.contentsScale
+        minificationFilter = other.minificationFilter; minificationFilterBias = other.minificationFilterBias
+        magnificationFilter = other.magnificationFilter
+        if borderColor !== other.borderColor { borderColor = other.borderColor }
+        shadowOpacity = other.shadowOpacity
+        shadowRadius = other.shadowRadius; shadowOffset = other.shadowOffset
+        if shadowColor !== other.shadowColor { shadowColor = other.shadowColor }
+        if shadowPath !== other.shadowPath { shadowPath = other.shadowPath }
+        edgeAntialiasingMask = other.edgeAntialiasingMask
+        rasterizationScale = other.rasterizationScale
+        if filters !== other.filters { filters = other.filters }
+        if backgroundFilters !== other.backgroundFilters { backgroundFilters = other.backgroundFilters }
+        if compositingFilter !== other.compositingFilter { compositingFilter = other.compositingFilter }
+        if mask != nil { mask = nil }
+        if name !== other.name { name = other.name }
+        if style !== other.style { style = other.style }
+        if actions !== other.actions { actions = other.actions }
+        dirtyRect = other.dirtyRect
     }
 }
 

@@ -187,7 +187,13 @@ public final class Layer: QZObject, Handle {
         // have none of these side objects.)
         if let m = visuals?.mask, m.superlayer === self { m.superlayer = nil }   // an earlier copy's mask copy
         if let v = other.visuals {
-            visuals = v.copy()
+            // An earlier copy's own box is overwritten in place (no
+            // allocation): nobody else can see it change.
+            if visuals != nil, isKnownUniquelyReferenced(&visuals!) {
+                visuals.unsafelyUnwrapped.assign(copyOf: v)
+            } else {
+                visuals = v.copy()
+            }
         } else if visuals != nil { visuals = nil }
         if let t = other.timing { timing = t.copy() } else if timing != nil { timing = nil }
         if other.extras != nil || extras != nil { assignExtras(copyOf: other) }
@@ -201,7 +207,8 @@ public final class Layer: QZObject, Handle {
     }
 
     /// The inline part of `assign(copyOf:)`: geometry, transforms, opacity
-    /// and flags (all a plain leaf has; see `presentsAsPlainLeaf`).
+    /// and flags (all a plain leaf has besides its visuals; see
+    /// `presentsAsPlainLeaf`).
     @inline(__always)
     package func assignInlineState(copyOf other: Layer, deferTransform: Bool = false) {
         bounds = other.bounds
