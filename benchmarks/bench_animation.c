@@ -42,6 +42,12 @@
  * Also two copy-only rows: the same tree with no animations (library:
  * CALayerCopyPresentationLayer of an unanimated tree; C: the array copy),
  * which separate the cost of the tree copy from the cost of evaluation.
+ * And two more for the same unanimated tree whose sublayers also have the
+ * visuals most layers have (a background colour, shared by all, a corner
+ * radius and a border width), "copy, visuals": C copies a node that adds
+ * them (colour pointer, contents pointer, radius, width) and retains the
+ * colour for each copy (an atomic increment, as CGColorRetain), releasing
+ * it with the array; both sides read each probed layer's corner radius too.
  *
  * Before timing, the program checks at every size that the library's
  * presentation values equal the decomposing references' on every layer at
@@ -70,6 +76,7 @@
 #include <limits.h>
 #include <malloc.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -513,19 +520,41 @@ static inline void ref_present(const RefTree *tree, double now, int mode, RefNod
 /* ------------------------------------------------------------------------ */
 /* State of the run.                                                         */
 
+/* A node's visuals, for the "copy, visuals" rows: the colour is reference
+ * counted (atomically, as a CGColor is), the contents pointer unused (NULL). */
+typedef struct RefColor {
+    _Atomic long refs;
+    double components[4];
+} RefColor;
+
+typedef struct RefVisuals {
+    RefColor *background;
+    const void *contents;
+    double cornerRadius, borderWidth;
+} RefVisuals;
+
+typedef struct RefVisualNode {
+    RefNode node;
+    RefVisuals visuals;
+} RefVisualNode;
+
 /* One size's trees; the kernels run on the current one (the globals below). */
 typedef struct Trees {
     long n;                 /* animated sublayers */
     CALayerRef lib;         /* root, N sublayers with 3 animations each */
     CALayerRef libStatic;   /* root, N sublayers, no animations (copy-only row) */
+    CALayerRef libVisual;   /* the same with visuals (copy-with-visuals row) */
     RefTree ref;            /* the reference tree (animated) */
     RefTree refStatic;      /* the same nodes without animations */
+    RefVisuals *refVisuals; /* refStatic's visuals, one per node */
     double libBytes, refBytes; /* heap growth per animated layer while building the animated trees */
 } Trees;
 
 static long g_n;
-static CALayerRef g_lib_root, g_lib_static;
+static CALayerRef g_lib_root, g_lib_static, g_lib_visual;
 static RefTree g_ref, g_ref_static;
+static RefVisuals *g_ref_visuals;
+static RefColor g_ref_colour = {1, {0.2, 0.4, 0.6, 1}};
 static long g_probe[3];           /* the sublayers read every frame */
 
 static RefTimingFunction g_ease = {0.42f, 0.0f, 0.58f, 1.0f}; /* kCAMediaTimingFunctionEaseInEaseOut */
@@ -670,6 +699,47 @@ NOINLINE double lib_frame(CALayerRef root)
     return sum;
 }
 
+/* The frame of the "copy, visuals" rows: the copy, then the reads (with the
+ * corner radius), then the release. */
+NOINLINE double lib_frame_visuals(CALayerRef root)
+{
+    CALayerRef p = CALayerCopyPresentationLayer(root);
+    double sum = 0;
+    for (int k = 0; k < 3; k++) {
+        CALayerRef s = CALayerGetSublayerAtIndex(p, (size_t)g_probe[k]);
+        CGPoint pos = CALayerGetPosition(s);
+        CATransform3D t = CALayerGetTransform(s);
+        sum += pos.x + pos.y + (double)CALayerGetOpacity(s) + sum_transform(&t) + CALayerGetCornerRadius(s);
+    }
+    CARelease(p);
+    return sum;
+}
+
+NOINLINE double ref_frame_visuals(const RefTree *tree, const RefVisuals *visuals)
+{
+    long n = tree->count;
+    RefVisualNode *out = malloc((size_t)n * sizeof *out);
+    if (!out)
+        abort();
+    for (long i = 0; i < n; i++) {
+        out[i].node = tree->nodes[i];
+        out[i].visuals = visuals[i];
+        if (out[i].visuals.background)
+            atomic_fetch_add_explicit(&out[i].visuals.background->refs, 1, memory_order_relaxed);
+    }
+    double sum = 0;
+    for (int k = 0; k < 3; k++) {
+        const RefVisualNode *s = &out[1 + g_probe[k]];
+        sum += s->node.position.x + s->node.position.y + (double)s->node.opacity + sum_transform(&s->node.transform)
+               + s->visuals.cornerRadius;
+    }
+    for (long i = 0; i < n; i++)
+        if (out[i].visuals.background)
+            atomic_fetch_sub_explicit(&out[i].visuals.background->refs, 1, memory_order_acq_rel);
+    free(out);
+    return sum;
+}
+
 NOINLINE double ref_frame(const RefTree *tree, double now, int mode)
 {
     RefNode *out = malloc((size_t)tree->count * sizeof *out);
@@ -745,15 +815,38 @@ NOINLINE double k_copy_Ref(long frames)
     return sum;
 }
 
+NOINLINE double k_copyvis_CALayer(long frames)
+{
+    double sum = 0;
+    for (long j = 0; j < frames; j++) {
+        g_clock = frame_time(j, frames);
+        sum += lib_frame_visuals(g_lib_visual);
+    }
+    return sum;
+}
+
+NOINLINE double k_copyvis_Ref(long frames)
+{
+    double sum = 0;
+    for (long j = 0; j < frames; j++) {
+        g_clock = frame_time(j, frames);
+        sum += ref_frame_visuals(&g_ref_static, g_ref_visuals);
+    }
+    return sum;
+}
+
 typedef double (*kernel_fn)(long frames);
 
-enum { S_LIB, S_REF_DEC, S_REF_CACHED, S_REF_LERP, S_LIB_COPY, S_REF_COPY, NSIDES };
+enum { S_LIB, S_REF_DEC, S_REF_CACHED, S_REF_LERP, S_LIB_COPY, S_REF_COPY, S_LIB_VIS, S_REF_VIS, NSIDES };
 static const kernel_fn kernels[NSIDES] = {k_frames_CALayer, k_frames_RefDecomposed, k_frames_RefCached,
-                                          k_frames_RefLerp, k_copy_CALayer, k_copy_Ref};
+                                          k_frames_RefLerp, k_copy_CALayer, k_copy_Ref, k_copyvis_CALayer,
+                                          k_copyvis_Ref};
 static const char *const kernel_ids[NSIDES] = {"k_frames_CALayer", "k_frames_RefDecomposed", "k_frames_RefCached",
-                                               "k_frames_RefLerp", "k_copy_CALayer", "k_copy_Ref"};
+                                               "k_frames_RefLerp", "k_copy_CALayer", "k_copy_Ref",
+                                               "k_copyvis_CALayer", "k_copyvis_Ref"};
 static const char *const side_names[NSIDES] = {"library (.so)",      "C, decomposed", "C, decomposed once",
-                                               "C, matrix lerp",     "library, copy only", "C, copy only"};
+                                               "C, matrix lerp",     "library, copy only", "C, copy only",
+                                               "library, copy, vis.", "C, copy, visuals"};
 
 /* ------------------------------------------------------------------------ */
 /* Helpers.                                                                  */
@@ -783,8 +876,10 @@ static void use(const Trees *t)
     g_probe[2] = t->n - 1;
     g_lib_root = t->lib;
     g_lib_static = t->libStatic;
+    g_lib_visual = t->libVisual;
     g_ref = t->ref;
     g_ref_static = t->refStatic;
+    g_ref_visuals = t->refVisuals;
 }
 
 static size_t heap_in_use(void)
@@ -806,6 +901,24 @@ static void setup(Trees *t, long n)
     t->libBytes = (double)(h1 - h0) / (double)n;
     t->refBytes = (double)(h3 - h2) / (double)n;
     build_ref(&t->refStatic, n, false);
+    /* The "copy, visuals" trees: the unanimated ones, with a background
+     * colour (one shared colour), a corner radius and a border width. */
+    t->libVisual = build_lib(n, false);
+    CGColorRef colour = CGColorCreateGenericRGB(0.2, 0.4, 0.6, 1);
+    t->refVisuals = calloc((size_t)n + 1, sizeof *t->refVisuals);
+    if (!t->refVisuals)
+        abort();
+    CATransactionBegin(); /* no implicit animations: the tree stays unanimated */
+    CATransactionSetDisableActions(true);
+    for (long i = 0; i < n; i++) {
+        CALayerRef s = CALayerGetSublayerAtIndex(t->libVisual, (size_t)i);
+        CALayerSetBackgroundColor(s, colour);
+        CALayerSetCornerRadius(s, 4 + (double)(i % 8));
+        CALayerSetBorderWidth(s, 1);
+        t->refVisuals[1 + i] = (RefVisuals){&g_ref_colour, NULL, 4 + (double)(i % 8), 1};
+    }
+    CATransactionCommit();
+    CGColorRelease(colour);
     use(t);
 }
 
@@ -813,6 +926,8 @@ static void teardown(Trees *t)
 {
     CARelease(t->lib);
     CARelease(t->libStatic);
+    CARelease(t->libVisual);
+    free(t->refVisuals);
     free_ref(&t->ref);
     free_ref(&t->refStatic);
 }
@@ -947,6 +1062,7 @@ static int run_callgrind(long n, long frames)
     g_clock = frame_time(0, 1);
     (void)lib_frame(g_lib_root);
     (void)lib_frame(g_lib_static);
+    (void)lib_frame_visuals(g_lib_visual);
     (void)ref_frame(&g_ref, g_clock, MODE_DECOMPOSE);
     for (int s = 0; s < NSIDES; s++) {
         double cs = kernels[s](frames);
@@ -1041,6 +1157,13 @@ int main(int argc, char **argv)
             fprintf(stderr, "MISMATCH checksums at %ld layers: library %.9f, C %.9f\n", rows[z].n, a, b);
             ok = 0;
         }
+        /* The copies with visuals read the same values on both sides. */
+        a = rows[z].checksum[S_LIB_VIS], b = rows[z].checksum[S_REF_VIS];
+        if (!(fabs(a - b) <= 1e-9 * (1 + fabs(b)))) {
+            fprintf(stderr, "MISMATCH copy-with-visuals checksums at %ld layers: library %.9f, C %.9f\n",
+                    rows[z].n, a, b);
+            ok = 0;
+        }
         teardown(&trees[z]);
     }
     if (!ok)
@@ -1065,14 +1188,16 @@ int main(int argc, char **argv)
            "(k + 0.5)/60 s. Library frame: CALayerCopyPresentationLayer(root) + reading 3 layers + CARelease.\n"
            "C frame: malloc a fresh node array, copy the model into it, evaluate the same animations (same\n"
            "timing math and Bezier solve), read 3 layers, free. 'copy only': the same trees without animations.\n"
+           "'copy, visuals': those trees with a shared background colour, a corner radius and a border width\n"
+           "on every sublayer (C: a node with those fields, the colour retained and released atomically).\n"
            "Best of %d interleaved rounds; one core.\n\n", reps);
     printf("  %-8s %-20s %12s %14s %10s %8s\n", "layers", "side", "ms/frame", "ns/anim.layer", "lib / side", "frames");
     for (int z = 0; z < nsizes; z++) {
         const Row *r = &rows[z];
         for (int s = 0; s < NSIDES; s++) {
-            double lib = s >= S_LIB_COPY ? r->best[S_LIB_COPY] : r->best[S_LIB];
+            double lib = s >= S_LIB_VIS ? r->best[S_LIB_VIS] : s >= S_LIB_COPY ? r->best[S_LIB_COPY] : r->best[S_LIB];
             printf("  %-8ld %-20s %12.3f %14.1f", r->n, side_names[s], r->best[s] / 1e6, r->best[s] / (double)r->n);
-            if (s == S_LIB || s == S_LIB_COPY)
+            if (s == S_LIB || s == S_LIB_COPY || s == S_LIB_VIS)
                 printf(" %10s", "");
             else
                 printf(" %9.2fx", lib / r->best[s]);
@@ -1111,6 +1236,13 @@ int main(int argc, char **argv)
                "%.2fx vs C (%.3f ms)\n",
                r->n, r->best[S_LIB_COPY] / 1e6, r->best[S_LIB_COPY] / (double)r->n,
                r->best[S_LIB_COPY] / r->best[S_REF_COPY], r->best[S_REF_COPY] / 1e6);
+    }
+    for (int z = 0; z < nsizes; z++) {
+        const Row *r = &rows[z];
+        printf("SUMMARY animation: %ld layers, copy with visuals (background colour, corner radius, border "
+               "width): library %.3f ms/frame (%.0f ns/layer), %.2fx vs C (%.3f ms)\n",
+               r->n, r->best[S_LIB_VIS] / 1e6, r->best[S_LIB_VIS] / (double)r->n,
+               r->best[S_LIB_VIS] / r->best[S_REF_VIS], r->best[S_REF_VIS] / 1e6);
     }
     if (nsizes > 1) {
         const Row *a = &rows[0], *b = &rows[nsizes - 1];

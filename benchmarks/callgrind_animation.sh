@@ -153,14 +153,16 @@ def per_op(kernel):
 
 kernels = [("library (.so)", "k_frames_CALayer"), ("C, decomposed", "k_frames_RefDecomposed"),
            ("C, decomposed once", "k_frames_RefCached"), ("C, matrix lerp", "k_frames_RefLerp"),
-           ("library, copy only", "k_copy_CALayer"), ("C, copy only", "k_copy_Ref")]
+           ("library, copy only", "k_copy_CALayer"), ("C, copy only", "k_copy_Ref"),
+           ("library, copy, vis.", "k_copyvis_CALayer"), ("C, copy, visuals", "k_copyvis_Ref")]
 res = {k: per_op(k) for _, k in kernels}
 print(f"Instructions per animated layer per frame (callgrind; a root with {layers} sublayers, 3 animations\n"
       f"each, {frames} frames; the frame loop, the copy and its release included)\n")
 print(f"  {'kernel':22s} {'Ir/layer':>10s} {'library / this':>15s}")
 for label, k in kernels:
     v = res[k]
-    lib = res["k_copy_CALayer"] if k.startswith("k_copy") else res["k_frames_CALayer"]
+    lib = res["k_copyvis_CALayer"] if k.startswith("k_copyvis") else \
+        res["k_copy_CALayer"] if k.startswith("k_copy") else res["k_frames_CALayer"]
     r = f"{lib / v:14.2f}x" if v and lib and not k.endswith("CALayer") else ""
     print(f"  {label:22s} {v if v is not None else float('nan'):10.0f} {r:>15s}")
 
@@ -289,6 +291,10 @@ lc, rc = res["k_copy_CALayer"], res["k_copy_Ref"]
 if lc and rc:
     print(f"SUMMARY callgrind animation: presentation copy of an unanimated tree: {lc:.0f} Ir/layer, "
           f"{lc / rc:.1f}x vs C array copy ({rc:.0f})")
+lv, rv = res["k_copyvis_CALayer"], res["k_copyvis_Ref"]
+if lv and rv:
+    print(f"SUMMARY callgrind animation: presentation copy of an unanimated tree with visuals: {lv:.0f} Ir/layer, "
+          f"{lv / rv:.1f}x vs C ({rv:.0f})")
 top = sorted(bucket.items(), key=lambda t: -t[1])[:3]
 print(f"SUMMARY callgrind animation: library per animated layer: {mallocs / n:.0f} mallocs, "
       f"{(retains + releases) / n:.0f} retain/release, {splits / n:.0f} key-path splits; top kinds: "

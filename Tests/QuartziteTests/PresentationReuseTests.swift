@@ -240,6 +240,44 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         #expect(c2.sublayers[1].visuals !== held[1] && c2.sublayers[1].visuals!.shadowOpacity == 1)
     }
 
+    @Test func aLargeTreeOfLeavesWithVisualsIsCopiedRightWithPrefetching() {
+        // Above 2,048 sublayers the plain-leaf loop prefetches (visuals included).
+        let root = Layer()
+        let colours = (0..<4).map { Color(space: .sRGB, components: [Double($0) / 4, 0, 0, 1]) }
+        withModelLock {
+            for i in 0..<3000 {
+                let l = Layer()
+                l.position = CGPoint(x: Double(i), y: 0)
+                if i % 3 != 0 { l.ensureVisuals.backgroundColor = colours[i % 4]; l.ensureVisuals.cornerRadius = Double(i) }
+                if i % 7 == 0 { l.ensureVisuals.shadowOpacity = 0.5 }
+                _ = root.addSublayer(l, function: "test")
+            }
+        }
+        withModelLock { _ = root.presentationCopy(now: 0) }
+        withModelLock { for (i, l) in root.sublayers.enumerated() where i % 5 == 0 { l.ensureVisuals.cornerRadius = -1 } }
+        let c = withModelLock { root.presentationCopy(now: 0) }
+        #expect(c.sublayers.count == 3000)
+        for (i, s) in c.sublayers.enumerated() {
+            let model = root.sublayers[i]
+            #expect(s.modelLayer === model && s.superlayer === c && s.position.x == Double(i))
+            #expect((s.visuals == nil) == (model.visuals == nil))
+            if let v = s.visuals, let m = model.visuals {
+                #expect(v !== m && v.cornerRadius == m.cornerRadius && v.backgroundColor === m.backgroundColor)
+                #expect(v.shadowOpacity == m.shadowOpacity)
+            }
+        }
+    }
+
+    @Test func prefetchOffsetsAreFoundAndMatchTheLayout() throws {
+        let o = try #require(PresentationPrefetch.offsets)   // nil would turn prefetching off
+        let l = Layer()
+        l.visuals = LayerVisuals()
+        let base = UnsafeRawPointer(Unmanaged.passUnretained(l).toOpaque())
+        #expect(base.load(fromByteOffset: o.visuals, as: UnsafeRawPointer.self)
+                == UnsafeRawPointer(Unmanaged.passUnretained(l.visuals!).toOpaque()))
+        #expect(o.visualsBytes >= 56 && o.visualsBytes <= 64)   // header, four properties and `rare`
+    }
+
     @Test func aCopyWhoseHostAddedVisualsLosesThemWhenItsLeafHasNone() {
         let root = Layer(), leaf = Layer()
         withModelLock { _ = root.addSublayer(leaf, function: "test") }

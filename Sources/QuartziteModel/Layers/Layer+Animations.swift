@@ -548,7 +548,7 @@ extension Layer {
                 }
             }
             guard refreshed else { break }
-            prefetch?.ahead(i, models: models, copies: copies)
+            prefetch?.ahead(i, models: models, copies: copies, visuals: true)
             i &+= 1
         }
         return i
