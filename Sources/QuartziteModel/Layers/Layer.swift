@@ -254,12 +254,18 @@ public final class Layer: QZObject, Handle {
             // holding `superlayer` is requested 64 sublayers ahead, into the
             // second-level cache: a step takes a few nanoseconds, memory
             // answers in about a hundred.)
-            let ahead = subs.count > 128 ? Layer.superlayerOffset : nil
-            for i in subs.indices {
-                if let ahead, i &+ 64 < subs.count {
+            let n = subs.count
+            var i = 0
+            if n > 128, let ahead = Layer.superlayerOffset {
+                while i &+ 64 < n {
                     qz_internal_prefetch_l2(UnsafeRawPointer(subs.unretained(i &+ 64).toOpaque()) + ahead)
+                    subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
+                    i &+= 1
                 }
+            }
+            while i < n {
                 subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
+                i &+= 1
             }
         }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
@@ -294,8 +300,9 @@ public final class Layer: QZObject, Handle {
     /// True when `superlayer` is `layer` (compared by address, no retain).
     @inline(__always)
     package func superlayerIs(_ layer: Layer) -> Bool {
-        withUnsafeMutablePointer(to: &superlayer) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
-            == UnsafeRawPointer(Unmanaged.passUnretained(layer).toOpaque())
+        // (As integers: comparing optional pointers costs a few more instructions.)
+        withUnsafeMutablePointer(to: &superlayer) { UnsafeRawPointer($0).load(as: UInt.self) }
+            == UInt(bitPattern: Unmanaged.passUnretained(layer).toOpaque())
     }
 
     // MARK: Derived access
