@@ -448,6 +448,43 @@ static void multi_megabyte_strings(void) {
     CHECK_NO_ERROR();
 }
 
+/* The fuzzer's crash (seed 717, step 51,870): under a y scale of 2^53 a
+ * rectangle replaced by its stroked outline asked cairo for the stroke's
+ * extents with a clamped corner plus half the capped width at exactly 2^23
+ * device pixels, which cairo's fixed point wraps: cairo_stroke_extents
+ * crashed. The bounding box is now answered, and so is one of a stroke
+ * exactly twice the clamp limit wide (the cap itself) with no scale. */
+static void stroked_outline_bounds_at_the_width_cap(void) {
+    CVPixelBufferRef pb = NULL;
+    CVPixelBufferCreate(NULL, 64, 17, kCVPixelFormatType_32BGRA, NULL, &pb);
+    CGContextRef c = QZBitmapContextCreateWithPixelBuffer(pb);
+    CHECK(c != NULL);
+    CGContextSaveGState(c);
+    CGContextScaleCTM(c, 1, 9007199254740992.0);
+    CGContextAddRect(c, CGRectMake(0.8044565188351871, 0.25, 88.75, -42.5));
+    CGContextReplacePathWithStrokedPath(c);
+    CGRect box = CGContextGetPathBoundingBox(c);
+    CHECK(!CGRectIsNull(box));
+    CGContextRestoreGState(c);
+    CGContextBeginPath(c);
+    CGContextSetLineWidth(c, 8388608);
+    CGContextAddRect(c, CGRectMake(0, 0, 8388608, 8388608));
+    CGContextReplacePathWithStrokedPath(c);
+    box = CGContextGetPathBoundingBox(c);
+    CHECK(!CGRectIsNull(box));
+    CHECK_NO_ERROR();
+    /* Still usable: an ordinary outline's box is exact (a 2-wide stroke of
+     * a 10 x 10 square reaches 1 beyond it on every side). */
+    CGContextBeginPath(c);
+    CGContextSetLineWidth(c, 2);
+    CGContextAddRect(c, CGRectMake(3, 3, 10, 10));
+    CGContextReplacePathWithStrokedPath(c);
+    box = CGContextGetPathBoundingBox(c);
+    CHECK(box.origin.x == 2 && box.origin.y == 2 && box.size.width == 12 && box.size.height == 12);
+    CGContextRelease(c);
+    CVPixelBufferRelease(pb);
+}
+
 int main(void) {
     RUN(copy_of_a_mask_copy);
     RUN(copy_of_copies_keeps_their_values);
@@ -463,5 +500,6 @@ int main(void) {
     RUN(multi_megabyte_strings);
     RUN(enormous_stroke_widths_finish);
     RUN(dashes_under_an_extreme_shear_finish);
+    RUN(stroked_outline_bounds_at_the_width_cap);
     return qz_summary();
 }

@@ -69,8 +69,10 @@ package func safeArc(_ cr: OpaquePointer, _ x: Double, _ y: Double, _ radius: Do
 // root of the line's device width over the tolerance: a width of 10^15
 // device pixels never finishes. Strokes wider than 10^5 device pixels get a
 // tolerance proportional to their width (at most 256 pen vertices) and a
-// width capped at twice the coordinate limit, which already covers every
-// point cairo is handed.
+// width capped just short of twice the coordinate limit, which already
+// covers every point cairo is handed. (Short of it: a point at the limit
+// plus half of twice the limit is 2^23 pixels, which cairo's fixed point
+// wraps to its most negative value, and cairo_stroke_extents then crashed.)
 
 /// Runs `body` (a cairo stroke, its extents or a hit test) with the line
 /// width and tolerance made safe for cairo; the common case runs it as is.
@@ -143,7 +145,7 @@ func dashesWouldNotFinish(_ cr: OpaquePointer) -> Bool {
 func withWideStroke<R>(_ cr: OpaquePointer, width: Double, scale: Double, _ body: () -> R) -> R {
     cairo_save(cr)
     defer { cairo_restore(cr) }
-    let cap = 2 * cairoDeviceLimit
+    let cap = 2 * cairoDeviceLimit - 16
     var device = width * scale
     if !(device <= cap) && scale > 0 && scale.isFinite {
         cairo_set_line_width(cr, cap / scale)
