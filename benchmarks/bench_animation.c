@@ -755,85 +755,26 @@ NOINLINE double ref_frame(const RefTree *tree, double now, int mode)
     return sum;
 }
 
-NOINLINE double k_frames_CALayer(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += lib_frame(g_lib_root);
+/* A kernel: `frames` frames at the frame times, FRAME (an expression) each. */
+#define FRAME_KERNEL(name, FRAME)                 \
+    NOINLINE double name(long frames)             \
+    {                                             \
+        double sum = 0;                           \
+        for (long j = 0; j < frames; j++) {       \
+            g_clock = frame_time(j, frames);      \
+            sum += FRAME;                         \
+        }                                         \
+        return sum;                               \
     }
-    return sum;
-}
 
-NOINLINE double k_frames_RefDecomposed(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += ref_frame(&g_ref, g_clock, MODE_DECOMPOSE);
-    }
-    return sum;
-}
-
-NOINLINE double k_frames_RefCached(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += ref_frame(&g_ref, g_clock, MODE_CACHED);
-    }
-    return sum;
-}
-
-NOINLINE double k_frames_RefLerp(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += ref_frame(&g_ref, g_clock, MODE_LERP);
-    }
-    return sum;
-}
-
-NOINLINE double k_copy_CALayer(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += lib_frame(g_lib_static);
-    }
-    return sum;
-}
-
-NOINLINE double k_copy_Ref(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += ref_frame(&g_ref_static, g_clock, MODE_COPY_ONLY);
-    }
-    return sum;
-}
-
-NOINLINE double k_copyvis_CALayer(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += lib_frame_visuals(g_lib_visual);
-    }
-    return sum;
-}
-
-NOINLINE double k_copyvis_Ref(long frames)
-{
-    double sum = 0;
-    for (long j = 0; j < frames; j++) {
-        g_clock = frame_time(j, frames);
-        sum += ref_frame_visuals(&g_ref_static, g_ref_visuals);
-    }
-    return sum;
-}
+FRAME_KERNEL(k_frames_CALayer, lib_frame(g_lib_root))
+FRAME_KERNEL(k_frames_RefDecomposed, ref_frame(&g_ref, g_clock, MODE_DECOMPOSE))
+FRAME_KERNEL(k_frames_RefCached, ref_frame(&g_ref, g_clock, MODE_CACHED))
+FRAME_KERNEL(k_frames_RefLerp, ref_frame(&g_ref, g_clock, MODE_LERP))
+FRAME_KERNEL(k_copy_CALayer, lib_frame(g_lib_static))
+FRAME_KERNEL(k_copy_Ref, ref_frame(&g_ref_static, g_clock, MODE_COPY_ONLY))
+FRAME_KERNEL(k_copyvis_CALayer, lib_frame_visuals(g_lib_visual))
+FRAME_KERNEL(k_copyvis_Ref, ref_frame_visuals(&g_ref_static, g_ref_visuals))
 
 typedef double (*kernel_fn)(long frames);
 
