@@ -114,6 +114,16 @@ struct TextTests {
         clearLastError()
     }
 
+    @Test func lineMetricsTakeAnyPangoExtentsWithoutOverflow() {
+        // The extents Pango returned in fuzzer seed 1041: y + height overflows Int32.
+        let r = PangoRectangle(x: 0, y: -1_800_605_378, width: 153_600, height: -2_143_206_143)
+        let m = TextLayout.verticalMetrics(r)
+        #expect(m.ascent == 1_800_605_378.0 / 1024)
+        #expect(m.descent == -3_943_811_521.0 / 1024)
+        let ordinary = TextLayout.verticalMetrics(PangoRectangle(x: 0, y: -12 * 1024, width: 0, height: 15 * 1024))
+        #expect(ordinary.ascent == 12 && ordinary.descent == 3)
+    }
+
     // MARK: - Fonts
 
     @Test func appleNamesResolveToMetricCompatibleFaces() {

@@ -10,6 +10,20 @@ import Testing
 @testable import Quartzite
 
 @Suite struct Transform3DTests {
+    @Test func isIdentityLooksAtEveryEntry() {
+        let identity = [1.0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+        #expect(matrix(identity).isIdentity)
+        // -0 equals 0.
+        #expect(matrix(identity.map { $0 == 0 ? -0.0 : $0 }).isIdentity)
+        for i in 0..<16 {
+            for v in [0.5, Double.nan, Double.infinity] {
+                var e = identity
+                e[i] = v
+                #expect(!matrix(e).isIdentity, "entry \(i) = \(v)")
+            }
+        }
+    }
+
     @Test func translationPutsOffsetsInTheLastRow() {
         let t = CATransform3DMakeTranslation(10, 20, 30)
         #expect(t.isEqual(to: matrix([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 10, 20, 30, 1])))

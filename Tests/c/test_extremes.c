@@ -485,6 +485,27 @@ static void stroked_outline_bounds_at_the_width_cap(void) {
     CVPixelBufferRelease(pb);
 }
 
+/* An underline style beyond any integer (a finite 1e300) trapped in the
+ * conversion of the style number; found while investigating fuzzer seed
+ * 1041. It underlines once. */
+static void enormous_underline_style_lays_out(void) {
+    CFMutableAttributedStringRef s = CFAttributedStringCreateMutable(NULL, 0);
+    CFAttributedStringReplaceString(s, (CFRange){0, 0}, "underlined");
+    const double styles[] = { 1e300, -1e300, 9.2233720368547758e18, 1 };
+    for (size_t i = 0; i < sizeof styles / sizeof styles[0]; i++) {
+        CAValueRef v = CAValueCreateNumber(styles[i]);
+        CFAttributedStringSetAttribute(s, (CFRange){0, 10}, kCTUnderlineStyleAttributeName, v);
+        CARelease(v);
+        CTLineRef line = CTLineCreateWithAttributedString(s);
+        CHECK(line != NULL);
+        double ascent = 0, descent = 0, leading = 0;
+        CHECK(CTLineGetTypographicBounds(line, &ascent, &descent, &leading) > 0 && ascent > 0);
+        CARelease(line);
+    }
+    CHECK_NO_ERROR();
+    CARelease(s);
+}
+
 int main(void) {
     RUN(copy_of_a_mask_copy);
     RUN(copy_of_copies_keeps_their_values);
@@ -501,5 +522,6 @@ int main(void) {
     RUN(enormous_stroke_widths_finish);
     RUN(dashes_under_an_extreme_shear_finish);
     RUN(stroked_outline_bounds_at_the_width_cap);
+    RUN(enormous_underline_style_lays_out);
     return qz_summary();
 }

@@ -126,7 +126,12 @@ extension CATransform3D {
         return r.isFinite
     }
 
-    @inlinable public var isIdentity: Bool { isEqual(to: .identity) }
+    /// (Entry by entry, first to last: a transform that is not the identity
+    /// usually differs in its first entries, and the test stops there.)
+    @inlinable public var isIdentity: Bool {
+        m11 == 1 && m12 == 0 && m13 == 0 && m14 == 0 && m21 == 0 && m22 == 1 && m23 == 0 && m24 == 0
+            && m31 == 0 && m32 == 0 && m33 == 1 && m34 == 0 && m41 == 0 && m42 == 0 && m43 == 0 && m44 == 1
+    }
 
     /// Exact, entry-by-entry equality (NaN is never equal).
     @inlinable public func isEqual(to b: CATransform3D) -> Bool {

@@ -171,7 +171,8 @@ package final class TextLayout {
                 let m = LineMetrics(
                     baseline: baseline, top: Double(box.y) * scale, height: Double(box.height) * scale,
                     logicalX: Double(lineLogical.x) * scale, width: Double(lineLogical.width) * scale,
-                    ascent: -Double(lineLogical.y) * scale, descent: Double(lineLogical.y + lineLogical.height) * scale,
+                    ascent: TextLayout.verticalMetrics(lineLogical).ascent,
+                    descent: TextLayout.verticalMetrics(lineLogical).descent,
                     rightToLeft: pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL,
                     startByte: Int(line.pointee.start_index), byteCount: Int(line.pointee.length))
                 lines.append(m)
@@ -195,6 +196,14 @@ package final class TextLayout {
     // (The last reference may go on any thread: Pango's font caches are
     // touched when a layout's fonts go, so under the text lock.)
     deinit { withTextLock { g_object_unref(UnsafeMutableRawPointer(layout)) } }
+
+    /// A line's ascent and descent in points from its logical rectangle
+    /// (Pango units). Summed as doubles: Pango was seen returning extents
+    /// whose 32-bit sum overflows (fuzzer seed 1041), and an Int32 sum traps.
+    package static func verticalMetrics(_ r: PangoRectangle) -> (ascent: Double, descent: Double) {
+        let scale = 1 / Double(PANGO_SCALE)
+        return (-Double(r.y) * scale, (Double(r.y) + Double(r.height)) * scale)
+    }
 
     /// Points as Pango units, or nil for "no limit" (nil, not finite, or
     /// too large for Pango's 32-bit units).
@@ -295,7 +304,9 @@ package final class TextLayout {
                 if c.w < 1 { insert(pango_attr_foreground_alpha_new(pangoColor(c.w))) }
             }
             if let u = attrs.number(TextAttributeName.underlineStyle), u != 0 {
-                let style = Int(u) & 0xFF
+                // (The low byte is the style; a number beyond any integer
+                // underlines once rather than trapping in the conversion.)
+                let style = u.magnitude < 0x1p62 ? Int(u) & 0xFF : 1
                 insert(pango_attr_underline_new(style == 9 ? PANGO_UNDERLINE_DOUBLE : PANGO_UNDERLINE_SINGLE))
                 if let c = attrs.color(TextAttributeName.underlineColor)?.rgba {
                     insert(pango_attr_underline_color_new(pangoColor(c.x), pangoColor(c.y), pangoColor(c.z)))
