@@ -168,11 +168,11 @@ package final class TextLayout {
                 pango_layout_iter_get_line_extents(iter, nil, &box)
                 pango_layout_line_get_extents(line, nil, &lineLogical)
                 let baseline = Double(pango_layout_iter_get_baseline(iter)) * scale
+                let vertical = TextLayout.verticalMetrics(lineLogical)
                 let m = LineMetrics(
                     baseline: baseline, top: Double(box.y) * scale, height: Double(box.height) * scale,
                     logicalX: Double(lineLogical.x) * scale, width: Double(lineLogical.width) * scale,
-                    ascent: TextLayout.verticalMetrics(lineLogical).ascent,
-                    descent: TextLayout.verticalMetrics(lineLogical).descent,
+                    ascent: vertical.ascent, descent: vertical.descent,
                     rightToLeft: pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL,
                     startByte: Int(line.pointee.start_index), byteCount: Int(line.pointee.length))
                 lines.append(m)

@@ -530,17 +530,7 @@ extension Layer {
             let refreshed = model._withUnsafeGuaranteedRef { m in
                 UnsafeBufferPointer(copies).unretained(i)._withUnsafeGuaranteedRef { old in
                     guard m.layerClass === old.layerClass, old.isBareCopy else { return false }
-                    if let v = m.unretainedVisuals {
-                        // The copy's own box is overwritten in place, or made once.
-                        if let ov = old.unretainedVisuals {
-                            guard isKnownUniquelyReferenced(&old.visuals!) else { return false }
-                            ov._withUnsafeGuaranteedRef { o in v._withUnsafeGuaranteedRef { o.assign(copyOf: $0) } }
-                        } else {
-                            old.visuals = v._withUnsafeGuaranteedRef { $0.copy() }
-                        }
-                    } else if old.visuals != nil {
-                        old.visuals = nil
-                    }
+                    old.assignVisuals(copyOf: m)
                     old.assignInlineState(copyOf: m)
                     if !old.holdsModel(m) { old.modelLayer = m }
                     old.superlayer = parent
@@ -589,6 +579,23 @@ extension Layer {
     /// The visuals without a retain.
     @inline(__always)
     fileprivate var unretainedVisuals: Unmanaged<LayerVisuals>? { unretained(&visuals) }
+
+    /// This copy's visuals made `other`'s (but the mask): its own box
+    /// overwritten in place when nothing else holds it (no allocation),
+    /// otherwise a fresh copy; none when `other` has none. Read without
+    /// reference counting.
+    @inline(__always)
+    package func assignVisuals(copyOf other: Layer) {
+        if let v = other.unretainedVisuals {
+            if let own = unretainedVisuals, isKnownUniquelyReferenced(&visuals!) {
+                own._withUnsafeGuaranteedRef { o in v._withUnsafeGuaranteedRef { o.assign(copyOf: $0) } }
+            } else {
+                visuals = v._withUnsafeGuaranteedRef { $0.copy() }
+            }
+        } else if visuals != nil {
+            visuals = nil
+        }
+    }
 
     /// Frees the copies kept for reuse by this layer's root: a layer leaving
     /// the tree must not be kept alive by the copies of it (called before

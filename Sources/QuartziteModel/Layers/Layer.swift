@@ -186,15 +186,7 @@ public final class Layer: QZObject, Handle {
         // (Fields written only when either side has something: most layers
         // have none of these side objects.)
         if let m = visuals?.mask, m.superlayer === self { m.superlayer = nil }   // an earlier copy's mask copy
-        if let v = other.visuals {
-            // An earlier copy's own box is overwritten in place (no
-            // allocation): nobody else can see it change.
-            if visuals != nil, isKnownUniquelyReferenced(&visuals!) {
-                visuals.unsafelyUnwrapped.assign(copyOf: v)
-            } else {
-                visuals = v.copy()
-            }
-        } else if visuals != nil { visuals = nil }
+        assignVisuals(copyOf: other)
         if let t = other.timing { timing = t.copy() } else if timing != nil { timing = nil }
         if other.extras != nil || extras != nil { assignExtras(copyOf: other) }
         if animationList != nil { animationList = nil }
@@ -254,19 +246,19 @@ public final class Layer: QZObject, Handle {
             // holding `superlayer` is requested 64 sublayers ahead, into the
             // second-level cache: a step takes a few nanoseconds, memory
             // answers in about a hundred.)
+            @inline(__always) func unlink(_ j: Int) {
+                subs.unretained(j)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
+            }
             let n = subs.count
             var i = 0
             if n > 128, let ahead = Layer.superlayerOffset {
                 while i &+ 64 < n {
                     qz_internal_prefetch_l2(UnsafeRawPointer(subs.unretained(i &+ 64).toOpaque()) + ahead)
-                    subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
+                    unlink(i)
                     i &+= 1
                 }
             }
-            while i < n {
-                subs.unretained(i)._withUnsafeGuaranteedRef { if $0.superlayerIs(self) { $0.superlayer = nil } }
-                i &+= 1
-            }
+            while i < n { unlink(i); i &+= 1 }
         }
         if let mask = visuals?.mask, mask.superlayer === self { mask.superlayer = nil }
         hooks?.releaseAll()
