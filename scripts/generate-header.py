@@ -2,7 +2,9 @@
 """Regenerates include/quartzite/quartzite.h from the Swift export layer.
 
 The Swift compiler prints a C declaration (with its doc comment) for every
-`@c` function when asked for `-emit-clang-header-path`. That output is full of
+`@c` function when asked for `-emit-clang-header-path`. An export written in
+C instead (Sources/CQuartzite) keeps its place in the export file: its
+`///` doc comment above a line `// C export: <C declaration>`. That output is full of
 Swift's own macros and nullability qualifiers, so this script keeps only the
 declarations, rewrites them as plain C99/C++11, groups them by family, and
 wraps them in a header that includes the hand-written quartzite_types.h.
@@ -190,6 +192,15 @@ def source_layout(path):
         m = re.match(r"@c public func (\w+)", line)
         if m:
             items.append(("func", m.group(1)))
+            continue
+        # An export written in C (Sources/CQuartzite): its declaration on a
+        # marker line, its doc comment the `///` lines just above.
+        m = re.match(r"// C export: (.*\b(\w+)\(.*\);)$", line)
+        if m:
+            k = j
+            while k > 0 and lines[k - 1].startswith("///"):
+                k -= 1
+            items.append(("cfunc", m.group(2), lines[k:j], m.group(1)))
     return comment_block(intro), items
 
 
@@ -207,7 +218,8 @@ def clean_header(raw):
     listed = {f for f, _ in SECTIONS}
     problems = []
     for f in sorted(os.listdir(EXPORTS_DIR)):
-        exports = f.endswith(".swift") and "@c public func" in open(os.path.join(EXPORTS_DIR, f), encoding="utf-8").read()
+        text = open(os.path.join(EXPORTS_DIR, f), encoding="utf-8").read() if f.endswith(".swift") else ""
+        exports = "@c public func" in text or "// C export: " in text
         if exports and f not in listed:
             problems.append(f"{f} is not in SECTIONS (scripts/generate-header.py)")
     out = [
@@ -260,7 +272,12 @@ def clean_header(raw):
                 problems.append(f"{name} is exported twice")
                 continue
             seen.add(name)
-            if name not in decls:
+            if item[0] == "cfunc":
+                if name in decls:
+                    problems.append(f"{filename}: {name} is both @c and a C export")
+                    continue
+                decls[name] = (doc_to_c(item[2]) if item[2] else None, item[3])
+            elif name not in decls:
                 problems.append(f"{filename}: {name} has no declaration in the compiler's header")
                 continue
             if pending_mark is not None:

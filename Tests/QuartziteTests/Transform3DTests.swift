@@ -79,6 +79,80 @@ import Testing
         #expect(CATransform3DConcat(a, b).isEqual(to: matrix([5, 6, 3, 5, 17, 18, 7, 13, 29, 30, 11, 21, 41, 42, 15, 29])))
     }
 
+    /// CATransform3DConcat's bodies (Sources/CQuartzite/transform_concat.c:
+    /// AVX when the CPU has it, portable C otherwise) and the engine's
+    /// concatenating(_:) give the same bits, for matrices of every kind.
+    @Test func concatBodiesAgreeWithTheEngineBitForBit() {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let unit = Double(state >> 11) / Double(1 << 53)
+            // Mostly ordinary values, sometimes tiny or huge ones and zeros.
+            switch state & 7 {
+            case 0: return 0
+            case 1: return (unit - 0.5) * 1e-200
+            case 2: return (unit - 0.5) * 1e150
+            default: return (unit - 0.5) * 20
+            }
+        }
+        var samples = [CATransform3D.identity, CATransform3DMakeRotation(0.7, 1, 2, 3)]
+        for _ in 0..<400 { samples.append(matrix((0..<16).map { _ in next() })) }
+        var compared = 0
+        for i in samples.indices {
+            let a = samples[i], b = samples[(i * 7 + 3) % samples.count]
+            let engine = a.concatenating(b)
+            guard engine.isFinite else { continue }
+            QZClearLastError()
+            let exported = CATransform3DConcat(a, b), portable = qz_internal_concat_portable(a, b)
+            #expect(takeError() == QZErrorNone)
+            for (k, (e, x, p)) in zip(entries(engine), zip(entries(exported), entries(portable))).map({ ($0, $1.0, $1.1) }).enumerated() {
+                #expect(e.bitPattern == x.bitPattern && e.bitPattern == p.bitPattern,
+                        "sample \(i), entry \(k): engine \(e), export \(x), portable \(p) (AVX body: \(qz_internal_concat_has_avx()))")
+            }
+            compared += 1
+        }
+        #expect(compared > 300)
+    }
+
+    /// Both bodies test finiteness on the sum of the entries first; a sum
+    /// that overflows while every entry is finite is no error.
+    @Test func concatWithFiniteEntriesWhoseSumOverflowsIsNoError() {
+        let a = matrix([1e308, 0, 0, 0, 0, 1e308, 0, 0, 0, 0, 1e308, 0, 0, 0, 0, 1])
+        for body in [CATransform3DConcat, qz_internal_concat_portable] {
+            QZClearLastError()
+            let r = body(a, .identity)
+            #expect(takeError() == QZErrorNone)
+            #expect(r.isEqual(to: a))
+            // An entry that overflows (1e308 * 10) is the error: a comes back.
+            let t = body(a, CATransform3DMakeScale(10, 1, 1))
+            #expect(takeError() == QZErrorNotFinite)
+            #expect(t.isEqual(to: a))
+            // NaN and infinity in either operand, at any entry.
+            for k in 0..<16 {
+                for v in [Double.nan, Double.infinity, -Double.infinity] {
+                    var e = entries(CATransform3DMakeRotation(0.3, 0, 0, 1))
+                    e[k] = v
+                    let bad = matrix(e), good = CATransform3DMakeTranslation(1, 2, 3)
+                    #expect(body(good, bad).isEqual(to: good), "b entry \(k) = \(v)")
+                    #expect(takeError() == QZErrorNotFinite)
+                    let back = body(bad, good)
+                    #expect(entries(back).enumerated().allSatisfy { $0.element.bitPattern == e[$0.offset].bitPattern },
+                            "a entry \(k) = \(v)")
+                    #expect(takeError() == QZErrorNotFinite)
+                }
+            }
+        }
+        QZClearLastError()
+        _ = CATransform3DConcat(CATransform3DMakeScale(.greatestFiniteMagnitude, 1, 1), CATransform3DMakeScale(2, 1, 1))
+        #expect(lastErrorMessage() == "CATransform3DConcat: transform has a non-finite entry (or the product overflows)")
+        QZClearLastError()
+    }
+
+    private func entries(_ t: CATransform3D) -> [Double] {
+        [t.m11, t.m12, t.m13, t.m14, t.m21, t.m22, t.m23, t.m24,
+         t.m31, t.m32, t.m33, t.m34, t.m41, t.m42, t.m43, t.m44]
+    }
+
     @Test func inverseUndoesPerspectiveTransforms() {
         var t = CATransform3DRotate(CATransform3DMakeTranslation(12, -3, 7), 0.9, 1, -2, 0.5)
         t.m34 = -1.0 / 500

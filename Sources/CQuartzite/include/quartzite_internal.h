@@ -52,6 +52,13 @@ QZErrorHandlerCallback qz_internal_get_error_handler(void **info);
 void qz_internal_set_time_source(QZMediaTimeSourceCallback fn, void *info);
 QZMediaTimeSourceCallback qz_internal_get_time_source(void **info);
 
+/* CATransform3DConcat (transform_concat.c): the export itself, named for
+ * Swift (the Quartzite module's CATransform3DConcat calls it), the portable
+ * body whatever the CPU, and whether the export runs the AVX body. */
+CATransform3D qz_internal_concat(CATransform3D a, CATransform3D b) __asm__("CATransform3DConcat");
+CATransform3D qz_internal_concat_portable(CATransform3D a, CATransform3D b);
+bool qz_internal_concat_has_avx(void);
+
 /* glibc's sincos (a GNU extension Swift's Glibc module does not show): one
  * call for both, where Swift would make two. */
 void sincos(double x, double *sine, double *cosine);

@@ -59,11 +59,12 @@ import QuartziteRender
 
 /// Returns a * b: a is applied first, then b. Non-finite input (detected in
 /// the product) records QZErrorNotFinite and returns a.
-@c public func CATransform3DConcat(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
-    let r = a.concatenating(b)
-    if r.isFinite { return r }
-    recordError(QZErrorNotFinite, #function, "transform has a non-finite entry (or the product overflows)")
-    return a
+// C export: CATransform3D CATransform3DConcat(CATransform3D a, CATransform3D b);
+// Written in C (Sources/CQuartzite/transform_concat.c), which can choose an
+// AVX body when the CPU has one; the same bits as a.concatenating(b). This
+// is the same function for Swift callers of the module.
+public func CATransform3DConcat(_ a: CATransform3D, _ b: CATransform3D) -> CATransform3D {
+    qz_internal_concat(a, b)
 }
 
 /// Returns the inverse of t, or t unchanged when t has no inverse (no error:

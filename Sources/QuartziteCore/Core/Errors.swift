@@ -4,11 +4,20 @@ import CQuartzite
 /// slot, then tells the host's error handler (not re-entrantly).
 @usableFromInline @inline(never)
 package func recordError(_ code: QZError, _ function: StaticString, _ problem: String) {
-    let state = qz_internal_error_state()!
     // Swift's #function is "Name(_:_:)"; the C name is the part before "(".
     var name = function.description
     if let paren = name.firstIndex(of: "(") { name = String(name[..<paren]) }
-    let message = name + ": " + problem
+    record(code, name + ": " + problem)
+}
+
+/// recordError for the exports written in C (Sources/CQuartzite): the same
+/// slot, message style and handler. Not exported (exports.map).
+@c func qz_internal_record_error(_ code: UInt32, _ function: UnsafePointer<CChar>, _ problem: UnsafePointer<CChar>) {
+    record(QZError(rawValue: code), String(cString: function) + ": " + String(cString: problem))
+}
+
+private func record(_ code: QZError, _ message: String) {
+    let state = qz_internal_error_state()!
     state.pointee.code = Int32(bitPattern: code.rawValue)
     withUnsafeMutableBytes(of: &state.pointee.message) { buffer in
         let capacity = buffer.count - 1
