@@ -307,16 +307,19 @@ public final class Layer: QZObject, Handle {
     /// releasing it (two atomic operations, a third of a cheap setter).
     @inlinable @inline(__always) package var ensureVisuals: LayerVisuals {
         _read {
-            if visuals == nil { _ = makeVisuals() }
+            if visuals == nil { makeVisuals() }
             yield visuals.unsafelyUnwrapped
         }
     }
 
-    /// ensureVisuals' first use: out of line, so the inlined getter stays small.
-    @usableFromInline @inline(never) package func makeVisuals() -> LayerVisuals {
-        let v = LayerVisuals()
-        visuals = v
-        return v
+    /// ensureVisuals' first use (visuals is nil): out of line, so the inlined
+    /// getter stays small. The new box is stored as it comes from its
+    /// initialiser: no release of the old value (nil), and no second
+    /// reference to return and drop (a fresh layer's first visual property
+    /// set saves a retain and two releases).
+    @usableFromInline @inline(never) package func makeVisuals() {
+        assert(visuals == nil)
+        withUnsafeMutablePointer(to: &visuals) { $0.initialize(to: LayerVisuals()) }
     }
 
     @inline(__always) @usableFromInline package var ensureTiming: LayerTiming {
@@ -384,7 +387,10 @@ public final class Layer: QZObject, Handle {
     @usableFromInline package static func store(_ t: CATransform3D, in box: inout TransformBox?) {
         if t.isIdentity {
             box = nil
-        } else if box != nil, isKnownUniquelyReferenced(&box!) {
+        } else if box == nil {
+            // (Stored without a release of the old value, which is nil.)
+            withUnsafeMutablePointer(to: &box) { $0.initialize(to: TransformBox(t)) }
+        } else if isKnownUniquelyReferenced(&box!) {
             box!.value = t
         } else {
             box = TransformBox(t)
