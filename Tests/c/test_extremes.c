@@ -506,6 +506,29 @@ static void enormous_underline_style_lays_out(void) {
     CARelease(s);
 }
 
+/* CATransform3DConcat (written in C, an AVX or a portable body) tests its
+ * product's finiteness on the sum of the entries first: entries near the
+ * largest double whose sum overflows are no error, an entry that overflows
+ * is (a comes back), and the result is the row-vector product either way. */
+static void concat_at_the_edge_of_the_doubles(void) {
+    CATransform3D big = CATransform3DMakeScale(1e308, 1e308, 1e308);
+    CATransform3D r = CATransform3DConcat(big, CATransform3DIdentity);
+    CHECK_NO_ERROR();
+    CHECK(CATransform3DEqualToTransform(r, big));
+    r = CATransform3DConcat(CATransform3DMakeTranslation(1e308, 1e308, 1e308), CATransform3DMakeScale(1, 1, 1.5));
+    CHECK_NO_ERROR();
+    CHECK(r.m41 == 1e308 && r.m42 == 1e308 && r.m43 == 1.5e308 && r.m44 == 1);
+    r = CATransform3DConcat(big, CATransform3DMakeScale(10, 1, 1));
+    CHECK_ERROR(QZErrorNotFinite);
+    CHECK(CATransform3DEqualToTransform(r, big));
+    /* Products of ordinary matrices: exact where the entries are integers. */
+    CATransform3D a = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    CATransform3D b = {2, 0, 0, 1, 0, 3, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1};
+    CATransform3D expected = {5, 6, 3, 5, 17, 18, 7, 13, 29, 30, 11, 21, 41, 42, 15, 29};
+    CHECK(CATransform3DEqualToTransform(CATransform3DConcat(a, b), expected));
+    CHECK_NO_ERROR();
+}
+
 int main(void) {
     RUN(copy_of_a_mask_copy);
     RUN(copy_of_copies_keeps_their_values);
@@ -523,5 +546,6 @@ int main(void) {
     RUN(dashes_under_an_extreme_shear_finish);
     RUN(stroked_outline_bounds_at_the_width_cap);
     RUN(enormous_underline_style_lays_out);
+    RUN(concat_at_the_edge_of_the_doubles);
     return qz_summary();
 }
