@@ -2,12 +2,13 @@
 """Regenerates include/quartzite/quartzite.h from the Swift export layer.
 
 The Swift compiler prints a C declaration (with its doc comment) for every
-`@c` function when asked for `-emit-clang-header-path`. An export written in
-C instead (Sources/CQuartzite) keeps its place in the export file: its
-`///` doc comment above a line `// C export: <C declaration>`. That output is full of
+`@c` function when asked for `-emit-clang-header-path`. That output is full of
 Swift's own macros and nullability qualifiers, so this script keeps only the
 declarations, rewrites them as plain C99/C++11, groups them by family, and
 wraps them in a header that includes the hand-written quartzite_types.h.
+An export written in C instead (Sources/CQuartzite) keeps its place in its
+export file: a `///` doc comment over a line `// C export: <C declaration>`,
+which this script copies as it is.
 
     scripts/generate-header.py            # rewrite include/quartzite/quartzite.h
     scripts/generate-header.py --check    # exit 1 if the committed header differs

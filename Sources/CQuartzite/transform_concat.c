@@ -69,7 +69,10 @@ static CATransform3D concat_portable(CATransform3D a, CATransform3D b)
     return r;
 }
 
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__clang__) || defined(__GNUC__))
+/* For the tests: the portable body, whatever this CPU gets. */
+CATransform3D qz_internal_concat_portable(CATransform3D a, CATransform3D b) { return concat_portable(a, b); }
+
+#if defined(__x86_64__) && defined(__ELF__) && defined(__GNUC__)
 #include <cpuid.h>
 #include <immintrin.h>
 
@@ -136,14 +139,11 @@ static CATransform3D (*concat_resolve(void))(CATransform3D, CATransform3D)
 
 CATransform3D CATransform3DConcat(CATransform3D a, CATransform3D b) __attribute__((ifunc("concat_resolve")));
 
-/* For the tests: both bodies, whatever this CPU would get. */
-CATransform3D qz_internal_concat_portable(CATransform3D a, CATransform3D b) { return concat_portable(a, b); }
 bool qz_internal_concat_has_avx(void) { return concat_resolve() == concat_avx; }
 
 #else
 
 CATransform3D CATransform3DConcat(CATransform3D a, CATransform3D b) { return concat_portable(a, b); }
-CATransform3D qz_internal_concat_portable(CATransform3D a, CATransform3D b) { return concat_portable(a, b); }
 bool qz_internal_concat_has_avx(void) { return false; }
 
 #endif
