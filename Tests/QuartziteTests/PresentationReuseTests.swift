@@ -347,25 +347,25 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
             CALayerAddSublayer(root, a)
             CALayerAddSublayer(root, b)
             CATransactionFlush()
-            // A first copy, released (under the lock, so that it is kept for reuse).
+            // A first copy, released (under the lock, so that it is kept for
+            // reuse). Made as the renderer makes its copies: objects at once
+            // (the host's copies keep leaves as values: PresentationLeavesTests).
             var ids: [ObjectIdentifier] = []
             withModelLock {
-                let p = CALayerCopyPresentationLayer(root)!
-                ids = swiftLayer(p).sublayers.map(ObjectIdentifier.init)
-                CARelease(UnsafeRawPointer(p))
+                let p = swiftLayer(root).presentationCopy(now: 10)
+                ids = p.sublayers.map(ObjectIdentifier.init)
             }
             CATransactionBegin()
             CATransactionSetDisableActions(true)
             CALayerSetPosition(b, CGPoint(x: 20, y: 20))
             CALayerSetOpacity(b, 0.5)
             withModelLock {
-                let p = CALayerCopyPresentationLayer(root)!
-                let subs = swiftLayer(p).sublayers
+                let p = swiftLayer(root).presentationCopy(now: 10)
+                let subs = p.sublayers
                 #expect(subs.map(ObjectIdentifier.init) == ids)
                 #expect(subs[0].position == CGPoint(x: 1, y: 1))
                 #expect(subs[1].position == CGPoint(x: 2, y: 2))     // committed, not the model's 20
                 #expect(subs[1].opacity == 1)
-                CARelease(UnsafeRawPointer(p))
             }
             // The copy of a leaf itself (the target of the walk) comes back, under its root's copy.
             withModelLock {

@@ -722,7 +722,7 @@ func keyframeConstant(_ a: CAAnimationRef?, _ set: ConstantSet, _ function: Stat
 /// CALayerRenderInContext given a copy draws it as it is.
 @c public func CALayerCopyPresentationLayer(_ layer: CALayerRef?) -> CALayerRef? {
     let now = MediaClock.now(#function)
-    return readLayer(layer, nil) { retainedHandle($0.presentationCopy(now: now)) }
+    return readLayer(layer, nil) { retainedHandle($0.presentationCopy(now: now, lazyLeaves: true)) }
 }
 
 /// For a presentation copy, the model layer it shows (the copy holds it, so

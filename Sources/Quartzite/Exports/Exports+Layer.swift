@@ -296,18 +296,19 @@ func optionalLayer(_ p: CALayerRef?, _ function: StaticString) -> (ok: Bool, lay
 
 /// Returns the number of sublayers.
 @c public func CALayerGetSublayerCount(_ layer: CALayerRef?) -> size_t {
-    readLayer(layer, 0) { $0.sublayers.count }
+    readLayer(layer, 0) { $0.sublayerCount }
 }
 
 /// Returns sublayer `index` (back to front). Borrowed. Out of range records
 /// QZErrorOutOfRange and returns NULL.
 @c public func CALayerGetSublayerAtIndex(_ layer: CALayerRef?, _ index: size_t) -> CALayerRef? {
     readLayer(layer, nil) { l in
-        guard index >= 0, index < l.sublayers.count else {
-            recordError(QZErrorOutOfRange, #function, "index \(index) is outside 0..<\(l.sublayers.count)")
+        let count = l.sublayerCount
+        guard index >= 0, index < count else {
+            recordError(QZErrorOutOfRange, #function, "index \(index) is outside 0..<\(count)")
             return nil
         }
-        return borrowedHandle(l.sublayers[index])
+        return borrowedHandle(l.sublayer(at: index))
     }
 }
 

@@ -256,12 +256,20 @@ extension Layer {
     /// A copy of this layer's subtree (and of its ancestors, so that
     /// superlayer links and conversions work) showing animated values at
     /// media time `now`, and the copy that corresponds to this layer.
-    package func presentationCopy(now: Double) -> Layer {
+    ///
+    /// `lazyLeaves`: plain leaves' copies may be kept as values and made
+    /// only when read (PresentationLeaves.swift): for the host's copies,
+    /// which it may read only a few layers of. Internal users, which read
+    /// every layer, leave it off.
+    package func presentationCopy(now: Double, lazyLeaves: Bool = false) -> Layer {
         if isPresentationCopy { return copyOfPresentationCopy(now: now) }
         var root = self
         while let p = root.superlayer { root = p }
         var found: Layer?
-        let rootCopy = root.presentationSubtree(parentTime: now, target: self, found: &found)
+        // (Leaves as values only for a copy of the root: the copy of a
+        // sublayer keeps nothing of its ancestors' other descendants.)
+        let rootCopy = root.presentationSubtree(parentTime: now, target: self, found: &found,
+                                                lazy: lazyLeaves && root === self)
         rootCopy.flags.insert(.presentationRoot)
         // (The walk from the root reaches every model layer; should it not,
         // the layer is copied from itself rather than trapping.)
@@ -338,10 +346,11 @@ extension Layer {
 
     /// Copies the subtree; `parentTime` is the superlayer's local time (media
     /// time for the root), so each layer's time is one step from its parent's.
-    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?) -> Layer {
+    private func presentationSubtree(parentTime: Double, target: Layer, found: inout Layer?,
+                                     lazy: Bool = false) -> Layer {
         let copy = shallowCopy()
         presentationSubtree(filling: copy, reused: false, deferTransform: false, parentTime: parentTime,
-                            target: target, found: &found)
+                            target: target, found: &found, lazy: lazy, earlierLeaves: nil)
         return copy
     }
 
@@ -349,21 +358,26 @@ extension Layer {
     /// holds any more: it is overwritten instead of allocating a new layer,
     /// and its sublayers' copies are reused the same way. (`old` is borrowed:
     /// no reference counting.)
-    private func presentationSubtree(into old: Layer, parentTime: Double, target: Layer, found: inout Layer?) {
+    private func presentationSubtree(into old: Layer, parentTime: Double, target: Layer, found: inout Layer?,
+                                     lazy: Bool = false) {
         // A reused copy skips taking the model's transform when every animation
         // is a typed one and one of them replaces the whole transform; it
         // takes it after all if none of those is in effect now (below).
         let deferTransform = transformBox != nil && replacesWholeTransform()
+        // (Its sublayers' values, if it kept them so, are refilled; copyState
+        // would drop them with its side objects.)
+        let earlierLeaves = old.takePresentationLeaves()
         copyState(into: old, deferTransform: deferTransform)
         presentationSubtree(filling: old, reused: true, deferTransform: deferTransform, parentTime: parentTime,
-                            target: target, found: &found)
+                            target: target, found: &found, lazy: lazy, earlierLeaves: earlierLeaves)
     }
 
     /// Fills `copy` (this layer's state already copied into it): model link,
     /// sublayers' copies, mask, animated values. `reused`: `copy` is an
     /// earlier copy, whose sublayers' copies are reused.
     private func presentationSubtree(filling copy: Layer, reused: Bool, deferTransform: Bool, parentTime: Double,
-                                     target: Layer, found: inout Layer?) {
+                                     target: Layer, found: inout Layer?, lazy: Bool,
+                                     earlierLeaves: PresentationLeaves?) {
         // A presentation of a presentation still shows the same model layer.
         if modelLayer == nil {
             if !copy.holdsModel(self) { copy.modelLayer = self }
@@ -375,8 +389,37 @@ extension Layer {
         // The earlier copies of the sublayers: the reused copy's own, or for a
         // root, those its last released presentation copy left.
         // (A leaf with no earlier copies skips this without touching an array.)
+        // Sublayers kept as values: when the first or the last is a plain
+        // leaf (most of the others are then too).
+        if lazy, !sublayers.isEmpty,
+           sublayers.withUnsafeBufferPointer({ subs in
+               subs.unretained(0)._withUnsafeGuaranteedRef { $0.presentsAsValueLeaf }
+                   || subs.unretained(subs.count &- 1)._withUnsafeGuaranteedRef { $0.presentsAsValueLeaf }
+           }) {
+            var leaves = earlierLeaves
+            if leaves == nil && !reused && superlayer == nil, let spare = presentationSpareLeaves {
+                leaves = spare
+                presentationSpareLeaves = nil
+            }
+            if reused && !copy.storedSublayers.isEmpty {
+                for s in copy.storedSublayers where s.superlayerIs(copy) { s.superlayer = nil }
+            }
+            fillLazySublayers(of: copy, reusing: leaves, target: target) { sub, earlier in
+                if earlier != nil && isKnownUniquelyReferenced(&earlier!) && earlier.unsafelyUnwrapped.layerClass === sub.layerClass {
+                    let old = earlier.unsafelyUnwrapped
+                    sub.presentationSubtree(into: old, parentTime: t, target: target, found: &found, lazy: true)
+                    return old
+                }
+                return sub.presentationSubtree(parentTime: t, target: target, found: &found, lazy: true)
+            }
+        } else if let earlierLeaves {
+            // (Kept as values at the earlier copy, objects now.)
+            earlierLeaves.unlinkAll(from: copy)
+        }
         let spare = !reused && superlayer == nil && extras?.presentationSpare != nil
-        if !sublayers.isEmpty || spare || (reused && !copy.sublayers.isEmpty) {
+        if copy.flags.contains(.lazySublayers) {
+            // (Filled above.)
+        } else if !sublayers.isEmpty || spare || (reused && !copy.sublayers.isEmpty) {
             var copies: [Layer] = []
             if reused {
                 swap(&copies, &copy.sublayers)
@@ -424,13 +467,14 @@ extension Layer {
                         if isKnownUniquelyReferenced(&previous[i]) && previous[i].layerClass === subs[i].layerClass {
                             subs.unretained(i)._withUnsafeGuaranteedRef { sub in
                                 UnsafeBufferPointer(previous).unretained(i)._withUnsafeGuaranteedRef { old in
-                                    sub.presentationSubtree(into: old, parentTime: t, target: target, found: &found)
+                                    sub.presentationSubtree(into: old, parentTime: t, target: target, found: &found,
+                                                            lazy: lazy)
                                     old.superlayer = copy
                                 }
                             }
                         } else {
                             let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
-                                sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                                sub.presentationSubtree(parentTime: t, target: target, found: &found, lazy: lazy)
                             }
                             s.superlayer = copy
                             // Someone holds the earlier copy: it keeps its values but
@@ -444,7 +488,7 @@ extension Layer {
                 for i in reusable..<n {
                     prefetch?.ahead(i, models: subs, copies: UnsafeMutableBufferPointer(start: nil, count: 0))
                     let s = subs.unretained(i)._withUnsafeGuaranteedRef { sub in
-                        sub.presentationSubtree(parentTime: t, target: target, found: &found)
+                        sub.presentationSubtree(parentTime: t, target: target, found: &found, lazy: lazy)
                     }
                     s.superlayer = copy
                     copies.append(s)
@@ -453,7 +497,7 @@ extension Layer {
             copy.sublayers = copies
         }
         if let mask = visuals?.mask {
-            let m = mask.presentationSubtree(parentTime: t, target: target, found: &found)
+            let m = mask.presentationSubtree(parentTime: t, target: target, found: &found, lazy: lazy)
             // (The copy's visuals come from the committed state, which may
             // have none while the model's mask is new: the mask copy, which
             // may hold the target's copy, must not be dropped.)
@@ -549,7 +593,7 @@ extension Layer {
     /// visuals, mask, animations, uncommitted changes, style or
     /// initWithLayer callback, and not itself a copy.
     @inline(__always)
-    fileprivate var presentsAsPlainLeaf: Bool {
+    var presentsAsPlainLeaf: Bool {
         holdsOnlyInlineState && hasNoMask && modelLayer == nil && !flags.contains(.hasStyle)
             && !hasCommittedSnapshot && !layerClass.hasInitWithLayer
     }
@@ -564,7 +608,9 @@ extension Layer {
     /// what a plain leaf and a bare copy have in common.
     @inline(__always)
     private var holdsOnlyInlineState: Bool {
-        sublayers.isEmpty && timing == nil && extras == nil && animationList == nil && implicitList == nil
+        // (The stored array: a copy that keeps its sublayers as values has
+        // side objects, `extras`, which fail the test anyway.)
+        storedSublayers.isEmpty && timing == nil && extras == nil && animationList == nil && implicitList == nil
     }
 
     /// No visuals, or visuals without a mask (read without reference counting).
@@ -578,7 +624,7 @@ extension Layer {
 
     /// The visuals without a retain.
     @inline(__always)
-    fileprivate var unretainedVisuals: Unmanaged<LayerVisuals>? { unretained(&visuals) }
+    var unretainedVisuals: Unmanaged<LayerVisuals>? { unretained(&visuals) }
 
     /// This copy's visuals made `other`'s (but the mask): its own box
     /// overwritten in place when nothing else holds it (no allocation),
@@ -604,6 +650,7 @@ extension Layer {
         var root = self
         while let p = root.superlayer { root = p }
         if root.presentationSpare != nil { root.presentationSpare = nil }
+        if root.presentationSpareLeaves != nil { root.presentationSpareLeaves = nil }
     }
 
     /// True when every animation is evaluated by a typed plan (none reads the
@@ -673,7 +720,7 @@ extension Layer {
 /// it alive for as long as the caller neither changes `ref` nor lets the
 /// owner go.
 @inline(__always)
-private func unretained<T: AnyObject>(_ ref: inout T?) -> Unmanaged<T>? {
+func unretained<T: AnyObject>(_ ref: inout T?) -> Unmanaged<T>? {
     withUnsafeMutablePointer(to: &ref) { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) }
         .map { Unmanaged<T>.fromOpaque($0) }
 }

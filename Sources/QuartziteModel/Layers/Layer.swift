@@ -33,8 +33,27 @@ public final class Layer: QZObject, Handle {
     // MARK: Tree
     /// Back-reference, cleared when the superlayer removes or frees this layer.
     package unowned(unsafe) var superlayer: Layer?
-    package var sublayers: [Layer] = [] {
+    /// The sublayer objects (empty while a presentation copy keeps its
+    /// sublayers as values: see `sublayers` and PresentationLeaves.swift).
+    package var storedSublayers: [Layer] = [] {
         didSet { zOrderEpoch = 0 }
+    }
+    /// The sublayers. A presentation copy made for the host may keep them as
+    /// values (the `lazySublayers` flag): reading or changing the array
+    /// makes their objects first.
+    package var sublayers: [Layer] {
+        @inline(__always) get {
+            if _slowPath(flags.contains(.lazySublayers)) { makeLazySublayers() }
+            return storedSublayers
+        }
+        set {
+            if _slowPath(flags.contains(.lazySublayers)) { dropLazySublayers() }
+            storedSublayers = newValue
+        }
+        _modify {
+            if _slowPath(flags.contains(.lazySublayers)) { makeLazySublayers() }
+            yield &storedSublayers
+        }
     }
 
     // MARK: Side storage (nil until something non-default is set)
@@ -139,6 +158,10 @@ public final class Layer: QZObject, Handle {
         get { extras?.presentationSpare }
         set { if newValue != nil || extras != nil { ensureExtras.presentationSpare = newValue } }
     }
+    package var presentationSpareLeaves: PresentationLeaves? {
+        get { extras?.presentationSpareLeaves }
+        set { if newValue != nil || extras != nil { ensureExtras.presentationSpareLeaves = newValue } }
+    }
 
     @inline(__always) package var ensureExtras: LayerExtras {
         if let r = extras { return r }
@@ -174,6 +197,13 @@ public final class Layer: QZObject, Handle {
         layerClass = other.layerClass
         super.init(kind: .layer)
         assign(copyOf: other)
+    }
+
+    /// A blank copy of class `layerClass`, whose state the caller writes
+    /// (a presentation leaf made from its values).
+    package init(copyClass layerClass: LayerClass) {
+        self.layerClass = layerClass
+        super.init(kind: .layer)
     }
 
     /// Makes this layer (a fresh copy, or an earlier presentation copy nobody
@@ -214,7 +244,7 @@ public final class Layer: QZObject, Handle {
         if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
         TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags.subtracting(.presentationRoot).union(.copy)
+        flags = other.flags.subtracting([.presentationRoot, .lazySublayers]).union(.copy)
         scrollMode = other.scrollMode
     }
 
@@ -241,7 +271,7 @@ public final class Layer: QZObject, Handle {
     }
 
     deinit {
-        sublayers.withUnsafeBufferPointer { subs in
+        storedSublayers.withUnsafeBufferPointer { subs in
             // (A released presentation root visits every copy: the line
             // holding `superlayer` is requested 64 sublayers ahead, into the
             // second-level cache: a step takes a few nanoseconds, memory
@@ -268,8 +298,13 @@ public final class Layer: QZObject, Handle {
         // A presentation root the host released: its sublayers' copies go to
         // the model root, whose next presentation copy reuses them.
         // (Only when the lock is free or ours: a release never waits on it.)
-        if flags.contains(.presentationRoot), let model = modelLayer, !sublayers.isEmpty, qz_internal_model_trylock() {
-            model.presentationSpare = sublayers
+        if flags.contains(.presentationRoot), let model = modelLayer, !storedSublayers.isEmpty, qz_internal_model_trylock() {
+            model.presentationSpare = storedSublayers
+            qz_internal_model_unlock()
+        }
+        if flags.contains(.lazySublayers), let leaves = releaseLazySublayers(), flags.contains(.presentationRoot),
+           let model = modelLayer, qz_internal_model_trylock() {
+            model.presentationSpareLeaves = leaves
             qz_internal_model_unlock()
         }
     }
@@ -436,6 +471,9 @@ public final class Layer: QZObject, Handle {
     /// so that the common whole-layer mark stores no rectangle (which lives
     /// in LayerRareVisuals, one more block to allocate and later to read).
     @inlinable package static var displayWhole: LayerFlags { LayerFlags(rawValue: 1 << 16) }
+    /// A presentation copy whose sublayers are kept as values until read
+    /// (PresentationLeaves.swift); `storedSublayers` is then empty.
+    @inlinable package static var lazySublayers: LayerFlags { LayerFlags(rawValue: 1 << 17) }
 
     package static let defaults: LayerFlags = [.doubleSided]
 }
@@ -458,6 +496,11 @@ package final class LayerExtras {
     @usableFromInline package var hooks: LayerHooks?
     package var presentationParent: Layer?
     package var presentationSpare: [Layer]?
+    /// For a presentation copy with the `lazySublayers` flag: its sublayers' values.
+    package var presentationLeaves: PresentationLeaves?
+    /// For a model root: the leaves of a lazy presentation copy the host
+    /// released, for the next one to refill (as `presentationSpare`).
+    package var presentationSpareLeaves: PresentationLeaves?
 }
 
 /// Appearance and contents properties, with the spec's defaults. The

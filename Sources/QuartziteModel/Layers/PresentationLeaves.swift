@@ -1,0 +1,346 @@
+import CQuartzite
+import QuartziteCore
+import QuartziteGeometry
+import QuartziteGraphics
+
+/// The sublayers of a presentation copy the host asked for
+/// (`CALayerCopyPresentationLayer`), kept as values instead of objects.
+///
+/// A copy of a layer tree is mostly copies of plain leaves: sublayers with
+/// nothing but their inline state (geometry, transform, opacity, flags) and
+/// the common visuals. Their copies are taken as values into one flat buffer,
+/// as a C program would copy an array of structs, and become layer objects
+/// only when something reads them: `sublayer(at:)` makes the one asked for,
+/// anything that reads `sublayers` makes them all. What the host sees is the
+/// same as with objects made at once: the values are those of the moment of
+/// the copy (later changes to the model do not reach them), and a sublayer
+/// asked for twice is the same object.
+///
+/// A sublayer that is not a plain leaf (it has sublayers, animations, a mask,
+/// rare visuals, a sublayer transform...) is copied the usual way, at once;
+/// its object sits in its slot. The renderer and the other internal users
+/// take their copies eagerly: they read every layer anyway.
+package final class PresentationLeaves {
+    /// The model's sublayers when the copy was made: each leaf copy's model
+    /// layer (held here, once for all of them).
+    fileprivate(set) var models: [Layer] = []
+    fileprivate var slots: UnsafeMutablePointer<LeafSlot>?
+    fileprivate var capacity = 0
+    /// Slots in use (the model's sublayer count at the copy).
+    package fileprivate(set) var count = 0
+    /// Indices of the slots whose `object` is set, so that a release or the
+    /// next copy visits only those.
+    fileprivate var made: [Int32] = []
+
+    deinit {
+        if let slots {
+            for i in 0..<count { slots[i].releaseReferences() }
+            slots.deallocate()
+        }
+    }
+
+    /// Room for `n` slots; new slots start empty.
+    fileprivate func reserve(_ n: Int) {
+        guard n > capacity else { return }
+        let grown = max(n, capacity * 2)
+        let fresh = UnsafeMutablePointer<LeafSlot>.allocate(capacity: grown)
+        if let slots {
+            fresh.initialize(from: slots, count: count)   // (plain data: the references move)
+            slots.deallocate()
+        }
+        (fresh + count).initialize(repeating: LeafSlot(), count: grown - count)
+        slots = fresh
+        capacity = grown
+    }
+
+    /// Clears the superlayer link of every made copy that still points at
+    /// `parent` (the copy that owns these leaves is going away).
+    package func unlinkAll(from parent: Layer) {
+        guard let slots else { return }
+        for j in made {
+            if let o = slots[Int(j)].object {
+                o._withUnsafeGuaranteedRef { if $0.superlayerIs(parent) { $0.superlayer = nil } }
+            }
+        }
+    }
+}
+
+/// One sublayer's slot: a plain leaf's copied values, or (for any sublayer)
+/// the copy's object once made. Plain data: the references it holds are
+/// counted by hand (retained when stored, released when replaced).
+struct LeafSlot {
+    var object: Unmanaged<Layer>?
+    /// The model's transform box, shared as an object copy shares it: a
+    /// model that changes its transform while the slot holds the box writes
+    /// a new one (TransformBox.store), so the slot keeps the old value.
+    var transformBox: Unmanaged<TransformBox>?
+    var backgroundColor: Unmanaged<Color>?
+    var contents: Unmanaged<QZObject>?
+    var bounds = CGRect.zero
+    var position = CGPoint(x: 0, y: 0)
+    var anchorPoint = CGPoint(x: 0.5, y: 0.5)
+    var zPosition = 0.0
+    var anchorPointZ = 0.0
+    var cornerRadius = 0.0
+    var borderWidth = 0.0
+    var opacity: Float = 1
+    var flags = LayerFlags.defaults
+    var scrollMode: UInt8 = 0
+    var isLeaf = false
+    var hasVisuals = false
+
+    /// Drops the object and the references the values hold.
+    mutating func releaseReferences() {
+        object?.release()
+        object = nil
+        setTransformBox(nil)
+        setVisualReferences(color: nil, contents: nil)
+    }
+
+    /// Holds `box` (unretained on entry) in place of the slot's; the same
+    /// box is left alone (a tree that did not change costs no count).
+    @inline(__always)
+    mutating func setTransformBox(_ box: Unmanaged<TransformBox>?) {
+        if transformBox?.toOpaque() != box?.toOpaque() {
+            _ = box?.retain()
+            transformBox?.release()
+            transformBox = box
+        }
+    }
+
+    /// Holds `color` and `contents` (unretained on entry) in place of the
+    /// slot's: references already equal are left alone.
+    @inline(__always)
+    mutating func setVisualReferences(color: Unmanaged<Color>?, contents c: Unmanaged<QZObject>?) {
+        if backgroundColor?.toOpaque() != color?.toOpaque() {
+            _ = color?.retain()
+            backgroundColor?.release()
+            backgroundColor = color
+        }
+        if contents?.toOpaque() != c?.toOpaque() {
+            _ = c?.retain()
+            contents?.release()
+            contents = c
+        }
+    }
+}
+
+extension Layer {
+    /// The copy's leaves, when its sublayers are kept as values.
+    @inline(__always)
+    package var presentationLeaves: PresentationLeaves? {
+        flags.contains(.lazySublayers) ? extras.unsafelyUnwrapped.presentationLeaves : nil
+    }
+
+    /// The number of sublayers, without making a lazy copy's objects.
+    package var sublayerCount: Int {
+        if let leaves = presentationLeaves { return leaves.count }
+        return storedSublayers.count
+    }
+
+    /// Sublayer `i` (in range), making only that one of a lazy copy's.
+    package func sublayer(at i: Int) -> Layer {
+        guard let leaves = presentationLeaves else { return storedSublayers[i] }
+        return leaves.object(at: i, parent: self)
+    }
+
+    /// Makes every sublayer object of a lazy copy: `storedSublayers` takes
+    /// them and the copy is an ordinary one from then on.
+    @inline(never)
+    package func makeLazySublayers() {
+        guard let leaves = presentationLeaves else { return }
+        var all: [Layer] = []
+        all.reserveCapacity(leaves.count)
+        for i in 0..<leaves.count { all.append(leaves.object(at: i, parent: self)) }
+        // (The objects keep their superlayer link: this copy still owns them.)
+        leaves.made.removeAll()
+        for i in 0..<leaves.count { leaves.slots![i].releaseReferences() }
+        leaves.count = 0
+        leaves.models = []
+        flags.remove(.lazySublayers)
+        extras.unsafelyUnwrapped.presentationLeaves = nil
+        storedSublayers = all
+    }
+
+    /// Forgets a lazy copy's sublayers (they are being replaced).
+    @inline(never)
+    package func dropLazySublayers() {
+        guard let leaves = presentationLeaves else { return }
+        leaves.unlinkAll(from: self)
+        flags.remove(.lazySublayers)
+        extras.unsafelyUnwrapped.presentationLeaves = nil
+    }
+
+    /// Takes this copy's leaves out (for the next copy to refill), or nil.
+    package func takePresentationLeaves() -> PresentationLeaves? {
+        guard let leaves = presentationLeaves else { return nil }
+        flags.remove(.lazySublayers)
+        extras.unsafelyUnwrapped.presentationLeaves = nil
+        return leaves
+    }
+
+    /// On a released copy: its made sublayer copies no longer have it as
+    /// their superlayer; returns its leaves (for the model root to keep).
+    package func releaseLazySublayers() -> PresentationLeaves? {
+        guard let leaves = presentationLeaves else { return nil }
+        leaves.unlinkAll(from: self)
+        return leaves
+    }
+
+    /// True when this model layer's copy can be kept as values: a plain leaf
+    /// (see `presentsAsPlainLeaf`) without a sublayer transform or rare
+    /// visuals.
+    @inline(__always)
+    package var presentsAsValueLeaf: Bool {
+        sublayerTransformBox == nil && presentsAsPlainLeaf
+            && (unretainedVisuals.map { $0._withUnsafeGuaranteedRef { v in v.rare == nil } } ?? true)
+    }
+
+    /// Fills `copy`'s sublayers from this model layer's as values where they
+    /// are plain leaves (`leaves`, an earlier copy's, refilled when given)
+    /// and as copies made the usual way (`general`) elsewhere.
+    package func fillLazySublayers(of copy: Layer, reusing spare: PresentationLeaves?, target: Layer,
+                                   general: (Layer, inout Layer?) -> Layer) {
+        let leaves = spare ?? PresentationLeaves()
+        let n = sublayers.count
+        let previousCount = leaves.count
+        leaves.reserve(n)
+        let slots = leaves.slots.unsafelyUnwrapped
+        // Leaves' objects made on demand belong to the earlier copy: dropped
+        // (unlinked if someone still holds one). The other objects stay in
+        // their slots for the general copy to overwrite in place.
+        let earlier = leaves.made
+        leaves.made.removeAll(keepingCapacity: true)
+        for j in earlier {
+            let i = Int(j)
+            if let o = slots[i].object {
+                o._withUnsafeGuaranteedRef { if $0.superlayerIs(copy) { $0.superlayer = nil } }
+                if slots[i].isLeaf || i >= n {
+                    o.release()
+                    slots[i].object = nil
+                }
+            }
+        }
+        for i in n..<max(n, previousCount) {
+            slots[i].releaseReferences()
+            slots[i].isLeaf = false
+        }
+        leaves.models = sublayers
+        leaves.count = n
+        let targetAddress = Unmanaged.passUnretained(target).toOpaque()
+        let farAhead = n > 2048
+        leaves.models.withUnsafeBufferPointer { subs in
+            for i in 0..<n {
+                let model = subs.unretained(i)
+                let slot = slots + i
+                // (Model layers are objects spread over the heap: the lines a
+                // leaf's values come from are requested ahead. Past about
+                // 2,000 layers the tree leaves the second-level cache: they
+                // are then requested into it from further ahead as well.)
+                if i &+ 8 < n {
+                    let near = UnsafeRawPointer(subs.unretained(i &+ (farAhead ? 4 : 8)).toOpaque())
+                    qz_internal_prefetch(near)
+                    qz_internal_prefetch(near + 64)
+                    qz_internal_prefetch(near + 128)
+                    qz_internal_prefetch(near + 192)
+                    if farAhead && i &+ 20 < n {
+                        let far = UnsafeRawPointer(subs.unretained(i &+ 20).toOpaque())
+                        qz_internal_prefetch_l2(far)
+                        qz_internal_prefetch_l2(far + 64)
+                        qz_internal_prefetch_l2(far + 128)
+                        qz_internal_prefetch_l2(far + 192)
+                    }
+                }
+                if model.toOpaque() != targetAddress, model._withUnsafeGuaranteedRef({ $0.presentsAsValueLeaf }) {
+                    if let o = slot.pointee.object {
+                        // (A sublayer that was not a leaf at the earlier copy.)
+                        o.release()
+                        slot.pointee.object = nil
+                    }
+                    model._withUnsafeGuaranteedRef { slot.pointee.take(from: $0) }
+                } else {
+                    // (The slot's reference moves to `earlier`, so that the
+                    // general copy can tell whether anyone else holds it.)
+                    var earlier = slot.pointee.object?.takeRetainedValue()
+                    slot.pointee.object = nil
+                    slot.pointee.isLeaf = false
+                    slot.pointee.setTransformBox(nil)
+                    slot.pointee.setVisualReferences(color: nil, contents: nil)
+                    let c = model._withUnsafeGuaranteedRef { general($0, &earlier) }
+                    if let e = earlier, e !== c, e.superlayerIs(copy) { e.superlayer = nil }
+                    earlier = nil
+                    c.superlayer = copy
+                    slot.pointee.object = Unmanaged.passRetained(c)
+                    leaves.made.append(Int32(truncatingIfNeeded: i))
+                }
+            }
+        }
+        if !copy.storedSublayers.isEmpty { copy.storedSublayers = [] }
+        copy.ensureExtras.presentationLeaves = leaves
+        copy.flags.insert(.lazySublayers)
+    }
+}
+
+extension LeafSlot {
+    /// Takes a plain leaf's values (what `assignInlineState` and
+    /// `assignVisuals` would copy into an object).
+    @inline(__always)
+    mutating func take(from m: Layer) {
+        isLeaf = true
+        bounds = m.bounds
+        position = m.position
+        anchorPoint = m.anchorPoint
+        zPosition = m.zPosition
+        anchorPointZ = m.anchorPointZ
+        opacity = m.opacity
+        flags = m.flags.subtracting([.presentationRoot, .lazySublayers]).union(.copy)
+        scrollMode = m.scrollMode
+        setTransformBox(unretained(&m.transformBox))
+        if let v = m.unretainedVisuals {
+            hasVisuals = true
+            v._withUnsafeGuaranteedRef { v in
+                cornerRadius = v.cornerRadius
+                borderWidth = v.borderWidth
+                setVisualReferences(color: unretained(&v.backgroundColor),
+                                    contents: unretained(&v.contents))
+            }
+        } else {
+            hasVisuals = false
+            if backgroundColor != nil || contents != nil { setVisualReferences(color: nil, contents: nil) }
+        }
+    }
+}
+
+extension PresentationLeaves {
+    /// The copy of sublayer `i` (made now from its values if it is a leaf
+    /// not asked for before).
+    fileprivate func object(at i: Int, parent: Layer) -> Layer {
+        let slot = slots.unsafelyUnwrapped + i
+        if let o = slot.pointee.object { return o.takeUnretainedValue() }
+        let s = slot.pointee
+        let model = models[i]
+        let c = Layer(copyClass: model.layerClass)
+        c.bounds = s.bounds
+        c.position = s.position
+        c.anchorPoint = s.anchorPoint
+        c.zPosition = s.zPosition
+        c.anchorPointZ = s.anchorPointZ
+        c.opacity = s.opacity
+        c.flags = s.flags
+        c.scrollMode = s.scrollMode
+        c.transformBox = s.transformBox?.takeUnretainedValue()
+        if s.hasVisuals {
+            let v = LayerVisuals()
+            v.cornerRadius = s.cornerRadius
+            v.borderWidth = s.borderWidth
+            v.backgroundColor = s.backgroundColor?.takeUnretainedValue()
+            v.contents = s.contents?.takeUnretainedValue()
+            c.visuals = v
+        }
+        c.modelLayer = model
+        c.superlayer = parent
+        slot.pointee.object = Unmanaged.passRetained(c)
+        made.append(Int32(truncatingIfNeeded: i))
+        return c
+    }
+}

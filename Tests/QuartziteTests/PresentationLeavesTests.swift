@@ -1,0 +1,238 @@
+import CQuartzite
+import Glibc
+import Testing
+@testable import QuartziteCore
+@testable import QuartziteGeometry
+@testable import QuartziteGraphics
+@testable import QuartziteModel
+@testable import Quartzite
+
+// A presentation copy the host asks for keeps its plain leaves as values
+// (PresentationLeaves.swift) and makes their objects when they are read. What
+// the host sees must not differ from objects made at once: the values of the
+// moment of the copy, one object per sublayer, the links of a copy.
+
+/// A committed root with `count` leaves: leaf i at (i, 2i), 10x20, translated
+/// by (i, 0, 0), corner radius i, a shared red background.
+private func leafTree(_ count: Int, red: QZCGColorRef) -> (root: CALayerRef, leaves: [CALayerRef]) {
+    let root = committedLayer()
+    var leaves: [CALayerRef] = []
+    for i in 0..<count {
+        let l = CALayerCreate()!
+        CALayerSetPosition(l, CGPoint(x: Double(i), y: Double(2 * i)))
+        CALayerSetBounds(l, CGRect(x: 0, y: 0, width: 10, height: 20))
+        CALayerSetTransform(l, CATransform3DMakeTranslation(Double(i), 0, 0))
+        CALayerSetCornerRadius(l, Double(i))
+        CALayerSetBackgroundColor(l, red)
+        CALayerAddSublayer(root, l)
+        leaves.append(l)
+    }
+    CATransactionFlush()
+    return (root, leaves)
+}
+
+private func release(_ p: OpaquePointer?) { if let p { CARelease(UnsafeRawPointer(p)) } }
+
+/// Runs `body` in a transaction without actions (changes show at once).
+private func noActions(_ body: () -> Void) {
+    CATransactionBegin()
+    CATransactionSetDisableActions(true)
+    body()
+    CATransactionCommit()
+}
+
+@Suite struct PresentationLeavesTests {
+    @Test func leavesShowTheValuesOfTheMomentOfTheCopy() {
+        withClock(0) { _ in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!, blue = CGColorCreateSRGB(0, 0, 1, 1)!
+            defer { CGColorRelease(red); CGColorRelease(blue) }
+            let (root, leaves) = leafTree(3, red: red)
+            defer { leaves.forEach { release($0) }; release(root) }
+            let p = CALayerCopyPresentationLayer(root)!
+            defer { release(p) }
+            #expect(swiftLayer(p).flags.contains(.lazySublayers))
+            #expect(CALayerGetSublayerCount(p) == 3)
+            // The model changes after the copy (committed at once).
+            noActions {
+                CALayerSetPosition(leaves[1], CGPoint(x: 50, y: 60))
+                CALayerSetTransform(leaves[1], CATransform3DMakeTranslation(0, 9, 0))
+                CALayerSetCornerRadius(leaves[1], 7)
+                CALayerSetBackgroundColor(leaves[1], blue)
+                CALayerSetOpacity(leaves[1], 0.5)
+            }
+            let s = CALayerGetSublayerAtIndex(p, 1)!
+            #expect(CALayerGetPosition(s) == CGPoint(x: 1, y: 2))
+            #expect(CALayerGetBounds(s) == CGRect(x: 0, y: 0, width: 10, height: 20))
+            #expect(CATransform3DEqualToTransform(CALayerGetTransform(s), CATransform3DMakeTranslation(1, 0, 0)))
+            #expect(CALayerGetCornerRadius(s) == 1)
+            #expect(CALayerGetOpacity(s) == 1)
+            #expect(CGColorEqualToColor(CALayerGetBackgroundColor(s), red))
+            // Only that one was made.
+            #expect(swiftLayer(p).flags.contains(.lazySublayers))
+            // A new copy shows the new values.
+            let q = CALayerCopyPresentationLayer(root)!
+            defer { release(q) }
+            let t = CALayerGetSublayerAtIndex(q, 1)!
+            #expect(CALayerGetPosition(t) == CGPoint(x: 50, y: 60))
+            #expect(CATransform3DEqualToTransform(CALayerGetTransform(t), CATransform3DMakeTranslation(0, 9, 0)))
+            #expect(CALayerGetCornerRadius(t) == 7)
+            #expect(CALayerGetOpacity(t) == 0.5)
+            #expect(CGColorEqualToColor(CALayerGetBackgroundColor(t), blue))
+            #expect(CALayerGetPosition(s) == CGPoint(x: 1, y: 2))   // the first copy's is unchanged
+        }
+    }
+
+    @Test func aLeafIsOneObjectWithTheLinksOfACopy() {
+        withClock(0) { _ in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CGColorRelease(red) }
+            let (root, leaves) = leafTree(4, red: red)
+            defer { leaves.forEach { release($0) }; release(root) }
+            let p = CALayerCopyPresentationLayer(root)!
+            defer { release(p) }
+            let a = CALayerGetSublayerAtIndex(p, 2)
+            #expect(a == CALayerGetSublayerAtIndex(p, 2))
+            #expect(CALayerGetSuperlayer(a) == p)
+            #expect(CALayerGetModelLayer(a) == leaves[2])
+            #expect(CALayerGetModelLayer(p) == root)
+            // Setting a property of a copy changes the copy alone.
+            CALayerSetPosition(a, CGPoint(x: 3, y: 3))        // changes the copy at once
+            #expect(CALayerGetPosition(a) == CGPoint(x: 3, y: 3))
+            #expect(CALayerGetPosition(leaves[2]) == CGPoint(x: 2, y: 4))
+            // Out of range is an error, not a trap.
+            #expect(CALayerGetSublayerAtIndex(p, 4) == nil)
+            #expect(QZGetLastError() == QZErrorOutOfRange)
+        }
+    }
+
+    @Test func aWalkOverEverySublayerMakesThemAllKeepingTheOnesMade() {
+        withClock(0) { _ in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CGColorRelease(red) }
+            let (root, leaves) = leafTree(5, red: red)
+            defer { leaves.forEach { release($0) }; release(root) }
+            let p = CALayerCopyPresentationLayer(root)!
+            defer { release(p) }
+            let made = CALayerGetSublayerAtIndex(p, 3)
+            // Hit testing walks the sublayers. The point is (4, 5) in the
+            // root's bounds, which leaves 2, 3 and 4 cover (10x20 about their
+            // positions, translated by i in x): 4 is in front.
+            let hit = CALayerHitTest(p, CGPoint(x: -1, y: 0))
+            #expect(!swiftLayer(p).flags.contains(.lazySublayers))
+            #expect(hit == CALayerGetSublayerAtIndex(p, 4))
+            #expect(CALayerGetSublayerAtIndex(p, 3) == made)
+            #expect(CALayerGetSublayerCount(p) == 5)
+            for i in 0..<5 {
+                let s = CALayerGetSublayerAtIndex(p, i)
+                #expect(CALayerGetSuperlayer(s) == p)
+                #expect(CALayerGetModelLayer(s) == leaves[i])
+                #expect(CALayerGetPosition(s) == CGPoint(x: Double(i), y: Double(2 * i)))
+            }
+        }
+    }
+
+    @Test func sublayersThatAreNotPlainLeavesAreCopiedAsBefore() {
+        withClock(0) { clock in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CGColorRelease(red) }
+            let (root, leaves) = leafTree(4, red: red)
+            defer { leaves.forEach { release($0) }; release(root) }
+            // 1: has a sublayer; 2: animates; 3: a shadow (rare visuals).
+            let child = committedLayer(position: CGPoint(x: 5, y: 5))
+            defer { release(child) }
+            CALayerAddSublayer(leaves[1], child)
+            let move = CABasicAnimationCreate("position.x")!
+            let from = CAValueCreateNumber(0)!, to = CAValueCreateNumber(100)!
+            CABasicAnimationSetFromValue(move, from)
+            CABasicAnimationSetToValue(move, to)
+            CAAnimationSetDuration(move, 1)
+            CALayerAddAnimation(leaves[2], move, "move")
+            release(move); release(from); release(to)
+            CALayerSetShadowOpacity(leaves[3], 0.5)
+            CATransactionFlush()
+            clock.now = 0.25
+            let p = CALayerCopyPresentationLayer(root)!
+            defer { release(p) }
+            #expect(swiftLayer(p).flags.contains(.lazySublayers))
+            let withChild = CALayerGetSublayerAtIndex(p, 1)!
+            #expect(CALayerGetSublayerCount(withChild) == 1)
+            #expect(CALayerGetModelLayer(CALayerGetSublayerAtIndex(withChild, 0)) == child)
+            #expect(CALayerGetSuperlayer(withChild) == p)
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(p, 2)).x == 25)
+            #expect(CALayerGetShadowOpacity(CALayerGetSublayerAtIndex(p, 3)) == 0.5)
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(p, 0)) == CGPoint(x: 0, y: 0))
+        }
+    }
+
+    @Test func aReleasedCopysLeavesAreRefilledAndHeldOnesKeepTheirValues() {
+        withClock(0) { _ in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CGColorRelease(red) }
+            let (root, leaves) = leafTree(3, red: red)
+            defer { leaves.forEach { release($0) }; release(root) }
+            let p = CALayerCopyPresentationLayer(root)!
+            let held = CALayerGetSublayerAtIndex(p, 0)!
+            CARetain(UnsafeRawPointer(held))
+            withModelLock { release(p) }   // (kept for reuse only when the lock is ours: see PresentationReuseTests)
+            #expect(swiftLayer(root).presentationSpareLeaves != nil)
+            #expect(CALayerGetSuperlayer(held) == nil)
+            noActions { CALayerSetPosition(leaves[0], CGPoint(x: 40, y: 41)) }
+            let q = CALayerCopyPresentationLayer(root)!
+            defer { release(q) }
+            #expect(swiftLayer(root).presentationSpareLeaves == nil)   // taken by q
+            let s = CALayerGetSublayerAtIndex(q, 0)!
+            #expect(s != held)
+            #expect(CALayerGetPosition(s) == CGPoint(x: 40, y: 41))
+            #expect(CALayerGetSuperlayer(s) == q)
+            #expect(CALayerGetPosition(held) == CGPoint(x: 0, y: 0))
+            release(held)
+            // A sublayer removed from the model leaves the next copy.
+            noActions { CALayerRemoveFromSuperlayer(leaves[2]) }
+            let r = CALayerCopyPresentationLayer(root)!
+            defer { release(r) }
+            #expect(CALayerGetSublayerCount(r) == 2)
+        }
+    }
+
+    @Test func aLeafWithUncommittedChangesShowsItsCommittedValues() {
+        withClock(0) { _ in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CGColorRelease(red) }
+            let (root, leaves) = leafTree(2, red: red)
+            defer { leaves.forEach { release($0) }; release(root) }
+            CATransactionBegin()
+            CATransactionSetDisableActions(true)
+            CALayerSetPosition(leaves[1], CGPoint(x: 20, y: 20))
+            let p = CALayerCopyPresentationLayer(root)!
+            #expect(swiftLayer(p).flags.contains(.lazySublayers))
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(p, 1)) == CGPoint(x: 1, y: 2))
+            release(p)
+            CATransactionCommit()
+            let q = CALayerCopyPresentationLayer(root)!
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(q, 1)) == CGPoint(x: 20, y: 20))
+            release(q)
+        }
+    }
+
+    @Test func copiesOfALazyCopyAndOfALeafInside() {
+        withClock(0) { _ in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CGColorRelease(red) }
+            let (root, leaves) = leafTree(3, red: red)
+            defer { leaves.forEach { release($0) }; release(root) }
+            let p = CALayerCopyPresentationLayer(root)!
+            defer { release(p) }
+            let pp = CALayerCopyPresentationLayer(p)!
+            defer { release(pp) }
+            #expect(CALayerGetSublayerCount(pp) == 3)
+            #expect(CALayerGetModelLayer(CALayerGetSublayerAtIndex(pp, 1)) == leaves[1])
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(pp, 2)) == CGPoint(x: 2, y: 4))
+            // The copy of one leaf: its superlayer is a copy of the root.
+            let leaf = CALayerCopyPresentationLayer(leaves[1])!
+            defer { release(leaf) }
+            #expect(CALayerGetModelLayer(leaf) == leaves[1])
+            #expect(CALayerGetModelLayer(CALayerGetSuperlayer(leaf)) == root)
+            #expect(CALayerGetPosition(leaf) == CGPoint(x: 1, y: 2))
+        }
+    }
+}
