@@ -19,7 +19,10 @@
  * One frame, library side: CALayerCopyPresentationLayer(root) (builds the
  * presentation tree, evaluates every animation), then the presentation
  * values (position, opacity, transform) of three sublayers are read through
- * the getters and summed, then CARelease of the presentation copy.
+ * the getters and summed, then CARelease of the presentation copy. (The
+ * copy-only rows' unanimated sublayers are plain leaves: the library copies
+ * them as values and makes the three sublayers read into layer objects when
+ * CALayerGetSublayerAtIndex asks for them, inside the timed frame.)
  *
  * One frame, reference side (plain C in this file, gcc -O2, same build):
  * malloc a fresh output array of N + 1 presentation nodes; for each layer,

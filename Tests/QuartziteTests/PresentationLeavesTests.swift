@@ -214,6 +214,33 @@ private func noActions(_ body: () -> Void) {
         }
     }
 
+    @Test func leavesDeeperInTheTreeAreValuesTooAndACopyOfTheCopyMakesThem() {
+        withClock(0) { _ in
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CGColorRelease(red) }
+            // root -> container (not a leaf: it has sublayers) -> 3 leaves.
+            let (container, leaves) = leafTree(3, red: red)
+            let root = committedLayer()
+            defer { leaves.forEach { release($0) }; release(container); release(root) }
+            noActions { CALayerAddSublayer(root, container) }
+            let p = CALayerCopyPresentationLayer(root)!
+            defer { release(p) }
+            #expect(!swiftLayer(p).flags.contains(.lazySublayers))
+            let c = CALayerGetSublayerAtIndex(p, 0)!
+            #expect(swiftLayer(c).flags.contains(.lazySublayers))
+            // A copy of the copy reads every layer of it: the container's
+            // leaves become objects first, with their values.
+            let pp = CALayerCopyPresentationLayer(p)!
+            defer { release(pp) }
+            #expect(!swiftLayer(c).flags.contains(.lazySublayers))
+            let cc = CALayerGetSublayerAtIndex(pp, 0)!
+            #expect(CALayerGetSublayerCount(cc) == 3)
+            #expect(CALayerGetModelLayer(CALayerGetSublayerAtIndex(cc, 2)) == leaves[2])
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(cc, 2)) == CGPoint(x: 2, y: 4))
+            #expect(CALayerGetSuperlayer(CALayerGetSublayerAtIndex(c, 1)) == c)
+        }
+    }
+
     @Test func copiesOfALazyCopyAndOfALeafInside() {
         withClock(0) { _ in
             let red = CGColorCreateSRGB(1, 0, 0, 1)!

@@ -296,6 +296,7 @@ extension Layer {
     /// snapshot, the snapshot's layer). Made from the layer itself, not from
     /// its root: the copies above a copied sublayer or mask no longer list it.
     private func copyOfPresentationCopy(now: Double) -> Layer {
+        makeSubtreeObjects()
         var found: Layer?
         let parentTime = superlayer.map { $0.localTime(fromMedia: now) } ?? now
         let copy = presentationSubtree(parentTime: parentTime, target: self, found: &found)
@@ -350,7 +351,7 @@ extension Layer {
                                      lazy: Bool = false) -> Layer {
         let copy = shallowCopy()
         presentationSubtree(filling: copy, reused: false, deferTransform: false, parentTime: parentTime,
-                            target: target, found: &found, lazy: lazy, earlierLeaves: nil)
+                            target: target, found: &found, lazy: lazy)
         return copy
     }
 
@@ -364,20 +365,18 @@ extension Layer {
         // is a typed one and one of them replaces the whole transform; it
         // takes it after all if none of those is in effect now (below).
         let deferTransform = transformBox != nil && replacesWholeTransform()
-        // (Its sublayers' values, if it kept them so, are refilled; copyState
-        // would drop them with its side objects.)
-        let earlierLeaves = old.takePresentationLeaves()
+        // (Its sublayers' values, if it kept them so, stay in its side
+        // objects through copyState, for the walk to refill or drop.)
         copyState(into: old, deferTransform: deferTransform)
         presentationSubtree(filling: old, reused: true, deferTransform: deferTransform, parentTime: parentTime,
-                            target: target, found: &found, lazy: lazy, earlierLeaves: earlierLeaves)
+                            target: target, found: &found, lazy: lazy)
     }
 
     /// Fills `copy` (this layer's state already copied into it): model link,
     /// sublayers' copies, mask, animated values. `reused`: `copy` is an
     /// earlier copy, whose sublayers' copies are reused.
     private func presentationSubtree(filling copy: Layer, reused: Bool, deferTransform: Bool, parentTime: Double,
-                                     target: Layer, found: inout Layer?, lazy: Bool,
-                                     earlierLeaves: PresentationLeaves?) {
+                                     target: Layer, found: inout Layer?, lazy: Bool) {
         // A presentation of a presentation still shows the same model layer.
         if modelLayer == nil {
             if !copy.holdsModel(self) { copy.modelLayer = self }
@@ -389,45 +388,25 @@ extension Layer {
         // The earlier copies of the sublayers: the reused copy's own, or for a
         // root, those its last released presentation copy left.
         // (A leaf with no earlier copies skips this without touching an array.)
-        // Sublayers kept as values: when the first or the last is a plain
-        // leaf (most of the others are then too).
-        if lazy, !sublayers.isEmpty,
-           sublayers.withUnsafeBufferPointer({ subs in
-               subs.unretained(0)._withUnsafeGuaranteedRef { $0.presentsAsValueLeaf }
-                   || subs.unretained(subs.count &- 1)._withUnsafeGuaranteedRef { $0.presentsAsValueLeaf }
-           }) {
-            var leaves = earlierLeaves
-            if leaves == nil && !reused && superlayer == nil, let spare = presentationSpareLeaves {
-                leaves = spare
-                presentationSpareLeaves = nil
-            }
-            if reused && !copy.storedSublayers.isEmpty {
-                for s in copy.storedSublayers where s.superlayerIs(copy) { s.superlayer = nil }
-            }
-            fillLazySublayers(of: copy, reusing: leaves, target: target) { sub, earlier in
-                if earlier != nil && isKnownUniquelyReferenced(&earlier!) && earlier.unsafelyUnwrapped.layerClass === sub.layerClass {
-                    let old = earlier.unsafelyUnwrapped
-                    sub.presentationSubtree(into: old, parentTime: t, target: target, found: &found, lazy: true)
-                    return old
-                }
-                return sub.presentationSubtree(parentTime: t, target: target, found: &found, lazy: true)
-            }
-        } else if let earlierLeaves {
-            // (Kept as values at the earlier copy, objects now.)
-            earlierLeaves.unlinkAll(from: copy)
-        }
+        // (The host's copy: plain leaves as values. Out of line, so that the
+        // walk's usual path stays as it was.)
+        // (This walk reads the stored arrays: the source is a model layer,
+        // or a copy whose subtree `copyOfPresentationCopy` made objects of;
+        // the copy's flag was cleared by copyState, its values kept aside.)
+        let asValues = lazy && !storedSublayers.isEmpty && fillSublayerValues(of: copy, reused: reused, time: t, target: target, found: &found)
+        if !asValues && reused && copy.extras != nil { copy.dropKeptLeaves() }
         let spare = !reused && superlayer == nil && extras?.presentationSpare != nil
-        if copy.flags.contains(.lazySublayers) {
+        if asValues {
             // (Filled above.)
-        } else if !sublayers.isEmpty || spare || (reused && !copy.sublayers.isEmpty) {
+        } else if !storedSublayers.isEmpty || spare || (reused && !copy.storedSublayers.isEmpty) {
             var copies: [Layer] = []
             if reused {
-                swap(&copies, &copy.sublayers)
+                swap(&copies, &copy.storedSublayers)
             } else if spare {
                 copies = presentationSpare!
                 presentationSpare = nil
             }
-            let n = sublayers.count
+            let n = storedSublayers.count
             if copies.count > n {
                 for extra in copies[n...] where extra.superlayer === copy { extra.superlayer = nil }
                 copies.removeLast(copies.count - n)
@@ -438,7 +417,7 @@ extension Layer {
             // walk could replace it) and read through its buffer, with no
             // per-element retain; earlier copies are overwritten in place when
             // this array is their only owner.
-            let models = sublayers
+            let models = storedSublayers
             let prefetch = n > 8 ? PresentationPrefetch.offsets : nil
             // (Plain leaves' copies are a few lines each: below about 2,000
             // layers, model and copies stay in the second-level cache, and
@@ -494,7 +473,7 @@ extension Layer {
                     copies.append(s)
                 }
             }
-            copy.sublayers = copies
+            copy.storedSublayers = copies
         }
         if let mask = visuals?.mask {
             let m = mask.presentationSubtree(parentTime: t, target: target, found: &found, lazy: lazy)
@@ -550,6 +529,36 @@ extension Layer {
         if deferTransform && !transformWritten {
             withPresentationSource { TransformBox.assign(from: &$0.transformBox, to: &copy.transformBox) }
         }
+    }
+
+    /// Fills `copy`'s sublayers keeping plain leaves as values
+    /// (PresentationLeaves.swift) when the first or the last sublayer is one
+    /// (most of the others are then too); false, doing nothing, otherwise.
+    /// `time`: this layer's local time.
+    @inline(never)
+    private func fillSublayerValues(of copy: Layer, reused: Bool, time t: Double, target: Layer,
+                                    found: inout Layer?) -> Bool {
+        guard storedSublayers.withUnsafeBufferPointer({ subs in
+                  subs.unretained(0)._withUnsafeGuaranteedRef { $0.presentsAsValueLeaf }
+                      || subs.unretained(subs.count &- 1)._withUnsafeGuaranteedRef { $0.presentsAsValueLeaf }
+              }) else { return false }
+        var leaves = reused && copy.extras != nil ? copy.takeKeptLeaves() : nil
+        if leaves == nil && !reused && superlayer == nil, let spare = presentationSpareLeaves {
+            leaves = spare
+            presentationSpareLeaves = nil
+        }
+        if reused && !copy.storedSublayers.isEmpty {
+            for s in copy.storedSublayers where s.superlayerIs(copy) { s.superlayer = nil }
+        }
+        fillLazySublayers(of: copy, reusing: leaves, target: target) { sub, earlier in
+            if earlier != nil && isKnownUniquelyReferenced(&earlier!) && earlier.unsafelyUnwrapped.layerClass === sub.layerClass {
+                let old = earlier.unsafelyUnwrapped
+                sub.presentationSubtree(into: old, parentTime: t, target: target, found: &found, lazy: true)
+                return old
+            }
+            return sub.presentationSubtree(parentTime: t, target: target, found: &found, lazy: true)
+        }
+        return true
     }
 
     /// Makes `copies[start...]`, earlier copies of `models[start...]`, their

@@ -42,9 +42,11 @@ public final class Layer: QZObject, Handle {
     /// values (the `lazySublayers` flag): reading or changing the array
     /// makes their objects first.
     package var sublayers: [Layer] {
-        @inline(__always) get {
+        // (Yielded, not returned: a read borrows the array, without the
+        // retain and release a getter's result would cost.)
+        @inline(__always) _read {
             if _slowPath(flags.contains(.lazySublayers)) { makeLazySublayers() }
-            return storedSublayers
+            yield storedSublayers
         }
         set {
             if _slowPath(flags.contains(.lazySublayers)) { dropLazySublayers() }
@@ -254,6 +256,8 @@ public final class Layer: QZObject, Handle {
     private func assignExtras(copyOf other: Layer) {
         let old = extras
         extras = nil
+        // (A reused presentation copy's sublayer values: kept for its walk.)
+        if let leaves = old?.presentationLeaves { ensureExtras.presentationLeaves = leaves }
         if let m = other.extras, m.text != nil || m.tiled != nil || m.custom != nil || m.eagl != nil
             || m.gradient != nil || m.shape != nil || m.replicator != nil || m.emitter != nil {
             let r = LayerExtras()
@@ -265,6 +269,7 @@ public final class Layer: QZObject, Handle {
             r.replicator = m.replicator?.copy()
             r.emitter = m.emitter?.copy()
             if let c = m.custom { r.custom = CustomValues(); r.custom!.values = c.values }
+            r.presentationLeaves = extras?.presentationLeaves
             extras = r
         }
         old?.hooks?.releaseAll()

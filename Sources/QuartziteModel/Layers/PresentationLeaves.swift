@@ -162,6 +162,17 @@ extension Layer {
         storedSublayers = all
     }
 
+    /// Makes the objects of every sublayer kept as values in this copy's
+    /// subtree, masks included (before a walk that reads the stored arrays).
+    package func makeSubtreeObjects() {
+        var pending = [self]
+        while let l = pending.popLast() {
+            if l.flags.contains(.lazySublayers) { l.makeLazySublayers() }
+            pending += l.storedSublayers
+            if let m = l.visuals?.mask { pending.append(m) }
+        }
+    }
+
     /// Forgets a lazy copy's sublayers (they are being replaced).
     @inline(never)
     package func dropLazySublayers() {
@@ -171,12 +182,20 @@ extension Layer {
         extras.unsafelyUnwrapped.presentationLeaves = nil
     }
 
-    /// Takes this copy's leaves out (for the next copy to refill), or nil.
-    package func takePresentationLeaves() -> PresentationLeaves? {
-        guard let leaves = presentationLeaves else { return nil }
-        flags.remove(.lazySublayers)
-        extras.unsafelyUnwrapped.presentationLeaves = nil
+    /// On a reused copy, after `assign(copyOf:)` (which clears the flag and
+    /// keeps the leaves in the side objects): takes the leaves out, or nil.
+    @inline(never)
+    package func takeKeptLeaves() -> PresentationLeaves? {
+        guard let e = extras, let leaves = e.presentationLeaves else { return nil }
+        e.presentationLeaves = nil
         return leaves
+    }
+
+    /// On a reused copy whose sublayers are objects again: drops the kept
+    /// leaves, if any (their objects no longer have it as superlayer).
+    @inline(never)
+    package func dropKeptLeaves() {
+        takeKeptLeaves()?.unlinkAll(from: self)
     }
 
     /// On a released copy: its made sublayer copies no longer have it as
@@ -202,7 +221,7 @@ extension Layer {
     package func fillLazySublayers(of copy: Layer, reusing spare: PresentationLeaves?, target: Layer,
                                    general: (Layer, inout Layer?) -> Layer) {
         let leaves = spare ?? PresentationLeaves()
-        let n = sublayers.count
+        let n = storedSublayers.count
         let previousCount = leaves.count
         leaves.reserve(n)
         let slots = leaves.slots.unsafelyUnwrapped
@@ -225,7 +244,7 @@ extension Layer {
             slots[i].releaseReferences()
             slots[i].isLeaf = false
         }
-        leaves.models = sublayers
+        leaves.models = storedSublayers
         leaves.count = n
         let targetAddress = Unmanaged.passUnretained(target).toOpaque()
         let farAhead = n > 2048
