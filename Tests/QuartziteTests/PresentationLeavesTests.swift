@@ -33,6 +33,20 @@ private func leafTree(_ count: Int, red: QZCGColorRef) -> (root: CALayerRef, lea
 
 private func release(_ p: OpaquePointer?) { if let p { CARelease(UnsafeRawPointer(p)) } }
 
+/// Runs `body` at media time 0 (`clock` moves it) with a red colour and a
+/// `leafTree` of `count` leaves, released afterwards.
+private func withLeafTree(_ count: Int,
+                          _ body: (_ root: CALayerRef, _ leaves: [CALayerRef], _ red: QZCGColorRef, TestClock) -> Void) {
+    withClock(0) { clock in
+        let red = CGColorCreateSRGB(1, 0, 0, 1)!
+        let (root, leaves) = leafTree(count, red: red)
+        body(root, leaves, red, clock)
+        leaves.forEach { release($0) }
+        release(root)
+        CGColorRelease(red)
+    }
+}
+
 /// Runs `body` in a transaction without actions (changes show at once).
 private func noActions(_ body: () -> Void) {
     CATransactionBegin()
@@ -43,11 +57,9 @@ private func noActions(_ body: () -> Void) {
 
 @Suite struct PresentationLeavesTests {
     @Test func leavesShowTheValuesOfTheMomentOfTheCopy() {
-        withClock(0) { _ in
-            let red = CGColorCreateSRGB(1, 0, 0, 1)!, blue = CGColorCreateSRGB(0, 0, 1, 1)!
-            defer { CGColorRelease(red); CGColorRelease(blue) }
-            let (root, leaves) = leafTree(3, red: red)
-            defer { leaves.forEach { release($0) }; release(root) }
+        withLeafTree(3) { root, leaves, red, clock in
+            let blue = CGColorCreateSRGB(0, 0, 1, 1)!
+            defer { CGColorRelease(blue) }
             let p = CALayerCopyPresentationLayer(root)!
             defer { release(p) }
             #expect(swiftLayer(p).flags.contains(.lazySublayers))
@@ -83,11 +95,7 @@ private func noActions(_ body: () -> Void) {
     }
 
     @Test func aLeafIsOneObjectWithTheLinksOfACopy() {
-        withClock(0) { _ in
-            let red = CGColorCreateSRGB(1, 0, 0, 1)!
-            defer { CGColorRelease(red) }
-            let (root, leaves) = leafTree(4, red: red)
-            defer { leaves.forEach { release($0) }; release(root) }
+        withLeafTree(4) { root, leaves, red, clock in
             let p = CALayerCopyPresentationLayer(root)!
             defer { release(p) }
             let a = CALayerGetSublayerAtIndex(p, 2)
@@ -106,11 +114,7 @@ private func noActions(_ body: () -> Void) {
     }
 
     @Test func aWalkOverEverySublayerMakesThemAllKeepingTheOnesMade() {
-        withClock(0) { _ in
-            let red = CGColorCreateSRGB(1, 0, 0, 1)!
-            defer { CGColorRelease(red) }
-            let (root, leaves) = leafTree(5, red: red)
-            defer { leaves.forEach { release($0) }; release(root) }
+        withLeafTree(5) { root, leaves, red, clock in
             let p = CALayerCopyPresentationLayer(root)!
             defer { release(p) }
             let made = CALayerGetSublayerAtIndex(p, 3)
@@ -132,11 +136,7 @@ private func noActions(_ body: () -> Void) {
     }
 
     @Test func sublayersThatAreNotPlainLeavesAreCopiedAsBefore() {
-        withClock(0) { clock in
-            let red = CGColorCreateSRGB(1, 0, 0, 1)!
-            defer { CGColorRelease(red) }
-            let (root, leaves) = leafTree(4, red: red)
-            defer { leaves.forEach { release($0) }; release(root) }
+        withLeafTree(4) { root, leaves, red, clock in
             // 1: has a sublayer; 2: animates; 3: a shadow (rare visuals).
             let child = committedLayer(position: CGPoint(x: 5, y: 5))
             defer { release(child) }
@@ -165,11 +165,7 @@ private func noActions(_ body: () -> Void) {
     }
 
     @Test func aReleasedCopysLeavesAreRefilledAndHeldOnesKeepTheirValues() {
-        withClock(0) { _ in
-            let red = CGColorCreateSRGB(1, 0, 0, 1)!
-            defer { CGColorRelease(red) }
-            let (root, leaves) = leafTree(3, red: red)
-            defer { leaves.forEach { release($0) }; release(root) }
+        withLeafTree(3) { root, leaves, red, clock in
             let p = CALayerCopyPresentationLayer(root)!
             let held = CALayerGetSublayerAtIndex(p, 0)!
             CARetain(UnsafeRawPointer(held))
@@ -195,11 +191,7 @@ private func noActions(_ body: () -> Void) {
     }
 
     @Test func aLeafWithUncommittedChangesShowsItsCommittedValues() {
-        withClock(0) { _ in
-            let red = CGColorCreateSRGB(1, 0, 0, 1)!
-            defer { CGColorRelease(red) }
-            let (root, leaves) = leafTree(2, red: red)
-            defer { leaves.forEach { release($0) }; release(root) }
+        withLeafTree(2) { root, leaves, red, clock in
             CATransactionBegin()
             CATransactionSetDisableActions(true)
             CALayerSetPosition(leaves[1], CGPoint(x: 20, y: 20))
@@ -242,11 +234,7 @@ private func noActions(_ body: () -> Void) {
     }
 
     @Test func copiesOfALazyCopyAndOfALeafInside() {
-        withClock(0) { _ in
-            let red = CGColorCreateSRGB(1, 0, 0, 1)!
-            defer { CGColorRelease(red) }
-            let (root, leaves) = leafTree(3, red: red)
-            defer { leaves.forEach { release($0) }; release(root) }
+        withLeafTree(3) { root, leaves, red, clock in
             let p = CALayerCopyPresentationLayer(root)!
             defer { release(p) }
             let pp = CALayerCopyPresentationLayer(p)!
