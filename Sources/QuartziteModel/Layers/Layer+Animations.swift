@@ -385,16 +385,17 @@ extension Layer {
         }
         if self === target { found = copy }
         let t = localTime(fromParent: parentTime)
+        // The host's copy: plain leaves as values (out of line, so that the
+        // walk's usual path stays as it was). This walk reads the stored
+        // arrays: the source is a model layer, or a copy whose subtree
+        // `copyOfPresentationCopy` made objects of; a reused copy's flag was
+        // cleared by copyState, which kept its values aside.
+        let asValues = lazy && !storedSublayers.isEmpty
+            && fillSublayerValues(of: copy, reused: reused, time: t, target: target, found: &found)
+        if !asValues && reused && copy.extras != nil { copy.dropKeptLeaves() }
         // The earlier copies of the sublayers: the reused copy's own, or for a
         // root, those its last released presentation copy left.
         // (A leaf with no earlier copies skips this without touching an array.)
-        // (The host's copy: plain leaves as values. Out of line, so that the
-        // walk's usual path stays as it was.)
-        // (This walk reads the stored arrays: the source is a model layer,
-        // or a copy whose subtree `copyOfPresentationCopy` made objects of;
-        // the copy's flag was cleared by copyState, its values kept aside.)
-        let asValues = lazy && !storedSublayers.isEmpty && fillSublayerValues(of: copy, reused: reused, time: t, target: target, found: &found)
-        if !asValues && reused && copy.extras != nil { copy.dropKeptLeaves() }
         let spare = !reused && superlayer == nil && extras?.presentationSpare != nil
         if asValues {
             // (Filled above.)
