@@ -252,29 +252,10 @@ extension Layer {
         leaves.models = storedSublayers
         leaves.count = n
         let targetAddress = Unmanaged.passUnretained(target).toOpaque()
-        let farAhead = n > 2048
         leaves.models.withUnsafeBufferPointer { subs in
-            for i in 0..<n {
+            @inline(__always) func fill(_ i: Int) {
                 let model = subs.unretained(i)
                 let slot = slots + i
-                // (Model layers are objects spread over the heap: the lines a
-                // leaf's values come from are requested ahead. Past about
-                // 2,000 layers the tree leaves the second-level cache: they
-                // are then requested into it from further ahead as well.)
-                if i &+ 8 < n {
-                    let near = UnsafeRawPointer(subs.unretained(i &+ (farAhead ? 4 : 8)).toOpaque())
-                    qz_internal_prefetch(near)
-                    qz_internal_prefetch(near + 64)
-                    qz_internal_prefetch(near + 128)
-                    qz_internal_prefetch(near + 192)
-                    if farAhead && i &+ 20 < n {
-                        let far = UnsafeRawPointer(subs.unretained(i &+ 20).toOpaque())
-                        qz_internal_prefetch_l2(far)
-                        qz_internal_prefetch_l2(far + 64)
-                        qz_internal_prefetch_l2(far + 128)
-                        qz_internal_prefetch_l2(far + 192)
-                    }
-                }
                 if model.toOpaque() != targetAddress, model._withUnsafeGuaranteedRef({ $0.presentsAsValueLeaf }) {
                     if let o = slot.pointee.object {
                         // (A sublayer that was not a leaf at the earlier copy.)
@@ -297,6 +278,41 @@ extension Layer {
                     slot.pointee.object = Unmanaged.passRetained(c)
                     leaves.made.append(Int32(truncatingIfNeeded: i))
                 }
+            }
+            // Model layers are objects spread over the heap: the lines a
+            // leaf's values come from are requested ahead (into the first
+            // level cache). Past about 2,000 layers the tree leaves the
+            // second-level cache: they are then requested into it from
+            // further ahead as well. (Two loops, so that neither tests which
+            // it is on every leaf.)
+            @inline(__always) func request(_ j: Int, secondLevel: Bool) {
+                let p = UnsafeRawPointer(subs.unretained(j).toOpaque())
+                if secondLevel {
+                    qz_internal_prefetch_l2(p); qz_internal_prefetch_l2(p + 64)
+                    qz_internal_prefetch_l2(p + 128); qz_internal_prefetch_l2(p + 192)
+                } else {
+                    qz_internal_prefetch(p); qz_internal_prefetch(p + 64)
+                    qz_internal_prefetch(p + 128); qz_internal_prefetch(p + 192)
+                }
+            }
+            var i = 0
+            if n > 2048 {
+                while i &+ 20 < n {
+                    request(i &+ 4, secondLevel: false)
+                    request(i &+ 20, secondLevel: true)
+                    fill(i)
+                    i &+= 1
+                }
+            } else {
+                while i &+ 8 < n {
+                    request(i &+ 8, secondLevel: false)
+                    fill(i)
+                    i &+= 1
+                }
+            }
+            while i < n {
+                fill(i)
+                i &+= 1
             }
         }
         if !copy.storedSublayers.isEmpty { copy.storedSublayers = [] }
