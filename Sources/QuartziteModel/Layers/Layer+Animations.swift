@@ -603,7 +603,7 @@ extension Layer {
     /// visuals, mask, animations, uncommitted changes, style or
     /// initWithLayer callback, and not itself a copy.
     @inline(__always)
-    var presentsAsPlainLeaf: Bool {
+    fileprivate var presentsAsPlainLeaf: Bool {
         holdsOnlyInlineState && hasNoMask && modelLayer == nil && !flags.contains(.hasStyle)
             && !hasCommittedSnapshot && !layerClass.hasInitWithLayer
     }

@@ -176,8 +176,7 @@ extension Layer {
     /// Forgets a lazy copy's sublayers (they are being replaced).
     @inline(never)
     package func dropLazySublayers() {
-        guard let leaves = presentationLeaves else { return }
-        leaves.unlinkAll(from: self)
+        guard releaseLazySublayers() != nil else { return }
         flags.remove(.lazySublayers)
         extras.unsafelyUnwrapped.presentationLeaves = nil
     }
@@ -207,7 +206,7 @@ extension Layer {
     }
 
     /// True when this model layer's copy can be kept as values: a plain leaf
-    /// (see `presentsAsPlainLeaf`) without a sublayer transform, rare visuals
+    /// (see `presentsAsPlainLeaf` in Layer+Animations.swift) without a sublayer transform, rare visuals
     /// (where a mask would be) or transaction state. Six of the references it
     /// must lack are tested as one OR of their bits: one branch, not six.
     /// (Not `animationList`: an inout access to it would run its observer.)
