@@ -5,6 +5,7 @@ import Testing
 @testable import QuartziteGeometry
 @testable import QuartziteGraphics
 @testable import QuartziteModel
+@testable import QuartziteRender
 @testable import Quartzite
 
 // A presentation copy the host asks for keeps its plain leaves as values
@@ -249,5 +250,98 @@ private func noActions(_ body: () -> Void) {
             #expect(CALayerGetModelLayer(CALayerGetSuperlayer(leaf)) == root)
             #expect(CALayerGetPosition(leaf) == CGPoint(x: 1, y: 2))
         }
+    }
+
+    /// A leaf whose `sideState` flag a copy cleared, then given side state
+    /// by each kind of write, is copied with that state (as an object made
+    /// the general way), not from the values of a plain leaf.
+    @Test func sideStateWrittenAfterACopyClearedTheFlagIsCopied() {
+        withLeafTree(7) { root, leaves, red, clock in
+            let first = CALayerCopyPresentationLayer(root)!
+            release(first)
+            for l in leaves { #expect(!swiftLayer(l).flags.contains(.sideState)) }
+            // 1 a sublayer transform, 2 a speed (timing), 3 a sublayer,
+            // 4 a custom key (extras), 5 an animation, 6 an uncommitted change.
+            let child = committedLayer(position: CGPoint(x: 9, y: 9))
+            defer { release(child) }
+            let value = CAValueCreateNumber(42)!
+            defer { release(value) }
+            noActions {
+                CALayerSetSublayerTransform(leaves[1], CATransform3DMakeScale(2, 2, 1))
+                CALayerSetSpeed(leaves[2], 2)
+                CALayerAddSublayer(leaves[3], child)
+                CALayerSetValueForKey(leaves[4], "quartziteTestKey", value)
+            }
+            let move = CABasicAnimationCreate("position.x")!
+            let from = CAValueCreateNumber(0)!, to = CAValueCreateNumber(100)!
+            CABasicAnimationSetFromValue(move, from)
+            CABasicAnimationSetToValue(move, to)
+            CAAnimationSetDuration(move, 1)
+            CALayerAddAnimation(leaves[5], move, "move")
+            release(move); release(from); release(to)
+            CATransactionFlush()
+            for i in 1...5 { #expect(swiftLayer(leaves[i]).flags.contains(.sideState)) }
+            #expect(!swiftLayer(leaves[0]).flags.contains(.sideState))
+            clock.now = 0.5
+            CATransactionBegin()
+            CATransactionSetDisableActions(true)
+            CALayerSetPosition(leaves[6], CGPoint(x: 70, y: 70))
+            #expect(swiftLayer(leaves[6]).flags.contains(.sideState))
+            let p = CALayerCopyPresentationLayer(root)!
+            #expect(CATransform3DEqualToTransform(CALayerGetSublayerTransform(CALayerGetSublayerAtIndex(p, 1)),
+                                                  CATransform3DMakeScale(2, 2, 1)))
+            #expect(CALayerGetSpeed(CALayerGetSublayerAtIndex(p, 2)) == 2)
+            #expect(CALayerGetSublayerCount(CALayerGetSublayerAtIndex(p, 3)) == 1)
+            let got = CALayerCopyValueForKey(CALayerGetSublayerAtIndex(p, 4), "quartziteTestKey")
+            #expect(got.map { CAValueGetNumber($0) } == 42)
+            release(got)
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(p, 5)).x == 50)
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(p, 6)) == CGPoint(x: 6, y: 12))
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(p, 0)) == CGPoint(x: 0, y: 0))
+            release(p)
+            CATransactionCommit()
+            // Committed: the transaction state is gone, and the next copy
+            // finds leaf 6 plain again; the others keep their side state.
+            let q = CALayerCopyPresentationLayer(root)!
+            defer { release(q) }
+            #expect(CALayerGetPosition(CALayerGetSublayerAtIndex(q, 6)) == CGPoint(x: 70, y: 70))
+            #expect(!swiftLayer(leaves[6]).flags.contains(.sideState))
+            for i in 1...4 { #expect(swiftLayer(leaves[i]).flags.contains(.sideState)) }
+        }
+    }
+
+    /// Clearing the flag on the model (a copy's bookkeeping) is not a change
+    /// of what the layers show: the next frame redraws nothing.
+    @Test func clearingTheFlagLeavesTheNextFrameIdle() {
+        withLeafTree(4) { root, leaves, red, clock in
+            let pb = makeBuffer(64, 64)
+            defer { CVPixelBufferRelease(pb) }
+            let r = CARendererCreate(pb, nil)!
+            defer { CARelease(UnsafeRawPointer(r)) }
+            CARendererSetLayer(r, root)
+            CARendererBeginFrameAtTime(r, 0, nil)
+            CARendererRender(r)
+            CARendererEndFrame(r)
+            for l in leaves { swiftLayer(l).flags.insert(.sideState) }
+            let renderer = object(r, as: Renderer.self)!
+            let before = renderer.fingerprint(swiftLayer(root)).print
+            let p = CALayerCopyPresentationLayer(root)!
+            release(p)
+            #expect(!swiftLayer(leaves[2]).flags.contains(.sideState))
+            #expect(before != nil)
+            #expect(renderer.fingerprint(swiftLayer(root)).print == before)
+            CARendererBeginFrameAtTime(r, 1, nil)
+            #expect(CARendererUpdateBounds(r).isNull)
+            CARendererEndFrame(r)
+        }
+    }
+
+    /// What a plain leaf's copy reads lies in the layer's first 128 bytes
+    /// (what the fill requests ahead): the transform box and the visuals
+    /// end there.
+    @Test func aLeafsValuesLieInTheLayersFirst128Bytes() {
+        let o = PresentationPrefetch.offsets!
+        #expect(o.box + 8 <= 128)
+        #expect(o.visuals + 8 <= 128)
     }
 }

@@ -676,7 +676,7 @@ extension Layer {
     /// True when `modelLayer` is `model` (compared without retaining either).
     @inline(__always)
     package func holdsModel(_ model: Layer) -> Bool {
-        withUnsafeMutablePointer(to: &modelLayer) {
+        withUnsafeMutablePointer(to: &_modelLayer) {
             UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self)
         } == UnsafeRawPointer(Unmanaged.passUnretained(model).toOpaque())
     }
@@ -685,7 +685,7 @@ extension Layer {
     /// presentation shows its committed values (read without reference counting).
     @inline(__always)
     package var hasCommittedSnapshot: Bool {
-        guard let state = withUnsafeMutablePointer(to: &transactionState, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
+        guard let state = withUnsafeMutablePointer(to: &_transactionState, { UnsafeRawPointer($0).load(as: UnsafeRawPointer?.self) })
         else { return false }
         return Unmanaged<LayerTransactionState>.fromOpaque(state)._withUnsafeGuaranteedRef { s in
             s.logging

@@ -11,12 +11,15 @@ import QuartziteGraphics
 public final class Layer: QZObject, Handle {
     // Stored properties in the order a presentation frame reads them: the
     // fields it copies and the links it follows first (three to four cache
-    // lines), the state it never reads (the creating transaction, the
-    // explicitly-set bits) last, and rarely used state in `extras`.
+    // lines; a plain leaf's values and visuals in the first 128 bytes), the
+    // state it never reads (the creating transaction, the explicitly-set
+    // bits) last, and rarely used state in `extras`.
 
     // MARK: Geometry (inline)
     @usableFromInline package var opacity: Float = 1
-    @usableFromInline package var flags = LayerFlags.defaults
+    /// (A new layer starts with `sideState`: the first presentation copy
+    /// that finds it a plain leaf clears it.)
+    @usableFromInline package var flags = LayerFlags.defaults.union(.sideState)
     /// CAScrollLayer.scrollMode (an index into ConstantSet.scrollMode).
     package var scrollMode: UInt8 = 0
     /// In AnimationRegistry.layers (never copied: copies are not registered).
@@ -28,7 +31,16 @@ public final class Layer: QZObject, Handle {
     @usableFromInline package var anchorPointZ = 0.0
     /// nil means the identity (most layers).
     @usableFromInline package var transformBox: TransformBox?
-    @usableFromInline package var sublayerTransformBox: TransformBox?
+    // (The visuals next: a plain leaf's presentation values end here, in
+    // the first 128 bytes; see PresentationLeaves.swift.)
+    @usableFromInline package var visuals: LayerVisuals?
+    /// Storage of `sublayerTransformBox` (read only; writes go through it).
+    package var _sublayerTransformBox: TransformBox?
+    @usableFromInline package var sublayerTransformBox: TransformBox? {
+        @inline(__always) get { _sublayerTransformBox }
+        @inline(__always) set { _sublayerTransformBox = newValue; flags.insert(.sideState) }
+        @inline(__always) _modify { flags.insert(.sideState); yield &_sublayerTransformBox }
+    }
 
     // MARK: Tree
     /// Back-reference, cleared when the superlayer removes or frees this layer.
@@ -36,7 +48,7 @@ public final class Layer: QZObject, Handle {
     /// The sublayer objects (empty while a presentation copy keeps its
     /// sublayers as values: see `sublayers` and PresentationLeaves.swift).
     package var storedSublayers: [Layer] = [] {
-        didSet { zOrderEpoch = 0 }
+        didSet { zOrderEpoch = 0; flags.insert(.sideState) }
     }
     /// The sublayers. A presentation copy made for the host may keep them as
     /// values (the `lazySublayers` flag): reading or changing the array
@@ -59,26 +71,54 @@ public final class Layer: QZObject, Handle {
     }
 
     // MARK: Side storage (nil until something non-default is set)
-    @usableFromInline package var visuals: LayerVisuals?
-    package var timing: LayerTiming?
+    // Every write of these (and of `storedSublayers` and
+    // `sublayerTransformBox`) sets the `sideState` flag: while it is clear,
+    // none of them holds anything (PresentationLeaves.swift). Their storage,
+    // `_name`, is only read directly.
+    package var _timing: LayerTiming?
+    package var timing: LayerTiming? {
+        @inline(__always) get { _timing }
+        @inline(__always) set { _timing = newValue; flags.insert(.sideState) }
+        @inline(__always) _modify { flags.insert(.sideState); yield &_timing }
+    }
     /// Animations in the order they were added (nil when none).
     package var animationList: [AnimationEntry]? {
-        didSet { if planBlock != nil { dropPlanBlock() } }
+        didSet { if planBlock != nil { dropPlanBlock() }; flags.insert(.sideState) }
     }
     /// The animations' plans packed for presentation (PlanBlock.swift), made
     /// on the first presentation after the list changed; nil before.
     package var planBlock: UnsafeMutableRawPointer?
+    package var _implicitList: [ImplicitAnimation]?
     /// Running implicit animations kept as records (ImplicitAnimation.swift),
     /// all newer than the animations in `animationList`; nil when none.
-    package var implicitList: [ImplicitAnimation]?
+    package var implicitList: [ImplicitAnimation]? {
+        @inline(__always) get { _implicitList }
+        @inline(__always) set { _implicitList = newValue; flags.insert(.sideState) }
+        @inline(__always) _modify { flags.insert(.sideState); yield &_implicitList }
+    }
+    package var _modelLayer: Layer?
     /// For a presentation copy: the model layer it shows.
-    package var modelLayer: Layer?
+    package var modelLayer: Layer? {
+        @inline(__always) get { _modelLayer }
+        @inline(__always) set { _modelLayer = newValue; flags.insert(.sideState) }
+        @inline(__always) _modify { flags.insert(.sideState); yield &_modelLayer }
+    }
+    package var _transactionState: LayerTransactionState?
     /// Transaction bookkeeping (committed snapshot, pending animations); nil
     /// until an export creates or changes the layer.
-    package var transactionState: LayerTransactionState?
+    package var transactionState: LayerTransactionState? {
+        @inline(__always) get { _transactionState }
+        @inline(__always) set { _transactionState = newValue; flags.insert(.sideState) }
+        @inline(__always) _modify { flags.insert(.sideState); yield &_transactionState }
+    }
+    package var _extras: LayerExtras?
     /// Text, tiled and custom state, hooks and presentation links (nil for
     /// most layers): see LayerExtras.
-    package var extras: LayerExtras?
+    package var extras: LayerExtras? {
+        @inline(__always) get { _extras }
+        @inline(__always) set { _extras = newValue; flags.insert(.sideState) }
+        @inline(__always) _modify { flags.insert(.sideState); yield &_extras }
+    }
 
     public let layerClass: LayerClass
 
@@ -244,9 +284,9 @@ public final class Layer: QZObject, Handle {
         // which copies a shared box), or written into this copy's own box.
         // (deferTransform: the caller takes the transform later if it must.)
         if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
-        TransformBox.assign(from: &other.sublayerTransformBox, to: &sublayerTransformBox)
+        TransformBox.assign(from: &other._sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
-        flags = other.flags.subtracting([.presentationRoot, .lazySublayers]).union(.copy)
+        flags = other.flags.subtracting([.presentationRoot, .lazySublayers]).union([.copy, .sideState])
         scrollMode = other.scrollMode
     }
 
@@ -479,6 +519,13 @@ public final class Layer: QZObject, Handle {
     /// A presentation copy whose sublayers are kept as values until read
     /// (PresentationLeaves.swift); `storedSublayers` is then empty.
     @inlinable package static var lazySublayers: LayerFlags { LayerFlags(rawValue: 1 << 17) }
+    /// Set by every write of the side state a presentation leaf kept as
+    /// values must lack (sublayers, sublayer transform, timing, animations,
+    /// transaction state, model link, extras), and by a copy; cleared by a
+    /// presentation copy that finds none of it (`presentsAsValueLeaf`). So
+    /// while it is clear the copy reads only the layer's first lines.
+    /// Not part of what a layer shows (the fingerprint leaves it out).
+    @inlinable package static var sideState: LayerFlags { LayerFlags(rawValue: 1 << 18) }
 
     package static let defaults: LayerFlags = [.doubleSided]
 }

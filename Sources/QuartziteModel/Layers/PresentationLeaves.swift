@@ -206,17 +206,32 @@ extension Layer {
     }
 
     /// True when this model layer's copy can be kept as values: a plain leaf
-    /// (see `presentsAsPlainLeaf` in Layer+Animations.swift) without a sublayer transform, rare visuals
-    /// (where a mask would be) or transaction state. Six of the references it
-    /// must lack are tested as one OR of their bits: one branch, not six.
-    /// (Not `animationList`: an inout access to it would run its observer.)
+    /// (see `presentsAsPlainLeaf` in Layer+Animations.swift) without a
+    /// sublayer transform, rare visuals (where a mask would be) or
+    /// transaction state. While the `sideState` flag is clear the side state
+    /// is known to be absent, and only the first 128 bytes of the layer and
+    /// its visuals are read; else it is looked at, and the flag cleared when
+    /// none is there.
     @inline(__always)
     package var presentsAsValueLeaf: Bool {
-        let refs = referenceBits(&sublayerTransformBox) | referenceBits(&timing) | referenceBits(&extras)
-            | referenceBits(&implicitList) | referenceBits(&modelLayer) | referenceBits(&transactionState)
-        guard refs == 0, animationList == nil, storedSublayers.isEmpty, !flags.contains(.hasStyle), !layerClass.hasInitWithLayer
-        else { return false }
+        if _slowPath(flags.rawValue & (LayerFlags.sideState.rawValue | LayerFlags.hasStyle.rawValue) != 0) {
+            guard clearsSideState() else { return false }
+        }
         return unretainedVisuals.map { $0._withUnsafeGuaranteedRef { v in referenceBits(&v.rare) == 0 } } ?? true
+    }
+
+    /// Clears `sideState` when the layer has no side state that keeps its
+    /// copy from being values (and no style, and a class without
+    /// initWithLayer:); returns whether it did.
+    @inline(never)
+    private func clearsSideState() -> Bool {
+        // (The storage is read, not the properties: a write sets the flag.)
+        guard !flags.contains(.hasStyle), _sublayerTransformBox == nil, _timing == nil, _extras == nil,
+              _implicitList == nil, _modelLayer == nil, _transactionState == nil, animationList == nil,
+              storedSublayers.isEmpty, !layerClass.hasInitWithLayer
+        else { return false }
+        flags.remove(.sideState)
+        return true
     }
 
     /// Fills `copy`'s sublayers from this model layer's as values where they
@@ -285,13 +300,12 @@ extension Layer {
             // further ahead as well. (Two loops, so that neither tests which
             // it is on every leaf.)
             @inline(__always) func request(_ j: Int, secondLevel: Bool) {
+                // (The first 128 bytes: two or three lines.)
                 let p = UnsafeRawPointer(subs.unretained(j).toOpaque())
                 if secondLevel {
-                    qz_internal_prefetch_l2(p); qz_internal_prefetch_l2(p + 64)
-                    qz_internal_prefetch_l2(p + 128); qz_internal_prefetch_l2(p + 192)
+                    qz_internal_prefetch_l2(p); qz_internal_prefetch_l2(p + 64); qz_internal_prefetch_l2(p + 127)
                 } else {
-                    qz_internal_prefetch(p); qz_internal_prefetch(p + 64)
-                    qz_internal_prefetch(p + 128); qz_internal_prefetch(p + 192)
+                    qz_internal_prefetch(p); qz_internal_prefetch(p + 64); qz_internal_prefetch(p + 127)
                 }
             }
             var i = 0
@@ -332,7 +346,7 @@ extension LeafSlot {
         zPosition = m.zPosition
         anchorPointZ = m.anchorPointZ
         opacity = m.opacity
-        flags = m.flags.subtracting([.presentationRoot, .lazySublayers]).union(.copy)
+        flags = m.flags.subtracting([.presentationRoot, .lazySublayers]).union([.copy, .sideState])
         scrollMode = m.scrollMode
         setTransformBox(unretained(&m.transformBox))
         if let v = m.unretainedVisuals {

@@ -486,7 +486,7 @@ extension Layer {
     /// transactionState's address, read without retaining it.
     @inline(__always)
     package var rawTransactionState: UnsafeMutableRawPointer? {
-        withUnsafeMutablePointer(to: &transactionState) { UnsafeRawPointer($0).load(as: UnsafeMutableRawPointer?.self) }
+        withUnsafeMutablePointer(to: &_transactionState) { UnsafeRawPointer($0).load(as: UnsafeMutableRawPointer?.self) }
     }
 
     /// The same for key-value coding: `keyPath`'s first component names a

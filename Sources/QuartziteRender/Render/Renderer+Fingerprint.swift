@@ -70,7 +70,7 @@ extension Renderer {
             h.mix(l.anchorPoint.x); h.mix(l.anchorPoint.y); h.mix(l.anchorPointZ); h.mix(l.zPosition)
             if let t = l.transformBox?.value { h.mix(t) } else { h.mix(UInt64(1)) }
             if let t = l.sublayerTransformBox?.value { h.mix(t) } else { h.mix(UInt64(2)) }
-            h.mix(UInt64(l.opacity.bitPattern) | UInt64(l.flags.rawValue) << 32)
+            h.mix(UInt64(l.opacity.bitPattern) | UInt64(l.flags.subtracting(.sideState).rawValue) << 32)
             if let v = l.visuals {
                 h.mix(v.contents)
                 if let pb = v.contentsPixels { h.mix(UInt64(pb.seed)) }
