@@ -344,4 +344,47 @@ private func noActions(_ body: () -> Void) {
         #expect(o.box + 8 <= 128)
         #expect(o.visuals + 8 <= 128)
     }
+
+    /// Past 2,048 sublayers the fill takes its other loops (requests into
+    /// the second-level cache, and the visuals' when leaves have them):
+    /// every leaf still gets its own values.
+    @Test func largeTreesAreCopiedLeafByLeaf() {
+        withLeafTree(3000) { root, leaves, red, clock in
+            // Leaves with visuals (corner radius i, red).
+            let p = CALayerCopyPresentationLayer(root)!
+            #expect(CALayerGetSublayerCount(p) == 3000)
+            var wrong = 0
+            for i in 0..<3000 {
+                let s = CALayerGetSublayerAtIndex(p, i)!
+                if CALayerGetPosition(s) != CGPoint(x: Double(i), y: Double(2 * i)) || CALayerGetCornerRadius(s) != Double(i)
+                    || !CGColorEqualToColor(CALayerGetBackgroundColor(s), red) || CALayerGetModelLayer(s) != leaves[i] {
+                    wrong += 1
+                }
+            }
+            #expect(wrong == 0)
+            release(p)
+            // Leaves without visuals (no LayerVisuals at all).
+            let plainRoot = committedLayer()
+            var plain: [CALayerRef] = []
+            noActions {
+                for i in 0..<3000 {
+                    let l = CALayerCreate()!
+                    CALayerSetPosition(l, CGPoint(x: Double(i), y: 1))
+                    CALayerAddSublayer(plainRoot, l)
+                    plain.append(l)
+                }
+            }
+            #expect(swiftLayer(plain[0]).visuals == nil)
+            let q = CALayerCopyPresentationLayer(plainRoot)!
+            wrong = 0
+            for i in 0..<3000 {
+                let s = CALayerGetSublayerAtIndex(q, i)!
+                if CALayerGetPosition(s) != CGPoint(x: Double(i), y: 1) || CALayerGetModelLayer(s) != plain[i] { wrong += 1 }
+            }
+            #expect(wrong == 0)
+            release(q)
+            plain.forEach { release($0) }
+            release(plainRoot)
+        }
+    }
 }

@@ -308,8 +308,27 @@ extension Layer {
                     qz_internal_prefetch(p); qz_internal_prefetch(p + 64); qz_internal_prefetch(p + 127)
                 }
             }
+            // A leaf's visuals are one more object, found through the
+            // layer: requested once the layer's lines are near (12 leaves
+            // ahead, 8 after its layer was asked for), when the tree's
+            // first leaf has visuals.
+            @inline(__always) func requestVisuals(_ j: Int, at offset: Int) {
+                let p = UnsafeRawPointer(subs.unretained(j).toOpaque())
+                if let v = p.load(fromByteOffset: offset, as: UnsafeRawPointer?.self) {
+                    qz_internal_prefetch(v); qz_internal_prefetch(v + 55)
+                }
+            }
             var i = 0
-            if n > 2048 {
+            if n > 2048, let visuals = PresentationPrefetch.offsets?.visuals,
+               subs.unretained(0)._withUnsafeGuaranteedRef({ $0.visuals != nil }) {
+                while i &+ 20 < n {
+                    request(i &+ 4, secondLevel: false)
+                    request(i &+ 20, secondLevel: true)
+                    requestVisuals(i &+ 12, at: visuals)
+                    fill(i)
+                    i &+= 1
+                }
+            } else if n > 2048 {
                 while i &+ 20 < n {
                     request(i &+ 4, secondLevel: false)
                     request(i &+ 20, secondLevel: true)
