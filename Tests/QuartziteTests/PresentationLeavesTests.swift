@@ -56,6 +56,17 @@ private func noActions(_ body: () -> Void) {
     CATransactionCommit()
 }
 
+/// Adds a one-second animation of position.x from 0 to 100 under "move".
+private func addMove(to layer: CALayerRef) {
+    let move = CABasicAnimationCreate("position.x")!
+    let from = CAValueCreateNumber(0)!, to = CAValueCreateNumber(100)!
+    CABasicAnimationSetFromValue(move, from)
+    CABasicAnimationSetToValue(move, to)
+    CAAnimationSetDuration(move, 1)
+    CALayerAddAnimation(layer, move, "move")
+    release(move); release(from); release(to)
+}
+
 @Suite struct PresentationLeavesTests {
     @Test func leavesShowTheValuesOfTheMomentOfTheCopy() {
         withLeafTree(3) { root, leaves, red, clock in
@@ -142,13 +153,7 @@ private func noActions(_ body: () -> Void) {
             let child = committedLayer(position: CGPoint(x: 5, y: 5))
             defer { release(child) }
             CALayerAddSublayer(leaves[1], child)
-            let move = CABasicAnimationCreate("position.x")!
-            let from = CAValueCreateNumber(0)!, to = CAValueCreateNumber(100)!
-            CABasicAnimationSetFromValue(move, from)
-            CABasicAnimationSetToValue(move, to)
-            CAAnimationSetDuration(move, 1)
-            CALayerAddAnimation(leaves[2], move, "move")
-            release(move); release(from); release(to)
+            addMove(to: leaves[2])
             CALayerSetShadowOpacity(leaves[3], 0.5)
             CATransactionFlush()
             clock.now = 0.25
@@ -272,13 +277,7 @@ private func noActions(_ body: () -> Void) {
                 CALayerAddSublayer(leaves[3], child)
                 CALayerSetValueForKey(leaves[4], "quartziteTestKey", value)
             }
-            let move = CABasicAnimationCreate("position.x")!
-            let from = CAValueCreateNumber(0)!, to = CAValueCreateNumber(100)!
-            CABasicAnimationSetFromValue(move, from)
-            CABasicAnimationSetToValue(move, to)
-            CAAnimationSetDuration(move, 1)
-            CALayerAddAnimation(leaves[5], move, "move")
-            release(move); release(from); release(to)
+            addMove(to: leaves[5])
             CATransactionFlush()
             for i in 1...5 { #expect(swiftLayer(leaves[i]).flags.contains(.sideState)) }
             #expect(!swiftLayer(leaves[0]).flags.contains(.sideState))
