@@ -386,4 +386,32 @@ private func addMove(to layer: CALayerRef) {
             release(plainRoot)
         }
     }
+
+    /// The renderer's copies (made eagerly, refreshed in place) take the
+    /// same shortcut for a leaf whose flag is clear, but still see a mask
+    /// (rare visuals, which do not set the flag) and a leaf given side
+    /// state after the flag was cleared.
+    @Test func rendererCopiesOfLeavesWhoseFlagIsClear() {
+        withLeafTree(4) { root, leaves, red, clock in
+            let mask = committedLayer()
+            defer { release(mask) }
+            noActions { CALayerSetMask(leaves[1], mask) }
+            release(CALayerCopyPresentationLayer(root))   // clears the leaves' flags
+            let model = swiftLayer(root)
+            for l in leaves { #expect(!swiftLayer(l).flags.contains(.sideState)) }   // a mask is not side state
+            // Released inside the lock: its sublayer copies are kept for reuse.
+            let first = withModelLock { ObjectIdentifier(model.presentationCopy(now: 0).sublayers[0]) }
+            noActions {
+                CALayerSetSpeed(leaves[2], 2)   // timing: the leaf is no longer plain
+                CALayerSetPosition(leaves[3], CGPoint(x: 30, y: 31))
+            }
+            let c = withModelLock { model.presentationCopy(now: 0) }
+            #expect(ObjectIdentifier(c.sublayers[0]) == first)   // refreshed in place
+            #expect(c.sublayers[0].position == CGPoint(x: 0, y: 0))
+            #expect(c.sublayers[0].modelLayer === swiftLayer(leaves[0]))
+            #expect(c.sublayers[1].visuals?.mask?.modelLayer === swiftLayer(mask))
+            #expect(c.sublayers[2].timing?.speed == 2)
+            #expect(c.sublayers[3].position == CGPoint(x: 30, y: 31))
+        }
+    }
 }

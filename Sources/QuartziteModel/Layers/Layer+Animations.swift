@@ -601,10 +601,12 @@ extension Layer {
     /// True when this model layer's presentation copy is its inline state
     /// and its visuals alone: no sublayers, side objects other than the
     /// visuals, mask, animations, uncommitted changes, style or
-    /// initWithLayer callback, and not itself a copy.
+    /// initWithLayer callback, and not itself a copy. (A clear `sideState`
+    /// flag already says all but the mask: see PresentationLeaves.swift.)
     @inline(__always)
     fileprivate var presentsAsPlainLeaf: Bool {
-        holdsOnlyInlineState && hasNoMask && modelLayer == nil && !flags.contains(.hasStyle)
+        if flags.rawValue & (LayerFlags.sideState.rawValue | LayerFlags.hasStyle.rawValue) == 0 { return hasNoMask }
+        return holdsOnlyInlineState && hasNoMask && modelLayer == nil && !flags.contains(.hasStyle)
             && !hasCommittedSnapshot && !layerClass.hasInitWithLayer
     }
 
@@ -617,7 +619,7 @@ extension Layer {
     /// No sublayers, side objects other than the visuals, or animations:
     /// what a plain leaf and a bare copy have in common.
     @inline(__always)
-    private var holdsOnlyInlineState: Bool {
+    package var holdsOnlyInlineState: Bool {
         // (The stored array: a copy that keeps its sublayers as values has
         // side objects, `extras`, which fail the test anyway.)
         storedSublayers.isEmpty && timing == nil && extras == nil && animationList == nil && implicitList == nil

@@ -74,7 +74,9 @@ public final class Layer: QZObject, Handle {
     // Every write of these (and of `storedSublayers` and
     // `sublayerTransformBox`) sets the `sideState` flag: while it is clear,
     // none of them holds anything (PresentationLeaves.swift). Their storage,
-    // `_name`, is only read directly.
+    // `_name`, is only read directly (and is `package`, not private, so that
+    // the accessors inline into the export module: private storage left the
+    // `hooks` getter every setter calls out of line).
     package var _timing: LayerTiming?
     package var timing: LayerTiming? {
         @inline(__always) get { _timing }

@@ -100,29 +100,25 @@ struct LeafSlot {
     /// Holds `box` (unretained on entry) in place of the slot's; the same
     /// box is left alone (a tree that did not change costs no count).
     @inline(__always)
-    mutating func setTransformBox(_ box: Unmanaged<TransformBox>?) {
-        if transformBox?.toOpaque() != box?.toOpaque() {
-            _ = box?.retain()
-            transformBox?.release()
-            transformBox = box
-        }
-    }
+    mutating func setTransformBox(_ box: Unmanaged<TransformBox>?) { hold(box, in: &transformBox) }
 
     /// Holds `color` and `contents` (unretained on entry) in place of the
     /// slot's: references already equal are left alone.
     @inline(__always)
     mutating func setVisualReferences(color: Unmanaged<Color>?, contents c: Unmanaged<QZObject>?) {
-        if backgroundColor?.toOpaque() != color?.toOpaque() {
-            _ = color?.retain()
-            backgroundColor?.release()
-            backgroundColor = color
-        }
-        if contents?.toOpaque() != c?.toOpaque() {
-            _ = c?.retain()
-            contents?.release()
-            contents = c
-        }
+        hold(color, in: &backgroundColor)
+        hold(c, in: &contents)
     }
+}
+
+/// Retains `new` (unretained on entry) into `slot`, releasing what it held,
+/// unless it already holds that object.
+@inline(__always)
+private func hold<T: AnyObject>(_ new: Unmanaged<T>?, in slot: inout Unmanaged<T>?) {
+    guard slot?.toOpaque() != new?.toOpaque() else { return }
+    _ = new?.retain()
+    slot?.release()
+    slot = new
 }
 
 extension Layer {
@@ -225,10 +221,9 @@ extension Layer {
     /// initWithLayer:); returns whether it did.
     @inline(never)
     private func clearsSideState() -> Bool {
-        // (The storage is read, not the properties: a write sets the flag.)
-        guard !flags.contains(.hasStyle), _sublayerTransformBox == nil, _timing == nil, _extras == nil,
-              _implicitList == nil, _modelLayer == nil, _transactionState == nil, animationList == nil,
-              storedSublayers.isEmpty, !layerClass.hasInitWithLayer
+        // (Reads only: a write would set the flag.)
+        guard !flags.contains(.hasStyle), holdsOnlyInlineState, _sublayerTransformBox == nil, _modelLayer == nil,
+              _transactionState == nil, !layerClass.hasInitWithLayer
         else { return false }
         flags.remove(.sideState)
         return true
