@@ -117,6 +117,17 @@ def visuals(field, default):
     return side("visuals", field, default, "ensureVisuals")
 
 
+def visuals_object(field, default):
+    """A reference-counted visual (a colour): storing the object already
+    there (by identity) changes nothing, so it skips the retain and release
+    (two atomic operations, the dearest part of such a setter)."""
+    s = visuals(field, default)
+    # (No `if let`: binding the visuals would retain and release them.)
+    s["write"] = (f"if l.visuals == nil ? $V !== {default} : l.visuals.unsafelyUnwrapped.{field} !== $V "
+                  f"{{ l.ensureVisuals.{field} = $V }}")
+    return s
+
+
 def timing(field, default):
     return side("timing", field, default, "ensureTiming")
 
@@ -335,10 +346,10 @@ PROPERTIES = [
     P("borderWidth", "CALayer", "Double", visuals("borderWidth", "0"), default="0", animatable=True,
       doc="Width of the border, drawn inset from the bounds (default 0).",
       pydoc="Border width, inset from the bounds (default 0).", param="width"),
-    P("borderColor", "CALayer", "CGColor", visuals("borderColor", "Color.opaqueBlack"), default="Color.opaqueBlack",
+    P("borderColor", "CALayer", "CGColor", visuals_object("borderColor", "Color.opaqueBlack"), default="Color.opaqueBlack",
       animatable=True, doc="The border colour (default opaque black). Borrowed.",
       pydoc="The border colour (default opaque black).", param="color"),
-    P("backgroundColor", "CALayer", "CGColor", visuals("backgroundColor", "nil"), default="nil",
+    P("backgroundColor", "CALayer", "CGColor", visuals_object("backgroundColor", "nil"), default="nil",
       animatable=True, doc="The background colour (default NULL: none). Borrowed.",
       pydoc="The background colour, or None (default).", param="color"),
     P("shadowOpacity", "CALayer", "Float", visuals("shadowOpacity", "0"), default="0", animatable=True,
@@ -349,7 +360,7 @@ PROPERTIES = [
     P("shadowOffset", "CALayer", "CGSize", visuals("shadowOffset", "CGSize(width: 0, height: -3)"),
       default="CGSize(width: 0, height: -3)", animatable=True, doc="Offset of the shadow (default (0, -3)).",
       param="offset"),
-    P("shadowColor", "CALayer", "CGColor", visuals("shadowColor", "Color.opaqueBlack"), default="Color.opaqueBlack",
+    P("shadowColor", "CALayer", "CGColor", visuals_object("shadowColor", "Color.opaqueBlack"), default="Color.opaqueBlack",
       animatable=True, doc="The shadow colour (default opaque black). Borrowed.",
       pydoc="The shadow colour (default opaque black).", param="color"),
     P("shadowPath", "CALayer", "object", visuals("shadowPath", "nil"), default="nil", animatable=True,

@@ -163,14 +163,22 @@ extension Layer {
     /// Moves on every zPosition change (model lock held); starts at 1.
     @usableFromInline nonisolated(unsafe) package static var zPositionEpoch: UInt64 = 1
 
-    @usableFromInline package func setBounds(_ r: CGRect) {
+    @inlinable @inline(__always) package func setBounds(_ r: CGRect) {
         let sizeChanged = r.size.width != bounds.size.width || r.size.height != bounds.size.height
         bounds = r
-        if sizeChanged {
-            setNeedsLayout()
-            // (A text layer lays its text out for its bounds.)
-            if flags.contains(.needsDisplayOnBoundsChange) || layerClass.builtin == .text { setNeedsDisplay() }
+        // (Inline up to here: a layer already marked for layout, and not
+        // redisplayed for its size, has nothing more to do.)
+        if sizeChanged, flags.rawValue & (LayerFlags.needsLayout.rawValue | LayerFlags.needsDisplayOnBoundsChange.rawValue)
+            != LayerFlags.needsLayout.rawValue || layerClass.builtin == .text {
+            boundsSizeChanged()
         }
+    }
+
+    /// setBounds after a size change: layout, and display where the layer asks for it.
+    @usableFromInline @inline(never) package func boundsSizeChanged() {
+        setNeedsLayout()
+        // (A text layer lays its text out for its bounds.)
+        if flags.contains(.needsDisplayOnBoundsChange) || layerClass.builtin == .text { setNeedsDisplay() }
     }
 }
 

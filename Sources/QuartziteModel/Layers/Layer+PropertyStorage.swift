@@ -349,11 +349,11 @@ extension Layer {
             return .stored
         case .borderColor:
             guard let c = r.color() else { return r.fail("a color") }
-            l.ensureVisuals.borderColor = c
+            if l.visuals == nil ? c !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.borderColor !== c { l.ensureVisuals.borderColor = c }
             return .stored
         case .backgroundColor:
             guard let c = r.color() else { return r.fail("a color") }
-            l.ensureVisuals.backgroundColor = c
+            if l.visuals == nil ? c !== nil : l.visuals.unsafelyUnwrapped.backgroundColor !== c { l.ensureVisuals.backgroundColor = c }
             return .stored
         case .shadowOpacity:
             guard let n = r.number() else { return r.numberFail() }
@@ -369,7 +369,7 @@ extension Layer {
             return .stored
         case .shadowColor:
             guard let c = r.color() else { return r.fail("a color") }
-            l.ensureVisuals.shadowColor = c
+            if l.visuals == nil ? c !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.shadowColor !== c { l.ensureVisuals.shadowColor = c }
             return .stored
         case .shadowPath:
             guard let o = r.object(), o == nil || o! is Path else { return r.fail("a path") }
@@ -812,12 +812,12 @@ extension Layer {
 
     @inlinable @inline(__always)
     package func set(borderColor v: Color?) {
-        changeDeclared(.borderColor) { l in l.ensureVisuals.borderColor = v }
+        changeDeclared(.borderColor) { l in if l.visuals == nil ? v !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.borderColor !== v { l.ensureVisuals.borderColor = v } }
     }
 
     @inlinable @inline(__always)
     package func set(backgroundColor v: Color?) {
-        changeDeclared(.backgroundColor) { l in l.ensureVisuals.backgroundColor = v }
+        changeDeclared(.backgroundColor) { l in if l.visuals == nil ? v !== nil : l.visuals.unsafelyUnwrapped.backgroundColor !== v { l.ensureVisuals.backgroundColor = v } }
     }
 
     @inlinable @inline(__always)
@@ -837,7 +837,7 @@ extension Layer {
 
     @inlinable @inline(__always)
     package func set(shadowColor v: Color?) {
-        changeDeclared(.shadowColor) { l in l.ensureVisuals.shadowColor = v }
+        changeDeclared(.shadowColor) { l in if l.visuals == nil ? v !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.shadowColor !== v { l.ensureVisuals.shadowColor = v } }
     }
 
     @inlinable @inline(__always)

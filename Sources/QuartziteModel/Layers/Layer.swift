@@ -24,7 +24,7 @@ public final class Layer: QZObject, Handle {
     package var scrollMode: UInt8 = 0
     /// In AnimationRegistry.layers (never copied: copies are not registered).
     package var inAnimationRegistry = false
-    package var bounds = CGRect.zero
+    @usableFromInline package var bounds = CGRect.zero
     @usableFromInline package var position = CGPoint(x: 0, y: 0)
     @usableFromInline package var anchorPoint = CGPoint(x: 0.5, y: 0.5)
     @usableFromInline package var zPosition = 0.0

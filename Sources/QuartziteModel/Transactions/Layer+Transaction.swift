@@ -372,7 +372,9 @@ extension Layer {
             if let b { runPendingAction("bounds", b) }
             return
         }
-        if key != .hidden && !hasActionSources {
+        // (Hidden too: its onOrderIn / onOrderOut events below ask only
+        // the host, so a layer without action sources has none to run.)
+        if !hasActionSources {
             // A layer whose creation is not committed yet: no log, no
             // animation (checked here, before anything else is looked at).
             if creator != nil, !isCommitted {
