@@ -98,6 +98,13 @@ def inline(field):
     return {"read": f"l.{field}", "write": f"l.{field} = $V"}
 
 
+def inline_object(field):
+    """A reference-counted field of the layer (a colour): storing the object
+    already there (by identity) changes nothing, so it skips the retain and
+    release."""
+    return {"read": f"l.{field}", "write": f"if l.{field} !== $V {{ l.{field} = $V }}"}
+
+
 def flag(name):
     return {"read": f"l.flags.contains(.{name})",
             "write": f"if $V {{ l.flags.insert(.{name}) }} else {{ l.flags.remove(.{name}) }}"}
@@ -340,16 +347,16 @@ PROPERTIES = [
       pykind="custom"),
     P("doubleSided", "CALayer", "Bool", flag("doubleSided"), default="true", animatable=True,
       doc="Whether the back face is drawn (default true).", pydoc="Whether the back face is drawn (default True)."),
-    P("cornerRadius", "CALayer", "Double", visuals("cornerRadius", "0"), default="0", animatable=True,
+    P("cornerRadius", "CALayer", "Double", inline("cornerRadius"), default="0", animatable=True,
       doc="Corner radius of the background and border (default 0).", pydoc="Corner radius (default 0).",
       param="radius"),
-    P("borderWidth", "CALayer", "Double", visuals("borderWidth", "0"), default="0", animatable=True,
+    P("borderWidth", "CALayer", "Double", inline("borderWidth"), default="0", animatable=True,
       doc="Width of the border, drawn inset from the bounds (default 0).",
       pydoc="Border width, inset from the bounds (default 0).", param="width"),
     P("borderColor", "CALayer", "CGColor", visuals_object("borderColor", "Color.opaqueBlack"), default="Color.opaqueBlack",
       animatable=True, doc="The border colour (default opaque black). Borrowed.",
       pydoc="The border colour (default opaque black).", param="color"),
-    P("backgroundColor", "CALayer", "CGColor", visuals_object("backgroundColor", "nil"), default="nil",
+    P("backgroundColor", "CALayer", "CGColor", inline_object("backgroundColor"), default="nil",
       animatable=True, doc="The background colour (default NULL: none). Borrowed.",
       pydoc="The background colour, or None (default).", param="color"),
     P("shadowOpacity", "CALayer", "Float", visuals("shadowOpacity", "0"), default="0", animatable=True,

@@ -120,7 +120,7 @@ func presented(_ l: Layer, _ keyPath: String, at t: Double) -> Double? {
         let l = animatedLayer()
         let red = Color(space: .sRGB, components: [1, 0, 0, 1]), clearBlue = Color(space: .sRGB, components: [0, 0, 1, 0])
         withModelLock { l.addAnimation(basic("backgroundColor", from: Value(.color(red)), to: Value(.color(clearBlue))), forKey: "c", now: 0) }
-        let c = withModelLock { l.presentationCopy(now: 0.5).visuals?.backgroundColor }
+        let c = withModelLock { l.presentationCopy(now: 0.5).backgroundColor }
         // Premultiplied: the transparent end contributes no blue.
         #expect(c?.components == [1, 0, 0, 0.5])
     }

@@ -412,9 +412,10 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
     }
 }
 
-/// LayerVisuals keeps background colour, corner radius, border width and
-/// contents; the other appearance properties live in LayerRareVisuals, made
-/// only when one of them takes a value other than its default.
+/// Background colour, corner radius and border width live in the layer,
+/// LayerVisuals keeps the contents; the other appearance properties live in
+/// LayerRareVisuals, made only when one of them takes a value other than
+/// its default.
 @Suite struct LayerVisualsStorageTests {
     @Test func commonPropertiesAllocateNoRareStorage() {
         let h = layer()
@@ -424,6 +425,8 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         CALayerSetBackgroundColor(h, green)
         CALayerSetCornerRadius(h, 4)
         CALayerSetBorderWidth(h, 2)
+        // (No side object at all: the three live in the layer.)
+        #expect(withModelLock { L(h).visuals == nil && L(h).flags.contains(.commonVisuals) })
         // Defaults written back: nothing to store.
         CALayerSetShadowRadius(h, 3)
         CALayerSetShadowOpacity(h, 0)
@@ -432,10 +435,15 @@ func layer(_ cls: LayerClass = .base) -> CALayerRef {
         CALayerSetName(h, nil)
         setValue(h, "borderColor", Value(.color(.opaqueBlack)))
         let l = L(h)
-        #expect(withModelLock { l.visuals != nil && l.visuals!.rare == nil })
+        #expect(withModelLock { l.visuals?.rare == nil })
         #expect(CALayerGetCornerRadius(h) == 4 && CALayerGetBorderWidth(h) == 2)
+        #expect(CALayerGetBackgroundColor(h) == green)
         #expect(CALayerGetShadowRadius(h) == 3 && CALayerGetEdgeAntialiasingMask(h) == 15)
-        #expect(withModelLock { l.visuals?.borderColor === Color.opaqueBlack })
+        #expect(CALayerGetBorderColor(h).flatMap { object($0, as: Color.self) } === Color.opaqueBlack)
+        // Contents make the visuals box, still without rare storage.
+        let image = Image.testWhite
+        CALayerSetContents(h, UnsafeRawPointer(Unmanaged.passUnretained(image).toOpaque()))
+        #expect(withModelLock { l.visuals != nil && l.visuals!.rare == nil && l.visuals!.contents === image })
         #expect(copyValue(h, "contentsGravity")?.string == "resize")
     }
 

@@ -183,11 +183,12 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         let image = Image.testWhite
         withModelLock {
             for l in leaves {
-                l.ensureVisuals.backgroundColor = red
-                l.ensureVisuals.cornerRadius = 4
+                l.backgroundColor = red
+                l.cornerRadius = 4
+                l.ensureVisuals.contents = image
                 _ = root.addSublayer(l, function: "test")
             }
-            leaves[2].ensureVisuals.borderWidth = 1
+            leaves[2].borderWidth = 1
         }
         var layerIDs: [ObjectIdentifier] = [], boxIDs: [ObjectIdentifier] = []
         withModelLock {
@@ -197,22 +198,23 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
             for (i, s) in c1.sublayers.enumerated() { #expect(s.visuals !== leaves[i].visuals) }
         }
         withModelLock {
-            let v = leaves[1].ensureVisuals
-            v.backgroundColor = blue
-            v.cornerRadius = 9
-            v.borderWidth = 2
-            v.contents = image
-            leaves[2].ensureVisuals.backgroundColor = nil
+            let l = leaves[1]
+            l.backgroundColor = blue
+            l.cornerRadius = 9
+            l.borderWidth = 2
+            l.ensureVisuals.contents = nil
+            leaves[2].backgroundColor = nil
         }
         let c2 = withModelLock { root.presentationCopy(now: 0) }
         #expect(c2.sublayers.map(ObjectIdentifier.init) == layerIDs)
         #expect(c2.sublayers.map { ObjectIdentifier($0.visuals!) } == boxIDs)   // overwritten, not replaced
-        let s = c2.sublayers[1].visuals!
-        #expect(s.backgroundColor === blue && s.cornerRadius == 9 && s.borderWidth == 2 && s.contents === image)
-        #expect(s.rare == nil)
-        let first = c2.sublayers[0].visuals!
-        #expect(first.backgroundColor === red && first.cornerRadius == 4 && first.borderWidth == 0 && first.contents == nil)
-        let last = c2.sublayers[2].visuals!
+        let s = c2.sublayers[1]
+        #expect(s.backgroundColor === blue && s.cornerRadius == 9 && s.borderWidth == 2 && s.visuals!.contents == nil)
+        #expect(s.visuals!.rare == nil)
+        let first = c2.sublayers[0]
+        #expect(first.backgroundColor === red && first.cornerRadius == 4 && first.borderWidth == 0
+                && first.visuals!.contents === image)
+        let last = c2.sublayers[2]
         #expect(last.backgroundColor == nil && last.cornerRadius == 4 && last.borderWidth == 1)
         for (i, c) in c2.sublayers.enumerated() {
             #expect(c.visuals !== leaves[i].visuals)
@@ -222,8 +224,9 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
 
     @Test func aVisualsBoxHeldElsewhereIsNeverOverwritten() {
         let root = Layer(), plain = Layer(), shadowed = Layer()
+        let image1 = Image.testWhite, image2 = Image.testWhite
         withModelLock {
-            plain.ensureVisuals.cornerRadius = 1
+            plain.ensureVisuals.contents = image1
             shadowed.ensureVisuals.shadowOpacity = 0.5
             _ = root.addSublayer(plain, function: "test")
             _ = root.addSublayer(shadowed, function: "test")
@@ -231,39 +234,42 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         var held: [LayerVisuals] = []
         withModelLock { held = root.presentationCopy(now: 0).sublayers.map { $0.visuals! } }
         withModelLock {
-            plain.ensureVisuals.cornerRadius = 2
+            plain.ensureVisuals.contents = image2
             shadowed.ensureVisuals.shadowOpacity = 1
         }
         let c2 = withModelLock { root.presentationCopy(now: 0) }
-        #expect(held[0].cornerRadius == 1 && held[1].shadowOpacity == 0.5)   // as they were
-        #expect(c2.sublayers[0].visuals !== held[0] && c2.sublayers[0].visuals!.cornerRadius == 2)
+        #expect(held[0].contents === image1 && held[1].shadowOpacity == 0.5)   // as they were
+        #expect(c2.sublayers[0].visuals !== held[0] && c2.sublayers[0].visuals!.contents === image2)
         #expect(c2.sublayers[1].visuals !== held[1] && c2.sublayers[1].visuals!.shadowOpacity == 1)
     }
 
     @Test func aLargeTreeOfLeavesWithVisualsIsCopiedRightWithPrefetching() {
-        // Above 2,048 sublayers the plain-leaf loop prefetches (visuals included).
+        // Above 2,048 sublayers the plain-leaf loop prefetches (visuals and
+        // common visuals included).
         let root = Layer()
         let colours = (0..<4).map { Color(space: .sRGB, components: [Double($0) / 4, 0, 0, 1]) }
+        let image = Image.testWhite
         withModelLock {
             for i in 0..<3000 {
                 let l = Layer()
                 l.position = CGPoint(x: Double(i), y: 0)
-                if i % 3 != 0 { l.ensureVisuals.backgroundColor = colours[i % 4]; l.ensureVisuals.cornerRadius = Double(i) }
+                if i % 3 != 0 { l.backgroundColor = colours[i % 4]; l.cornerRadius = Double(i) }
                 if i % 7 == 0 { l.ensureVisuals.shadowOpacity = 0.5 }
+                if i % 11 == 0 { l.ensureVisuals.contents = image }
                 _ = root.addSublayer(l, function: "test")
             }
         }
         withModelLock { _ = root.presentationCopy(now: 0) }
-        withModelLock { for (i, l) in root.sublayers.enumerated() where i % 5 == 0 { l.ensureVisuals.cornerRadius = -1 } }
+        withModelLock { for (i, l) in root.sublayers.enumerated() where i % 5 == 0 { l.cornerRadius = -1 } }
         let c = withModelLock { root.presentationCopy(now: 0) }
         #expect(c.sublayers.count == 3000)
         for (i, s) in c.sublayers.enumerated() {
             let model = root.sublayers[i]
             #expect(s.modelLayer === model && s.superlayer === c && s.position.x == Double(i))
             #expect((s.visuals == nil) == (model.visuals == nil))
+            #expect(s.cornerRadius == model.cornerRadius && s.backgroundColor === model.backgroundColor)
             if let v = s.visuals, let m = model.visuals {
-                #expect(v !== m && v.cornerRadius == m.cornerRadius && v.backgroundColor === m.backgroundColor)
-                #expect(v.shadowOpacity == m.shadowOpacity)
+                #expect(v !== m && v.contents === m.contents && v.shadowOpacity == m.shadowOpacity)
             }
         }
     }
@@ -275,7 +281,13 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         let base = UnsafeRawPointer(Unmanaged.passUnretained(l).toOpaque())
         #expect(base.load(fromByteOffset: o.visuals, as: UnsafeRawPointer.self)
                 == UnsafeRawPointer(Unmanaged.passUnretained(l.visuals!).toOpaque()))
-        #expect(o.visualsBytes >= 56 && o.visualsBytes <= 64)   // header, four properties and `rare`
+        #expect(o.visualsBytes >= 32 && o.visualsBytes <= 40)   // header, contents and `rare`
+        // The common visuals end where the offsets say.
+        l.borderWidth = 2.5
+        l.cornerRadius = 1.5
+        #expect(o.commonVisualsEnd > o.visuals + 8 && o.commonVisualsEnd <= 192)
+        #expect(base.load(fromByteOffset: o.commonVisualsEnd - 8, as: Double.self) == 2.5
+                || base.load(fromByteOffset: o.commonVisualsEnd - 8, as: Double.self) == 1.5)
     }
 
     @Test func aCopyWhoseHostAddedVisualsLosesThemWhenItsLeafHasNone() {
@@ -283,10 +295,12 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
         withModelLock { _ = root.addSublayer(leaf, function: "test") }
         withModelLock {
             let c1 = root.presentationCopy(now: 0)
-            c1.sublayers[0].ensureVisuals.cornerRadius = 6   // the host sets a copy's property
+            c1.sublayers[0].ensureVisuals.shadowOpacity = 0.5   // the host sets a copy's properties
+            c1.sublayers[0].cornerRadius = 6
         }
         let c2 = withModelLock { root.presentationCopy(now: 0) }
         #expect(c2.sublayers[0].visuals == nil)
+        #expect(c2.sublayers[0].cornerRadius == 0)
     }
 
     @Test func copiesWithRareVisualsAreOverwrittenInPlaceAndKeepNoMask() {
@@ -330,7 +344,7 @@ private func xs(_ copy: Layer) -> [Double] { copy.sublayers.map { $0.position.x 
             let s = c1.sublayers[0]
             id = ObjectIdentifier(s)
             // A presentation copy's properties change at once (the host may set them).
-            s.ensureVisuals.cornerRadius = 6
+            s.cornerRadius = 6
             s.timing = LayerTiming()
         }
         let c2 = withModelLock { root.presentationCopy(now: 0) }

@@ -394,9 +394,9 @@ struct RenderTests {
                         layer.transformBox = TransformBox(t)
                     }
                     let v = layer.ensureVisuals
-                    v.cornerRadius = wild()
+                    layer.cornerRadius = wild()
                     if next() % 3 == 0 { v.shadowOpacity = Float(unit()); v.shadowRadius = wild(); v.shadowOffset = CGSize(width: wild(), height: wild()) }
-                    if next() % 3 == 0 { v.borderWidth = wild() }
+                    if next() % 3 == 0 { layer.borderWidth = wild() }
                     if next() % 3 == 0 { layer.flags.insert(.masksToBounds) }
                     if next() % 4 == 0 { layer.opacity = Float(unit()) }
                     if next() % 5 == 0 { layer.flags.remove(.doubleSided) }

@@ -308,7 +308,7 @@ import QuartziteRender
 
 /// Corner radius of the background and border (default 0).
 @c public func CALayerGetCornerRadius(_ layer: CALayerRef?) -> Double {
-    readLayer(layer, 0) { l in (l.visuals.map { $0.cornerRadius } ?? 0) }
+    readLayer(layer, 0) { l in l.cornerRadius }
 }
 
 /// Sets cornerRadius. NaN or infinity records QZErrorNotFinite and changes nothing.
@@ -319,7 +319,7 @@ import QuartziteRender
 
 /// Width of the border, drawn inset from the bounds (default 0).
 @c public func CALayerGetBorderWidth(_ layer: CALayerRef?) -> Double {
-    readLayer(layer, 0) { l in (l.visuals.map { $0.borderWidth } ?? 0) }
+    readLayer(layer, 0) { l in l.borderWidth }
 }
 
 /// Sets borderWidth. NaN or infinity records QZErrorNotFinite and changes nothing.
@@ -341,7 +341,7 @@ import QuartziteRender
 
 /// The background colour (default NULL: none). Borrowed.
 @c public func CALayerGetBackgroundColor(_ layer: CALayerRef?) -> QZCGColorRef? {
-    readLayer(layer, nil) { l in borrowedColor(l.visuals?.backgroundColor) }
+    readLayer(layer, nil) { l in borrowedColor(l.backgroundColor) }
 }
 
 /// Sets backgroundColor. The colour is retained; NULL means none.

@@ -777,9 +777,6 @@ extension LayerVisuals {
     /// already equal are left alone (no retain and release).
     package func assign(copyOf other: LayerVisuals) {
         if contents !== other.contents { contents = other.contents }
-        cornerRadius = other.cornerRadius
-        borderWidth = other.borderWidth
-        if backgroundColor !== other.backgroundColor { backgroundColor = other.backgroundColor }
         if let r = unretained(&other.rare) {
             if let own = unretained(&rare), isKnownUniquelyReferenced(&rare!) {
                 own._withUnsafeGuaranteedRef { o in r._withUnsafeGuaranteedRef { o.assign(copyOf: $0) } }

@@ -32,6 +32,9 @@ package struct PresentationPrefetch {
     /// Byte offset of `visuals` inside a Layer; bytes of a LayerVisuals up
     /// to the end of `rare`, its last field.
     package let visuals: Int, visualsBytes: Int
+    /// Byte offset of the end of the inline common visuals (background
+    /// colour, corner radius, border width) inside a Layer.
+    package let commonVisualsEnd: Int
 
     package static let offsets: PresentationPrefetch? = {
         let l = Layer()
@@ -50,6 +53,9 @@ package struct PresentationPrefetch {
         let visuals = withUnsafeMutablePointer(to: &l.visuals) { UnsafeRawPointer($0) - base }
         let visualsBase = UnsafeRawPointer(Unmanaged.passUnretained(l.visuals!).toOpaque())
         let visualsBytes = withUnsafeMutablePointer(to: &l.visuals!.rare) { UnsafeRawPointer($0) - visualsBase } + 8
+        let common = [withUnsafeMutablePointer(to: &l._backgroundColor) { UnsafeRawPointer($0) - base } + 8,
+                      withUnsafeMutablePointer(to: &l._cornerRadius) { UnsafeRawPointer($0) - base } + 8,
+                      withUnsafeMutablePointer(to: &l._borderWidth) { UnsafeRawPointer($0) - base } + 8].max()!
         let entryBuffer = unsafeBitCast(entries, to: UnsafeRawPointer.self)
         let layerBuffer = unsafeBitCast(layers, to: UnsafeRawPointer.self)
         let entryElements = entries.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress!) - entryBuffer }
@@ -69,11 +75,11 @@ package struct PresentationPrefetch {
         probe.fastPlan = .unresolved
         let o = PresentationPrefetch(list: list, box: box, count: 16, layerElements: layerElements, entryElements: entryElements,
                                      block: block, hot: hot, ends: endsOffset, kind: kindOffset, visuals: visuals,
-                                     visualsBytes: visualsBytes)
+                                     visualsBytes: visualsBytes, commonVisualsEnd: common)
         // Check every offset against what Swift itself reads.
         guard list >= 0, box >= 0, list < 512, box < 512, layerElements >= 24, entryElements >= 24,
               block >= 0, block < 512, hot > block, hot <= 512, visuals >= 0, visuals < 512,
-              visualsBytes >= 16, visualsBytes <= 256,
+              visualsBytes >= 16, visualsBytes <= 256, common >= 24, common <= 512,
               base.load(fromByteOffset: visuals, as: UnsafeRawPointer?.self)
                 == UnsafeRawPointer(Unmanaged.passUnretained(l.visuals!).toOpaque()),
               base.load(fromByteOffset: list, as: UnsafeRawPointer?.self) == entryBuffer,

@@ -163,10 +163,10 @@ extension Layer {
         case .masksToBounds: return Value(.bool(l.flags.contains(.masksToBounds)))
         case .mask: return l.visuals?.mask.map { Value(.object($0)) }
         case .doubleSided: return Value(.bool(l.flags.contains(.doubleSided)))
-        case .cornerRadius: return Value(.number((l.visuals.map { $0.cornerRadius } ?? 0)))
-        case .borderWidth: return Value(.number((l.visuals.map { $0.borderWidth } ?? 0)))
+        case .cornerRadius: return Value(.number(l.cornerRadius))
+        case .borderWidth: return Value(.number(l.borderWidth))
         case .borderColor: return (l.visuals.map { $0.borderColor } ?? Color.opaqueBlack).map { Value(.color($0)) }
-        case .backgroundColor: return l.visuals?.backgroundColor.map { Value(.color($0)) }
+        case .backgroundColor: return l.backgroundColor.map { Value(.color($0)) }
         case .shadowOpacity: return Value(.number(Double((l.visuals.map { $0.shadowOpacity } ?? 0))))
         case .shadowRadius: return Value(.number((l.visuals.map { $0.shadowRadius } ?? 3)))
         case .shadowOffset: return Value(.size((l.visuals.map { $0.shadowOffset } ?? CGSize(width: 0, height: -3))))
@@ -341,11 +341,11 @@ extension Layer {
             return .stored
         case .cornerRadius:
             guard let n = r.number() else { return r.numberFail() }
-            l.ensureVisuals.cornerRadius = n
+            l.cornerRadius = n
             return .stored
         case .borderWidth:
             guard let n = r.number() else { return r.numberFail() }
-            l.ensureVisuals.borderWidth = n
+            l.borderWidth = n
             return .stored
         case .borderColor:
             guard let c = r.color() else { return r.fail("a color") }
@@ -353,7 +353,7 @@ extension Layer {
             return .stored
         case .backgroundColor:
             guard let c = r.color() else { return r.fail("a color") }
-            if l.visuals == nil ? c !== nil : l.visuals.unsafelyUnwrapped.backgroundColor !== c { l.ensureVisuals.backgroundColor = c }
+            if l.backgroundColor !== c { l.backgroundColor = c }
             return .stored
         case .shadowOpacity:
             guard let n = r.number() else { return r.numberFail() }
@@ -802,12 +802,12 @@ extension Layer {
 
     @inlinable @inline(__always)
     package func set(cornerRadius v: Double) {
-        changeDeclared(.cornerRadius) { l in l.ensureVisuals.cornerRadius = v }
+        changeDeclared(.cornerRadius) { l in l.cornerRadius = v }
     }
 
     @inlinable @inline(__always)
     package func set(borderWidth v: Double) {
-        changeDeclared(.borderWidth) { l in l.ensureVisuals.borderWidth = v }
+        changeDeclared(.borderWidth) { l in l.borderWidth = v }
     }
 
     @inlinable @inline(__always)
@@ -817,7 +817,7 @@ extension Layer {
 
     @inlinable @inline(__always)
     package func set(backgroundColor v: Color?) {
-        changeDeclared(.backgroundColor) { l in if l.visuals == nil ? v !== nil : l.visuals.unsafelyUnwrapped.backgroundColor !== v { l.ensureVisuals.backgroundColor = v } }
+        changeDeclared(.backgroundColor) { l in if l.backgroundColor !== v { l.backgroundColor = v } }
     }
 
     @inlinable @inline(__always)

@@ -34,6 +34,27 @@ public final class Layer: QZObject, Handle {
     // (The visuals next: a plain leaf's presentation values end here, in
     // the first 128 bytes; see PresentationLeaves.swift.)
     @usableFromInline package var visuals: LayerVisuals?
+    // The visuals most layers that have any set, inline (no side object to
+    // allocate on a layer's first visual property, nor to read and copy):
+    // the next line after the first 128 bytes. Every write sets the
+    // `commonVisuals` flag, so that a presentation leaf reads them only
+    // when it is set (PresentationLeaves.swift). Their storage, `_name`, is
+    // only read directly.
+    package var _backgroundColor: Color?
+    package var _cornerRadius = 0.0
+    package var _borderWidth = 0.0
+    @usableFromInline package var backgroundColor: Color? {
+        @inline(__always) get { _backgroundColor }
+        @inline(__always) set { _backgroundColor = newValue; flags.insert(.commonVisuals) }
+    }
+    @usableFromInline package var cornerRadius: Double {
+        @inline(__always) get { _cornerRadius }
+        @inline(__always) set { _cornerRadius = newValue; flags.insert(.commonVisuals) }
+    }
+    @usableFromInline package var borderWidth: Double {
+        @inline(__always) get { _borderWidth }
+        @inline(__always) set { _borderWidth = newValue; flags.insert(.commonVisuals) }
+    }
     /// Storage of `sublayerTransformBox` (read only; writes go through it).
     package var _sublayerTransformBox: TransformBox?
     @usableFromInline package var sublayerTransformBox: TransformBox? {
@@ -290,6 +311,10 @@ public final class Layer: QZObject, Handle {
         opacity = other.opacity
         flags = other.flags.subtracting([.presentationRoot, .lazySublayers]).union([.copy, .sideState])
         scrollMode = other.scrollMode
+        // (The same line as the sublayer transform: read anyway.)
+        _cornerRadius = other._cornerRadius
+        _borderWidth = other._borderWidth
+        if _backgroundColor !== other._backgroundColor { _backgroundColor = other._backgroundColor }
     }
 
     /// The extras of a copy: `other`'s text, tiled and custom state
@@ -528,6 +553,11 @@ public final class Layer: QZObject, Handle {
     /// while it is clear the copy reads only the layer's first lines.
     /// Not part of what a layer shows (the fingerprint leaves it out).
     @inlinable package static var sideState: LayerFlags { LayerFlags(rawValue: 1 << 18) }
+    /// Set by every write of the inline common visuals (background colour,
+    /// corner radius, border width): while it is clear they are at their
+    /// defaults, and a presentation leaf does not read them. Never cleared
+    /// but by a copy of a layer without it.
+    @inlinable package static var commonVisuals: LayerFlags { LayerFlags(rawValue: 1 << 19) }
 
     package static let defaults: LayerFlags = [.doubleSided]
 }
@@ -557,18 +587,13 @@ package final class LayerExtras {
     package var presentationSpareLeaves: PresentationLeaves?
 }
 
-/// Appearance and contents properties, with the spec's defaults. The
-/// properties most layers that have any set (background colour, corner
-/// radius, border width, contents) are stored here; the others live in a
+/// Appearance and contents properties, with the spec's defaults (the
+/// background colour, corner radius and border width live in the layer).
+/// The contents are stored here; the other properties live in a
 /// `LayerRareVisuals` made when one of them first takes a value other than
-/// its default (writing a default allocates nothing). A layer with a
-/// background colour, a corner radius and a border thus pays a 64-byte
-/// block rather than a 320-byte one (bench_layers' memory per layer).
+/// its default (writing a default allocates nothing).
 @usableFromInline package final class LayerVisuals {
     package var contents: QZObject?
-    @usableFromInline package var cornerRadius = 0.0
-    @usableFromInline package var borderWidth = 0.0
-    @usableFromInline package var backgroundColor: Color?
     /// Everything else (nil: all at their defaults).
     @usableFromInline package var rare: LayerRareVisuals?
 

@@ -294,13 +294,16 @@ extension Layer {
             // second-level cache: they are then requested into it from
             // further ahead as well. (Two loops, so that neither tests which
             // it is on every leaf.)
-            @inline(__always) func request(_ j: Int, secondLevel: Bool) {
-                // (The first 128 bytes: two or three lines.)
+            @inline(__always) func request(_ j: Int, secondLevel: Bool, through end: Int = 128) {
+                // (The first 128 bytes, two or three lines; with `end`, the
+                // common visuals' line too.)
                 let p = UnsafeRawPointer(subs.unretained(j).toOpaque())
                 if secondLevel {
                     qz_internal_prefetch_l2(p); qz_internal_prefetch_l2(p + 64); qz_internal_prefetch_l2(p + 127)
+                    if end > 128 { qz_internal_prefetch_l2(p + (end &- 1)) }
                 } else {
                     qz_internal_prefetch(p); qz_internal_prefetch(p + 64); qz_internal_prefetch(p + 127)
+                    if end > 128 { qz_internal_prefetch(p + (end &- 1)) }
                 }
             }
             // A leaf's visuals are one more object, found through the
@@ -313,12 +316,15 @@ extension Layer {
                     qz_internal_prefetch(v); qz_internal_prefetch(v + 55)
                 }
             }
+            // (Whether the first leaf has visuals, or common visuals, stands
+            // for the tree's leaves.)
             var i = 0
             if n > 2048, let visuals = PresentationPrefetch.offsets?.visuals,
-               subs.unretained(0)._withUnsafeGuaranteedRef({ $0.visuals != nil }) {
+               let common = PresentationPrefetch.offsets?.commonVisualsEnd,
+               subs.unretained(0)._withUnsafeGuaranteedRef({ $0.visuals != nil || $0.flags.contains(.commonVisuals) }) {
                 while i &+ 20 < n {
-                    request(i &+ 4, secondLevel: false)
-                    request(i &+ 20, secondLevel: true)
+                    request(i &+ 4, secondLevel: false, through: common)
+                    request(i &+ 20, secondLevel: true, through: common)
                     requestVisuals(i &+ 12, at: visuals)
                     fill(i)
                     i &+= 1
@@ -363,17 +369,24 @@ extension LeafSlot {
         flags = m.flags.subtracting([.presentationRoot, .lazySublayers]).union([.copy, .sideState])
         scrollMode = m.scrollMode
         setTransformBox(unretained(&m.transformBox))
+        // (The common visuals, past the first 128 bytes, only when a write
+        // may have changed them.)
+        let color: Unmanaged<Color>?
+        if m.flags.contains(.commonVisuals) {
+            cornerRadius = m._cornerRadius
+            borderWidth = m._borderWidth
+            color = unretained(&m._backgroundColor)
+        } else {
+            cornerRadius = 0
+            borderWidth = 0
+            color = nil
+        }
         if let v = m.unretainedVisuals {
             hasVisuals = true
-            v._withUnsafeGuaranteedRef { v in
-                cornerRadius = v.cornerRadius
-                borderWidth = v.borderWidth
-                setVisualReferences(color: unretained(&v.backgroundColor),
-                                    contents: unretained(&v.contents))
-            }
+            v._withUnsafeGuaranteedRef { v in setVisualReferences(color: color, contents: unretained(&v.contents)) }
         } else {
             hasVisuals = false
-            if backgroundColor != nil || contents != nil { setVisualReferences(color: nil, contents: nil) }
+            if backgroundColor != nil || contents != nil || color != nil { setVisualReferences(color: color, contents: nil) }
         }
     }
 }
@@ -396,11 +409,12 @@ extension PresentationLeaves {
         c.flags = s.flags
         c.scrollMode = s.scrollMode
         c.transformBox = s.transformBox?.takeUnretainedValue()
+        // (Into the storage: the flags, copied above, already tell.)
+        c._cornerRadius = s.cornerRadius
+        c._borderWidth = s.borderWidth
+        c._backgroundColor = s.backgroundColor?.takeUnretainedValue()
         if s.hasVisuals {
             let v = LayerVisuals()
-            v.cornerRadius = s.cornerRadius
-            v.borderWidth = s.borderWidth
-            v.backgroundColor = s.backgroundColor?.takeUnretainedValue()
             v.contents = s.contents?.takeUnretainedValue()
             c.visuals = v
         }

@@ -134,11 +134,11 @@ extension Layer {
         case .zPosition: return .number(zPosition)
         case .anchorPointZ: return .number(anchorPointZ)
         case .opacity: return .number(Double(opacity))
-        case .cornerRadius: return .number(visuals?.cornerRadius ?? 0)
-        case .borderWidth: return .number(visuals?.borderWidth ?? 0)
+        case .cornerRadius: return .number(cornerRadius)
+        case .borderWidth: return .number(borderWidth)
         case .shadowOpacity: return .number(Double(visuals?.shadowOpacity ?? 0))
         case .shadowRadius: return .number(visuals?.shadowRadius ?? 3)
-        case .backgroundColor: return visuals?.backgroundColor.map { .color($0) } ?? .none
+        case .backgroundColor: return backgroundColor.map { .color($0) } ?? .none
         case .transform: return .transform(transformBox)
         case .sublayerTransform: return .transform(sublayerTransformBox)
         default: return storedValue(key).map { .value($0) } ?? .none
@@ -154,12 +154,12 @@ extension Layer {
         case (.zPosition, .number(let n)): setZPosition(n)
         case (.anchorPointZ, .number(let n)): anchorPointZ = n
         case (.opacity, .number(let n)): opacity = Float(n)
-        case (.cornerRadius, .number(let n)): ensureVisuals.cornerRadius = n
-        case (.borderWidth, .number(let n)): ensureVisuals.borderWidth = n
+        case (.cornerRadius, .number(let n)): cornerRadius = n
+        case (.borderWidth, .number(let n)): borderWidth = n
         case (.shadowOpacity, .number(let n)): ensureVisuals.shadowOpacity = Float(n)
         case (.shadowRadius, .number(let n)): ensureVisuals.shadowRadius = n
-        case (.backgroundColor, .color(let c)): ensureVisuals.backgroundColor = c
-        case (.backgroundColor, .none): if visuals != nil { visuals!.backgroundColor = nil }
+        case (.backgroundColor, .color(let c)): backgroundColor = c
+        case (.backgroundColor, .none): if backgroundColor != nil { backgroundColor = nil }
         case (.transform, .transform(let box)): transformBox = box
         case (.sublayerTransform, .transform(let box)): sublayerTransformBox = box
         // (A style's values were logged one by one: restoring the style does not apply it again.)

@@ -141,7 +141,7 @@ package struct DrawListBuilder {
         let radius = cornerRadius(layer)
         let edges = (v?.edgeAntialiasingMask ?? 0xF) & 0xF
         let id = layerID(layer)
-        if let v, v.paintsBackground, let bg = v.backgroundColor {
+        if layer.paintsBackground, let bg = layer.backgroundColor {
             var op = DrawOp(.fill)
             op.transform = h; op.rect = b; op.cornerRadius = radius
             op.color = bg.premultipliedRGBA; op.opacity = opacity; op.edgeMask = edges; op.layerID = id
@@ -169,10 +169,10 @@ package struct DrawListBuilder {
             }
         }
         if clips { popClip(layer) }
-        if let v, v.paintsBorder, let bc = v.borderColor {
+        if layer.paintsBorder, let bc = v.map({ $0.borderColor }) ?? Color.opaqueBlack {
             var op = DrawOp(.border)
             op.transform = h; op.rect = b; op.cornerRadius = radius
-            op.borderWidth = min(v.borderWidth, max(b.width, b.height))
+            op.borderWidth = min(layer.borderWidth, max(b.width, b.height))
             op.color = bc.premultipliedRGBA; op.opacity = opacity; op.edgeMask = edges; op.layerID = id
             add(op, bounds: h.bounds(of: b))
         }
@@ -411,16 +411,17 @@ package struct DrawListBuilder {
         // (An emitter's particles count as many: opacity groups them.)
         let g = (layer.gradient != nil ? 1 : 0) + (layer.shape != nil ? 1 : 0) + (layer.tiled != nil ? 2 : 0)
             + (layer.emitter != nil ? 2 : 0)
-        guard let v = layer.visuals else { return g }
         var n = g
-        if v.paintsBackground { n += 1 }
+        if layer.paintsBackground { n += 1 }
+        if layer.paintsBorder { n += 1 }
+        guard let v = layer.visuals else { return n }
         if v.contentsPixels != nil { n += v.slicesContents ? 9 : 1 }
-        if v.paintsBorder { n += 1 }
         return n
     }
 
     private func cornerRadius(_ layer: Layer) -> Double {
-        guard let r = layer.visuals?.cornerRadius, r > 0, r.isFinite else { return 0 }
+        let r = layer.cornerRadius
+        guard r > 0, r.isFinite else { return 0 }
         let b = layer.bounds
         return min(r, min(b.width, b.height) / 2)
     }
@@ -477,11 +478,16 @@ package struct DrawListBuilder {
     }
 }
 
-extension LayerVisuals {
+extension Layer {
     /// A visible background colour is painted.
     package var paintsBackground: Bool { (backgroundColor?.alpha ?? 0) > 0 }
-    /// A visible border is stroked.
-    package var paintsBorder: Bool { borderWidth > 0 && borderWidth.isFinite && (borderColor?.alpha ?? 0) > 0 }
+    /// A visible border is stroked (the colour defaults to opaque black).
+    package var paintsBorder: Bool {
+        borderWidth > 0 && borderWidth.isFinite && ((visuals.map { $0.borderColor } ?? Color.opaqueBlack)?.alpha ?? 0) > 0
+    }
+}
+
+extension LayerVisuals {
     /// The contents are drawn in nine parts: contentsCenter is not the unit
     /// rectangle (nor NaN) and the gravity scales.
     package var slicesContents: Bool {

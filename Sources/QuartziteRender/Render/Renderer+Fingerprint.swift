@@ -70,14 +70,15 @@ extension Renderer {
             h.mix(l.anchorPoint.x); h.mix(l.anchorPoint.y); h.mix(l.anchorPointZ); h.mix(l.zPosition)
             if let t = l.transformBox?.value { h.mix(t) } else { h.mix(UInt64(1)) }
             if let t = l.sublayerTransformBox?.value { h.mix(t) } else { h.mix(UInt64(2)) }
-            h.mix(UInt64(l.opacity.bitPattern) | UInt64(l.flags.subtracting(.sideState).rawValue) << 32)
+            h.mix(UInt64(l.opacity.bitPattern) | UInt64(l.flags.subtracting([.sideState, .commonVisuals]).rawValue) << 32)
+            h.mix(l.cornerRadius); h.mix(l.borderWidth); h.mix(l.backgroundColor)
             if let v = l.visuals {
                 h.mix(v.contents)
                 if let pb = v.contentsPixels { h.mix(UInt64(pb.seed)) }
                 h.mix(v.contentsRect); h.mix(v.contentsCenter); h.mix(v.contentsScale)
                 h.mix(UInt64(v.contentsGravity) | UInt64(v.minificationFilter) << 8 | UInt64(v.magnificationFilter) << 16
                       | UInt64(v.minificationFilterBias.bitPattern) << 32)
-                h.mix(v.cornerRadius); h.mix(v.borderWidth); h.mix(v.borderColor); h.mix(v.backgroundColor)
+                h.mix(v.borderColor)
                 h.mix(UInt64(v.shadowOpacity.bitPattern) | UInt64(v.edgeAntialiasingMask) << 32)
                 h.mix(v.shadowRadius); h.mix(v.shadowOffset.width); h.mix(v.shadowOffset.height)
                 h.mix(v.shadowColor); h.mix(v.shadowPath); h.mix(v.rasterizationScale)
