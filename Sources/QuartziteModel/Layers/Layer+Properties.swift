@@ -114,7 +114,8 @@ extension Layer {
         transactionChange(key) {
             // (Two copies of the body: the common case keeps no value from
             // before and forms no closure.)
-            if layerClass.hasNeedsDisplayForKey {
+            // (.classRedisplays: layerClass.hasNeedsDisplayForKey, read from the flags.)
+            if flags.contains(.classRedisplays) {
                 let before = storedValue(key)
                 body(self)
                 markSet(key)

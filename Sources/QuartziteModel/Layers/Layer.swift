@@ -253,6 +253,8 @@ public final class Layer: QZObject, Handle {
         case .scroll, .layer: break
         }
         if layerClass.hasLayoutSublayers { flags.insert(.laysOutAtCommit) }
+        if layerClass.hasDefaultActionForKey { flags.insert(.classActions) }
+        if layerClass.hasNeedsDisplayForKey { flags.insert(.classRedisplays) }
         layerClass.applyDefaults(to: self)
     }
 
@@ -309,12 +311,15 @@ public final class Layer: QZObject, Handle {
         if !deferTransform { TransformBox.assign(from: &other.transformBox, to: &transformBox) }
         TransformBox.assign(from: &other._sublayerTransformBox, to: &sublayerTransformBox)
         opacity = other.opacity
+        // (The common visuals only when either side may have them.)
+        let hadCommonVisuals = flags.contains(.commonVisuals)
         flags = other.flags.subtracting([.presentationRoot, .lazySublayers]).union([.copy, .sideState])
         scrollMode = other.scrollMode
-        // (The same line as the sublayer transform: read anyway.)
-        _cornerRadius = other._cornerRadius
-        _borderWidth = other._borderWidth
-        if _backgroundColor !== other._backgroundColor { _backgroundColor = other._backgroundColor }
+        if hadCommonVisuals || flags.contains(.commonVisuals) {
+            _cornerRadius = other._cornerRadius
+            _borderWidth = other._borderWidth
+            if _backgroundColor !== other._backgroundColor { _backgroundColor = other._backgroundColor }
+        }
     }
 
     /// The extras of a copy: `other`'s text, tiled and custom state
@@ -491,17 +496,25 @@ public final class Layer: QZObject, Handle {
         }
     }
 
-    @usableFromInline package static func store(_ t: CATransform3D, in box: inout TransformBox?) {
-        if t.isIdentity {
-            box = nil
-        } else if box == nil {
-            // (Stored without a release of the old value, which is nil.)
-            withUnsafeMutablePointer(to: &box) { $0.initialize(to: TransformBox(t)) }
-        } else if isKnownUniquelyReferenced(&box!) {
-            box!.value = t
-        } else {
-            box = TransformBox(t)
-        }
+    @inlinable @inline(__always)
+    package static func store(_ t: CATransform3D, in box: inout TransformBox?) {
+        // (A free function: a static one's callers in other modules pass the
+        // metatype, made by a call, and reach it through a thunk.)
+        storeTransform(t, in: &box)
+    }
+}
+
+/// TransformBox.store.
+@usableFromInline package func storeTransform(_ t: CATransform3D, in box: inout TransformBox?) {
+    if t.isIdentity {
+        box = nil
+    } else if box == nil {
+        // (Stored without a release of the old value, which is nil.)
+        withUnsafeMutablePointer(to: &box) { $0.initialize(to: TransformBox(t)) }
+    } else if isKnownUniquelyReferenced(&box!) {
+        box!.value = t
+    } else {
+        box = TransformBox(t)
     }
 }
 
@@ -558,6 +571,12 @@ public final class Layer: QZObject, Handle {
     /// defaults, and a presentation leaf does not read them. Never cleared
     /// but by a copy of a layer without it.
     @inlinable package static var commonVisuals: LayerFlags { LayerFlags(rawValue: 1 << 19) }
+    /// The class (or a superclass) answers defaultActionForKey: and
+    /// needsDisplayForKey: (LayerClass.hasDefaultActionForKey and
+    /// hasNeedsDisplayForKey, fixed for the class): kept in the flags so
+    /// that a setter's checks read the word it reads anyway, not the class.
+    @inlinable package static var classActions: LayerFlags { LayerFlags(rawValue: 1 << 20) }
+    @inlinable package static var classRedisplays: LayerFlags { LayerFlags(rawValue: 1 << 21) }
 
     package static let defaults: LayerFlags = [.doubleSided]
 }

@@ -370,23 +370,24 @@ extension LeafSlot {
         scrollMode = m.scrollMode
         setTransformBox(unretained(&m.transformBox))
         // (The common visuals, past the first 128 bytes, only when a write
-        // may have changed them.)
-        let color: Unmanaged<Color>?
-        if m.flags.contains(.commonVisuals) {
+        // may have changed them; `cornerRadius` and `borderWidth` are read
+        // back only then, see `object(at:)`.)
+        let common = m.flags.contains(.commonVisuals)
+        if common {
             cornerRadius = m._cornerRadius
             borderWidth = m._borderWidth
-            color = unretained(&m._backgroundColor)
-        } else {
-            cornerRadius = 0
-            borderWidth = 0
-            color = nil
         }
         if let v = m.unretainedVisuals {
             hasVisuals = true
+            let color = common ? unretained(&m._backgroundColor) : nil
             v._withUnsafeGuaranteedRef { v in setVisualReferences(color: color, contents: unretained(&v.contents)) }
         } else {
             hasVisuals = false
-            if backgroundColor != nil || contents != nil || color != nil { setVisualReferences(color: color, contents: nil) }
+            if common {
+                setVisualReferences(color: unretained(&m._backgroundColor), contents: nil)
+            } else if backgroundColor != nil || contents != nil {
+                setVisualReferences(color: nil, contents: nil)
+            }
         }
     }
 }
@@ -410,9 +411,11 @@ extension PresentationLeaves {
         c.scrollMode = s.scrollMode
         c.transformBox = s.transformBox?.takeUnretainedValue()
         // (Into the storage: the flags, copied above, already tell.)
-        c._cornerRadius = s.cornerRadius
-        c._borderWidth = s.borderWidth
-        c._backgroundColor = s.backgroundColor?.takeUnretainedValue()
+        if s.flags.contains(.commonVisuals) {
+            c._cornerRadius = s.cornerRadius
+            c._borderWidth = s.borderWidth
+            c._backgroundColor = s.backgroundColor?.takeUnretainedValue()
+        }
         if s.hasVisuals {
             let v = LayerVisuals()
             v.contents = s.contents?.takeUnretainedValue()

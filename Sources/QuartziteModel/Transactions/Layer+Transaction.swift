@@ -198,8 +198,9 @@ extension Layer {
 
     /// Whether the action search has anything to ask before the implicit animation.
     @inlinable @inline(__always) package var hasActionSources: Bool {
-        // (.hasActions: visuals?.actions != nil, without reaching LayerVisuals' rare storage.)
-        flags.rawValue & (LayerFlags.hasStyle.rawValue | LayerFlags.hasActions.rawValue) != 0 || layerClass.hasDefaultActionForKey
+        // (.hasActions: visuals?.actions != nil, without reaching LayerVisuals' rare storage;
+        // .classActions: layerClass.hasDefaultActionForKey, without reaching the class.)
+        flags.rawValue & (LayerFlags.hasStyle.rawValue | LayerFlags.hasActions.rawValue | LayerFlags.classActions.rawValue) != 0
             || (hooks != nil && hooks!.delegate?.actionForLayerForKey != nil)
     }
 
