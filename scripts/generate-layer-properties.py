@@ -1063,7 +1063,9 @@ def gen_storage():
     out += ["        }", "    }", "",
             "    // MARK: - Typed setters",
             "    // The model's side of the typed C setters: the change, inside the",
-            "    // calling thread's transaction, with its side effects (changeDeclared).",
+            "    // calling thread's transaction, with its side effects (changeDeclared:",
+            "    // the value is passed along with a closure that captures nothing, so",
+            "    // the inline path forms no closure context).",
             "    // Callers hold the model lock and have checked the value. (The layer is",
             "    // borrowed for the change, withGuaranteedSelf: the caller's reference",
             "    // keeps it alive, and a retain and a release would double the cost of a",
@@ -1073,7 +1075,7 @@ def gen_storage():
             continue
         write = p.store["write"].replace("$V", "v")
         out += ["", "    @inlinable @inline(__always)", f"    package func set({p.key} v: {p.type.swift}) {{",
-                f"        changeDeclared(.{p.key}) {{ l in {write} }}", "    }"]
+                f"        changeDeclared(.{p.key}, v) {{ l, v in {write} }}", "    }"]
     out += ["}", ""]
     return "\n".join(out)
 

@@ -51,6 +51,66 @@ import Testing
         }
     }
 
+    static let delegateAnswer: @convention(c) (CALayerRef?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> CAActionRef? = { _, key, info in
+        let log = Unmanaged<CallLog>.fromOpaque(info!).takeUnretainedValue()
+        log.keys.append(String(cString: key!))
+        return log.answer
+    }
+
+    /// Every typed setter asks a delegate that answers actions, whether the
+    /// layer's creation is committed or not (the setters' inline path is only
+    /// for layers without action sources).
+    @Test func typedSettersAskTheDelegateForActions() {
+        withClock(0) { _ in
+            let log = CallLog(), ran = CallLog()
+            let action = CAActionCreate(logAction, opaque(ran))!
+            defer { CARelease(UnsafeRawPointer(action)) }
+            log.answer = action
+            var table = CALayerDelegateCallbacks()
+            table.actionForLayerForKey = SetterFastPathTests.delegateAnswer
+            let red = CGColorCreateSRGB(1, 0, 0, 1)!
+            defer { CARelease(UnsafeRawPointer(red)) }
+            func setAll(_ l: CALayerRef) {
+                CALayerSetPosition(l, CGPoint(x: 3, y: 4))
+                CALayerSetBounds(l, CGRect(x: 0, y: 0, width: 7, height: 8))
+                CALayerSetOpacity(l, 0.5)
+                CALayerSetHidden(l, true)
+                CALayerSetCornerRadius(l, 2)
+                CALayerSetBorderWidth(l, 1)
+                CALayerSetBackgroundColor(l, red)
+                CALayerSetTransform(l, CATransform3DMakeScale(2, 2, 1))
+            }
+            let keys = ["position", "bounds", "opacity", "hidden", "cornerRadius", "borderWidth", "backgroundColor",
+                        "transform"]
+            // A committed layer: the delegate's action runs, no implicit animation.
+            let l = committedLayer()
+            defer { CARelease(UnsafeRawPointer(l)) }
+            CALayerSetDelegate(l, &table, opaque(log))
+            setAll(l)
+            // (hidden also asks for onOrderOut.)
+            #expect(log.keys == ["position", "bounds", "opacity", "hidden", "onOrderOut", "cornerRadius", "borderWidth",
+                                 "backgroundColor", "transform"])
+            #expect(ran.keys == log.keys)   // each answer ran
+            #expect(CALayerCopyAnimationKeys(l) == nil)
+            #expect(CALayerGetOpacity(l) == 0.5 && CALayerGetCornerRadius(l) == 2 && CALayerGetBackgroundColor(l) == red)
+            CALayerSetDelegate(l, nil, nil)
+            CATransactionFlush()
+
+            // A layer created in the open transaction: the delegate is asked too.
+            log.keys = []
+            ran.keys = []
+            let n = CALayerCreate()!
+            defer { CARelease(UnsafeRawPointer(n)) }
+            CALayerSetDelegate(n, &table, opaque(log))
+            setAll(n)
+            #expect(Array(log.keys.filter { $0 != "onOrderOut" }) == keys)
+            #expect(ran.keys == log.keys)
+            #expect(CALayerGetCornerRadius(n) == 2 && CALayerGetTransform(n).m11 == 2)
+            CALayerSetDelegate(n, nil, nil)
+            #expect(QZGetLastError() == QZErrorNone)
+        }
+    }
+
     @Test func hiddenOnAPresentationCopyChangesAtOnce() {
         withClock(0) { _ in
             let l = committedLayer()

@@ -127,6 +127,46 @@ extension Layer {
         }
     }
 
+    /// changeDeclared for a typed setter's value: `apply` stores it (a
+    /// closure without captures). The common case, a layer without action
+    /// sources or redisplay keys whose creation is not committed yet, runs
+    /// inline; everything else goes through `changeDeclared(_:_:)` out of
+    /// line. (No closure context is formed on the inline path: the value
+    /// stays in registers.)
+    @inlinable @inline(__always)
+    package func changeDeclared<T>(_ key: LayerKey, _ value: T, _ apply: (Layer, T) -> Void) {
+        // (transactionChange's and changeDeclared(_:_:)'s tests, in their
+        // order, for a layer without action sources or redisplay keys.)
+        if flags.rawValue & (LayerFlags.hasStyle.rawValue | LayerFlags.hasActions.rawValue
+                             | LayerFlags.classActions.rawValue | LayerFlags.classRedisplays.rawValue) == 0,
+           key != .frame, !(hooks != nil && hooks!.delegate?.actionForLayerForKey != nil) {
+            if creator != nil, !isCommitted {
+                apply(self, value)
+                markSet(key)
+            } else {
+                implicitChangeOutOfLine(key, value, apply)
+            }
+            return
+        }
+        changeDeclaredOutOfLine(key, value, apply)
+    }
+
+    /// changeDeclared's implicit-animation path (transactionChange's for a
+    /// layer without action sources), out of line.
+    @inlinable @inline(never)
+    package func implicitChangeOutOfLine<T>(_ key: LayerKey, _ value: T, _ apply: (Layer, T) -> Void) {
+        implicitChange(key) {
+            apply(self, value)
+            markSet(key)
+        }
+    }
+
+    /// changeDeclared's other paths, out of line.
+    @inlinable @inline(never)
+    package func changeDeclaredOutOfLine<T>(_ key: LayerKey, _ value: T, _ apply: (Layer, T) -> Void) {
+        changeDeclared(key) { l in apply(l, value) }
+    }
+
     /// CALayerSetAffineTransform's model side: the transform from an affine one.
     package func set(affineTransform t: CGAffineTransform) {
         changeDeclared(.transform) { l in l.transformBox = TransformBox.make(CATransform3D(affine: t)) }

@@ -714,7 +714,9 @@ extension Layer {
 
     // MARK: - Typed setters
     // The model's side of the typed C setters: the change, inside the
-    // calling thread's transaction, with its side effects (changeDeclared).
+    // calling thread's transaction, with its side effects (changeDeclared:
+    // the value is passed along with a closure that captures nothing, so
+    // the inline path forms no closure context).
     // Callers hold the model lock and have checked the value. (The layer is
     // borrowed for the change, withGuaranteedSelf: the caller's reference
     // keeps it alive, and a retain and a release would double the cost of a
@@ -722,186 +724,186 @@ extension Layer {
 
     @inlinable @inline(__always)
     package func set(bounds v: CGRect) {
-        changeDeclared(.bounds) { l in l.setBounds(v) }
+        changeDeclared(.bounds, v) { l, v in l.setBounds(v) }
     }
 
     @inlinable @inline(__always)
     package func set(position v: CGPoint) {
-        changeDeclared(.position) { l in l.position = v }
+        changeDeclared(.position, v) { l, v in l.position = v }
     }
 
     @inlinable @inline(__always)
     package func set(zPosition v: Double) {
-        changeDeclared(.zPosition) { l in l.setZPosition(v) }
+        changeDeclared(.zPosition, v) { l, v in l.setZPosition(v) }
     }
 
     @inlinable @inline(__always)
     package func set(anchorPoint v: CGPoint) {
-        changeDeclared(.anchorPoint) { l in l.anchorPoint = v }
+        changeDeclared(.anchorPoint, v) { l, v in l.anchorPoint = v }
     }
 
     @inlinable @inline(__always)
     package func set(anchorPointZ v: Double) {
-        changeDeclared(.anchorPointZ) { l in l.anchorPointZ = v }
+        changeDeclared(.anchorPointZ, v) { l, v in l.anchorPointZ = v }
     }
 
     @inlinable @inline(__always)
     package func set(transform v: CATransform3D) {
-        changeDeclared(.transform) { l in TransformBox.store(v, in: &l.transformBox) }
+        changeDeclared(.transform, v) { l, v in TransformBox.store(v, in: &l.transformBox) }
     }
 
     @inlinable @inline(__always)
     package func set(sublayerTransform v: CATransform3D) {
-        changeDeclared(.sublayerTransform) { l in TransformBox.store(v, in: &l.sublayerTransformBox) }
+        changeDeclared(.sublayerTransform, v) { l, v in TransformBox.store(v, in: &l.sublayerTransformBox) }
     }
 
     @inlinable @inline(__always)
     package func set(frame v: CGRect) {
-        changeDeclared(.frame) { l in l.setFrame(v) }
+        changeDeclared(.frame, v) { l, v in l.setFrame(v) }
     }
 
     @inlinable @inline(__always)
     package func set(contentsRect v: CGRect) {
-        changeDeclared(.contentsRect) { l in l.ensureVisuals.contentsRect = v }
+        changeDeclared(.contentsRect, v) { l, v in l.ensureVisuals.contentsRect = v }
     }
 
     @inlinable @inline(__always)
     package func set(contentsCenter v: CGRect) {
-        changeDeclared(.contentsCenter) { l in l.ensureVisuals.contentsCenter = v }
+        changeDeclared(.contentsCenter, v) { l, v in l.ensureVisuals.contentsCenter = v }
     }
 
     @inlinable @inline(__always)
     package func set(contentsScale v: Double) {
-        changeDeclared(.contentsScale) { l in l.ensureVisuals.contentsScale = v }
+        changeDeclared(.contentsScale, v) { l, v in l.ensureVisuals.contentsScale = v }
     }
 
     @inlinable @inline(__always)
     package func set(minificationFilterBias v: Float) {
-        changeDeclared(.minificationFilterBias) { l in l.ensureVisuals.minificationFilterBias = v }
+        changeDeclared(.minificationFilterBias, v) { l, v in l.ensureVisuals.minificationFilterBias = v }
     }
 
     @inlinable @inline(__always)
     package func set(opacity v: Float) {
-        changeDeclared(.opacity) { l in l.opacity = v }
+        changeDeclared(.opacity, v) { l, v in l.opacity = v }
     }
 
     @inlinable @inline(__always)
     package func set(hidden v: Bool) {
-        changeDeclared(.hidden) { l in if v { l.flags.insert(.hidden) } else { l.flags.remove(.hidden) } }
+        changeDeclared(.hidden, v) { l, v in if v { l.flags.insert(.hidden) } else { l.flags.remove(.hidden) } }
     }
 
     @inlinable @inline(__always)
     package func set(masksToBounds v: Bool) {
-        changeDeclared(.masksToBounds) { l in if v { l.flags.insert(.masksToBounds) } else { l.flags.remove(.masksToBounds) } }
+        changeDeclared(.masksToBounds, v) { l, v in if v { l.flags.insert(.masksToBounds) } else { l.flags.remove(.masksToBounds) } }
     }
 
     @inlinable @inline(__always)
     package func set(doubleSided v: Bool) {
-        changeDeclared(.doubleSided) { l in if v { l.flags.insert(.doubleSided) } else { l.flags.remove(.doubleSided) } }
+        changeDeclared(.doubleSided, v) { l, v in if v { l.flags.insert(.doubleSided) } else { l.flags.remove(.doubleSided) } }
     }
 
     @inlinable @inline(__always)
     package func set(cornerRadius v: Double) {
-        changeDeclared(.cornerRadius) { l in l.cornerRadius = v }
+        changeDeclared(.cornerRadius, v) { l, v in l.cornerRadius = v }
     }
 
     @inlinable @inline(__always)
     package func set(borderWidth v: Double) {
-        changeDeclared(.borderWidth) { l in l.borderWidth = v }
+        changeDeclared(.borderWidth, v) { l, v in l.borderWidth = v }
     }
 
     @inlinable @inline(__always)
     package func set(borderColor v: Color?) {
-        changeDeclared(.borderColor) { l in if l.visuals == nil ? v !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.borderColor !== v { l.ensureVisuals.borderColor = v } }
+        changeDeclared(.borderColor, v) { l, v in if l.visuals == nil ? v !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.borderColor !== v { l.ensureVisuals.borderColor = v } }
     }
 
     @inlinable @inline(__always)
     package func set(backgroundColor v: Color?) {
-        changeDeclared(.backgroundColor) { l in if l.backgroundColor !== v { l.backgroundColor = v } }
+        changeDeclared(.backgroundColor, v) { l, v in if l.backgroundColor !== v { l.backgroundColor = v } }
     }
 
     @inlinable @inline(__always)
     package func set(shadowOpacity v: Float) {
-        changeDeclared(.shadowOpacity) { l in l.ensureVisuals.shadowOpacity = v }
+        changeDeclared(.shadowOpacity, v) { l, v in l.ensureVisuals.shadowOpacity = v }
     }
 
     @inlinable @inline(__always)
     package func set(shadowRadius v: Double) {
-        changeDeclared(.shadowRadius) { l in l.ensureVisuals.shadowRadius = v }
+        changeDeclared(.shadowRadius, v) { l, v in l.ensureVisuals.shadowRadius = v }
     }
 
     @inlinable @inline(__always)
     package func set(shadowOffset v: CGSize) {
-        changeDeclared(.shadowOffset) { l in l.ensureVisuals.shadowOffset = v }
+        changeDeclared(.shadowOffset, v) { l, v in l.ensureVisuals.shadowOffset = v }
     }
 
     @inlinable @inline(__always)
     package func set(shadowColor v: Color?) {
-        changeDeclared(.shadowColor) { l in if l.visuals == nil ? v !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.shadowColor !== v { l.ensureVisuals.shadowColor = v } }
+        changeDeclared(.shadowColor, v) { l, v in if l.visuals == nil ? v !== Color.opaqueBlack : l.visuals.unsafelyUnwrapped.shadowColor !== v { l.ensureVisuals.shadowColor = v } }
     }
 
     @inlinable @inline(__always)
     package func set(opaque v: Bool) {
-        changeDeclared(.opaque) { l in if v { l.flags.insert(.opaque) } else { l.flags.remove(.opaque) } }
+        changeDeclared(.opaque, v) { l, v in if v { l.flags.insert(.opaque) } else { l.flags.remove(.opaque) } }
     }
 
     @inlinable @inline(__always)
     package func set(edgeAntialiasingMask v: UInt32) {
-        changeDeclared(.edgeAntialiasingMask) { l in l.ensureVisuals.edgeAntialiasingMask = v }
+        changeDeclared(.edgeAntialiasingMask, v) { l, v in l.ensureVisuals.edgeAntialiasingMask = v }
     }
 
     @inlinable @inline(__always)
     package func set(geometryFlipped v: Bool) {
-        changeDeclared(.geometryFlipped) { l in if v { l.flags.insert(.geometryFlipped) } else { l.flags.remove(.geometryFlipped) } }
+        changeDeclared(.geometryFlipped, v) { l, v in if v { l.flags.insert(.geometryFlipped) } else { l.flags.remove(.geometryFlipped) } }
     }
 
     @inlinable @inline(__always)
     package func set(needsDisplayOnBoundsChange v: Bool) {
-        changeDeclared(.needsDisplayOnBoundsChange) { l in if v { l.flags.insert(.needsDisplayOnBoundsChange) } else { l.flags.remove(.needsDisplayOnBoundsChange) } }
+        changeDeclared(.needsDisplayOnBoundsChange, v) { l, v in if v { l.flags.insert(.needsDisplayOnBoundsChange) } else { l.flags.remove(.needsDisplayOnBoundsChange) } }
     }
 
     @inlinable @inline(__always)
     package func set(shouldRasterize v: Bool) {
-        changeDeclared(.shouldRasterize) { l in if v { l.flags.insert(.shouldRasterize) } else { l.flags.remove(.shouldRasterize) } }
+        changeDeclared(.shouldRasterize, v) { l, v in if v { l.flags.insert(.shouldRasterize) } else { l.flags.remove(.shouldRasterize) } }
     }
 
     @inlinable @inline(__always)
     package func set(rasterizationScale v: Double) {
-        changeDeclared(.rasterizationScale) { l in l.ensureVisuals.rasterizationScale = v }
+        changeDeclared(.rasterizationScale, v) { l, v in l.ensureVisuals.rasterizationScale = v }
     }
 
     @inlinable @inline(__always)
     package func set(beginTime v: Double) {
-        changeDeclared(.beginTime) { l in l.ensureTiming.beginTime = v }
+        changeDeclared(.beginTime, v) { l, v in l.ensureTiming.beginTime = v }
     }
 
     @inlinable @inline(__always)
     package func set(duration v: Double) {
-        changeDeclared(.duration) { l in l.ensureTiming.duration = v }
+        changeDeclared(.duration, v) { l, v in l.ensureTiming.duration = v }
     }
 
     @inlinable @inline(__always)
     package func set(speed v: Float) {
-        changeDeclared(.speed) { l in l.ensureTiming.speed = v }
+        changeDeclared(.speed, v) { l, v in l.ensureTiming.speed = v }
     }
 
     @inlinable @inline(__always)
     package func set(timeOffset v: Double) {
-        changeDeclared(.timeOffset) { l in l.ensureTiming.timeOffset = v }
+        changeDeclared(.timeOffset, v) { l, v in l.ensureTiming.timeOffset = v }
     }
 
     @inlinable @inline(__always)
     package func set(repeatCount v: Float) {
-        changeDeclared(.repeatCount) { l in l.ensureTiming.repeatCount = v }
+        changeDeclared(.repeatCount, v) { l, v in l.ensureTiming.repeatCount = v }
     }
 
     @inlinable @inline(__always)
     package func set(repeatDuration v: Double) {
-        changeDeclared(.repeatDuration) { l in l.ensureTiming.repeatDuration = v }
+        changeDeclared(.repeatDuration, v) { l, v in l.ensureTiming.repeatDuration = v }
     }
 
     @inlinable @inline(__always)
     package func set(autoreverses v: Bool) {
-        changeDeclared(.autoreverses) { l in l.ensureTiming.autoreverses = v }
+        changeDeclared(.autoreverses, v) { l, v in l.ensureTiming.autoreverses = v }
     }
 }
