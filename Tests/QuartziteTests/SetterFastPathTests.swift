@@ -14,6 +14,16 @@ import Testing
 // path did.
 
 @Suite struct SetterFastPathTests {
+    /// Runs `body` in a transaction with actions disabled, its clock fixed.
+    private func withoutActions(_ body: () -> Void) {
+        withClock(0) { _ in
+            CATransactionBegin()
+            CATransactionSetDisableActions(true)
+            defer { CATransactionCommit() }
+            body()
+        }
+    }
+
     /// Swift's own count of strong references (the layer's and ours).
     private func strongCount(_ c: QZCGColorRef) -> UInt {
         _getRetainCount(object(c, as: Color.self)!)
@@ -51,12 +61,6 @@ import Testing
         }
     }
 
-    static let delegateAnswer: @convention(c) (CALayerRef?, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> CAActionRef? = { _, key, info in
-        let log = Unmanaged<CallLog>.fromOpaque(info!).takeUnretainedValue()
-        log.keys.append(String(cString: key!))
-        return log.answer
-    }
-
     /// Every typed setter asks a delegate that answers actions, whether the
     /// layer's creation is committed or not (the setters' inline path is only
     /// for layers without action sources).
@@ -67,7 +71,7 @@ import Testing
             defer { CARelease(UnsafeRawPointer(action)) }
             log.answer = action
             var table = CALayerDelegateCallbacks()
-            table.actionForLayerForKey = SetterFastPathTests.delegateAnswer
+            table.actionForLayerForKey = ActionSearchTests.delegateAnswer
             let red = CGColorCreateSRGB(1, 0, 0, 1)!
             defer { CARelease(UnsafeRawPointer(red)) }
             func setAll(_ l: CALayerRef) {
@@ -154,10 +158,7 @@ import Testing
     }
 
     @Test func colourDefaultsAreStoredOnlyWhenTheyChange() {
-        withClock(0) { _ in
-            CATransactionBegin()
-            CATransactionSetDisableActions(true)
-            defer { CATransactionCommit() }
+        withoutActions {
             // The default border colour on a layer without visuals: nothing to allocate.
             let l = committedLayer()
             defer { CARelease(UnsafeRawPointer(l)) }
@@ -193,10 +194,7 @@ import Testing
     }
 
     @Test func aSizeChangeAfterLayoutWasAskedStillRedisplays() {
-        withClock(0) { _ in
-            CATransactionBegin()
-            CATransactionSetDisableActions(true)
-            defer { CATransactionCommit() }
+        withoutActions {
             // needsDisplayOnBoundsChange, with layout already asked for.
             let l = committedLayer()
             defer { CARelease(UnsafeRawPointer(l)) }

@@ -162,11 +162,13 @@ public final class Layer: QZObject, Handle {
 
     /// zOrderIndices is up to date while this equals Layer.zPositionEpoch
     /// (0: never; sublayer changes reset it, any zPosition change moves the epoch).
-    /// With it the object is 256 bytes (a 272-byte heap block; planBlock and
-    /// the z order took the 24 bytes of padding that kept it there). Measured
-    /// in bench_animation: 240-byte blocks made presentation copies of 100,000
-    /// layers 1.6x slower, 256-byte blocks animated frames 5-15% slower than
-    /// 272-byte ones.
+    /// The object is 288 bytes (a 304-byte heap block) since the common
+    /// visuals moved in; it was 264 (272). Measured in bench_animation
+    /// earlier: 240-byte blocks made presentation copies of 100,000 layers
+    /// 1.6x slower, 256-byte blocks animated frames 5-15% slower than
+    /// 272-byte ones; the 304-byte block left animated frames as they were,
+    /// and copies of 100,000 plain leaves 0-20% slower depending on what
+    /// the heap held before (benchmarks/README.md, tenth session).
     package var zOrderEpoch: UInt64 = 0
 
     package var text: TextLayerState? {
