@@ -137,9 +137,7 @@ extension Layer {
     package func changeDeclared<T>(_ key: LayerKey, _ value: T, _ apply: (Layer, T) -> Void) {
         // (transactionChange's and changeDeclared(_:_:)'s tests, in their
         // order, for a layer without action sources or redisplay keys.)
-        if flags.rawValue & (LayerFlags.hasStyle.rawValue | LayerFlags.hasActions.rawValue
-                             | LayerFlags.classActions.rawValue | LayerFlags.classRedisplays.rawValue) == 0,
-           key != .frame, !(hooks != nil && hooks!.delegate?.actionForLayerForKey != nil) {
+        if !flags.contains(.classRedisplays), key != .frame, !hasActionSources {
             if creator != nil, !isCommitted {
                 apply(self, value)
                 markSet(key)

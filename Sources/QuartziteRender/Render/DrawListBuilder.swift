@@ -169,7 +169,7 @@ package struct DrawListBuilder {
             }
         }
         if clips { popClip(layer) }
-        if layer.paintsBorder, let bc = v.map({ $0.borderColor }) ?? Color.opaqueBlack {
+        if layer.paintsBorder, let bc = layer.effectiveBorderColor {
             var op = DrawOp(.border)
             op.transform = h; op.rect = b; op.cornerRadius = radius
             op.borderWidth = min(layer.borderWidth, max(b.width, b.height))
@@ -483,8 +483,10 @@ extension Layer {
     package var paintsBackground: Bool { (backgroundColor?.alpha ?? 0) > 0 }
     /// A visible border is stroked (the colour defaults to opaque black).
     package var paintsBorder: Bool {
-        borderWidth > 0 && borderWidth.isFinite && ((visuals.map { $0.borderColor } ?? Color.opaqueBlack)?.alpha ?? 0) > 0
+        borderWidth > 0 && borderWidth.isFinite && (effectiveBorderColor?.alpha ?? 0) > 0
     }
+    /// The border colour (it lives in the visuals; opaque black without them).
+    package var effectiveBorderColor: Color? { visuals.map { $0.borderColor } ?? Color.opaqueBlack }
 }
 
 extension LayerVisuals {
