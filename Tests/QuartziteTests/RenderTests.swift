@@ -178,6 +178,56 @@ struct RenderTests {
         #expect(frame(8).isNull)
     }
 
+    /// Changes that differ from the last frame only in the sign bits of an
+    /// even number of words (a transform mirrored on both axes: m11 and m22
+    /// from 1 to -1) are not mistaken for an idle frame. (A fingerprint that
+    /// multiplies without moving high bits down keeps a sign bit's change in
+    /// bit 63, where a second one cancels it.)
+    @Test func changesOnlyInSignBitsAreNotMistakenForIdleFrames() {
+        let root = TL(0, 0, 64, 64, color: (1, 1, 1, 1))
+        let card = TL(16, 16, 32, 32, color: (0, 0, 1, 1))
+        let dot = TL(0, 0, 8, 8, color: (1, 0, 0, 1))
+        card.add(dot)
+        root.add(card)
+        let pb = makeBuffer(64, 64)
+        defer { CVPixelBufferRelease(pb) }
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)) }
+        CARendererSetLayer(r, root.ref)
+        func frame(_ t: Double) -> CGRect {
+            CARendererBeginFrameAtTime(r, t, nil)
+            let u = CARendererUpdateBounds(r)
+            CARendererRender(r)
+            CARendererEndFrame(r)
+            return u
+        }
+        // Half size (a transform box with m11 = m22 = 0.5): the card covers
+        // (24, 24)-(40, 40), the dot a 4x4 square in one of its corners.
+        CALayerSetTransform(card.ref, CATransform3DMakeScale(0.5, 0.5, 1))
+        _ = frame(0)
+        #expect(frame(1).isNull)
+        // (Which corner depends on the target's row order.)
+        let redBefore = pixel(pb, 25, 25) == (255, 0, 0, 255) ? (25, 25) : (38, 38)
+        let redAfter = redBefore == (25, 25) ? (38, 38) : (25, 25)
+        #expect(pixel(pb, redBefore.0, redBefore.1) == (255, 0, 0, 255))
+        #expect(pixel(pb, redAfter.0, redAfter.1) == (0, 0, 255, 255))
+        // Mirrored about the card's centre (m11 = m22 = -0.5): the dot moves
+        // to the opposite corner.
+        CATransactionBegin(); CATransactionSetDisableActions(true)
+        CALayerSetTransform(card.ref, CATransform3DMakeScale(-0.5, -0.5, 1))
+        CATransactionCommit()
+        #expect(frame(2).isEqual(to: CGRect(x: 24, y: 24, width: 16, height: 16)))
+        #expect(pixel(pb, redAfter.0, redAfter.1) == (255, 0, 0, 255))
+        #expect(pixel(pb, redBefore.0, redBefore.1) == (0, 0, 255, 255))
+        #expect(frame(3).isNull)
+        // And two positions negated (both sign bits): the layer leaves the target.
+        CATransactionBegin(); CATransactionSetDisableActions(true)
+        CALayerSetPosition(card.ref, CGPoint(x: -32, y: -32))
+        CATransactionCommit()
+        #expect(frame(4).isEqual(to: CGRect(x: 24, y: 24, width: 16, height: 16)))
+        #expect(pixel(pb, 32, 32) == (255, 255, 255, 255))
+    }
+
     @Test func nextFrameTimeFollowsAnimations() {
         let clock = RenderClock(10)
         defer { withExtendedLifetime(clock) {} }
