@@ -1,4 +1,5 @@
 import CQuartzite
+import Glibc
 import Testing
 @testable import QuartziteCore
 @testable import QuartziteGeometry
@@ -141,4 +142,84 @@ struct RenderBandTests {
         let thin = PixelBox(x0: 0, y0: 0, x1: 400, y1: 2 * minimumBandRows - 1)
         #expect(frameBands(all, thin, threads: 2) == [thin])
     }
+
+    // MARK: - The pool's batches (TileStore.parallel)
+
+    /// Runs `count` pieces on `threads` threads and counts each piece's
+    /// runs; with `slowWorkers`, pieces take 0.2 ms on the calling thread
+    /// (so that a worker joins) and 5 ms on a worker. `workerPieces` counts
+    /// the pieces workers ran.
+    private func runBatch(count: Int, threads: Int, slowWorkers: Bool = false,
+                          workerPieces: UnsafeMutablePointer<Int>? = nil) -> [Int] {
+        let runs = UnsafeMutablePointer<Int>.allocate(capacity: count)
+        runs.initialize(repeating: 0, count: count)
+        defer { runs.deallocate() }
+        let caller = pthread_self()
+        let onWorker = UnsafeMutablePointer<Bool>.allocate(capacity: count)
+        onWorker.initialize(repeating: false, count: count)
+        defer { onWorker.deallocate() }
+        TileStore.shared.parallel(count, threads: threads) { i in
+            // (Each piece writes only its own slots, as bands write their rows.)
+            onWorker[i] = pthread_equal(pthread_self(), caller) == 0
+            if slowWorkers { usleep(onWorker[i] ? 5_000 : 200) }
+            runs[i] += 1
+        }
+        workerPieces?.pointee += (0..<count).filter { onWorker[$0] }.count
+        return Array(UnsafeBufferPointer(start: runs, count: count))
+    }
+
+    /// Every piece runs once, and `parallel` returns only after the last
+    /// one: also when a worker's piece outlasts the calling thread's spin
+    /// (5 ms against 1 ms), so that it sleeps on the condition until the
+    /// worker finishes.
+    @Test func everyPieceRunsOnceBeforeTheBatchReturns() {
+        for count in [2, 3, 8, 17] {
+            for threads in [2, 3, 8] {
+                #expect(runBatch(count: count, threads: threads) == [Int](repeating: 1, count: count))
+            }
+        }
+        var workerPieces = 0
+        for _ in 0..<5 {
+            #expect(runBatch(count: 8, threads: 2, slowWorkers: true, workerPieces: &workerPieces)
+                    == [Int](repeating: 1, count: 8))
+        }
+        #expect(workerPieces > 0)
+        // Batches back to back (as frames come): the workers take each one
+        // while still spinning after the last.
+        for _ in 0..<200 {
+            #expect(runBatch(count: 4, threads: 2) == [1, 1, 1, 1])
+        }
+    }
+
+    /// Several threads running batches at once (renderers on threads of
+    /// their own) share the workers: every batch completes with each of its
+    /// pieces run once.
+    @Test func batchesFromSeveralThreadsAtOnceEachComplete() {
+        let callers = 4, rounds = 100
+        let failures = UnsafeMutablePointer<Int>.allocate(capacity: callers)
+        failures.initialize(repeating: 0, count: callers)
+        defer { failures.deallocate() }
+        var tids: [pthread_t] = []
+        final class Job { let run: () -> Void; init(_ run: @escaping () -> Void) { self.run = run } }
+        for c in 0..<callers {
+            let job = Job {
+                for r in 0..<rounds {
+                    let count = 2 + (c + r) % 9
+                    let runs = self.runBatch(count: count, threads: 2 + r % 3)
+                    if runs != [Int](repeating: 1, count: count) { failures[c] += 1 }
+                }
+            }
+            var tid = pthread_t()
+            let arg = Unmanaged.passRetained(job).toOpaque()
+            #expect(pthread_create(&tid, nil, { p in
+                let job = Unmanaged<AnyObject>.fromOpaque(p!).takeRetainedValue() as! Job
+                job.run()
+                return nil
+            }, arg) == 0)
+            tids.append(tid)
+        }
+        for t in tids { pthread_join(t, nil) }
+        #expect((0..<callers).allSatisfy { failures[$0] == 0 })
+    }
 }
+

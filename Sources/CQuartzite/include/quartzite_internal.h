@@ -114,6 +114,15 @@ static inline void qz_internal_prefetch_l2(const void *p) { __builtin_prefetch(p
  * Read and written under the model lock. */
 extern uint64_t qz_internal_plan_generation;
 
+/* The worker pool's counters (pool_sync.c): take returns the value before
+ * adding one (acquire and release), load reads with acquire. The spins wait
+ * (pausing the core, not sleeping) at most `nanoseconds` until the counter
+ * reaches `target` / differs from `seen`, and return whether it did. */
+long qz_internal_counter_take(long *counter);
+long qz_internal_counter_load(const long *counter);
+bool qz_internal_spin_until_reaches(const long *counter, long target, uint64_t nanoseconds);
+bool qz_internal_spin_while_equal(const long *counter, long seen, uint64_t nanoseconds);
+
 /* CLOCK_MONOTONIC in seconds. */
 double qz_internal_monotonic_seconds(void);
 /* CLOCK_MONOTONIC in nanoseconds (Core Video's host time). */
