@@ -299,18 +299,23 @@ extension Layer {
     /// empty when the sublayers share one zPosition, else the indices sorted
     /// by zPosition descending, then index descending (NaN counts as 0, as in
     /// the renderer).
+    /// (Kept in `extras`, made for a layer with sublayers only.)
     package func resolvedZOrder() -> [Int32] {
-        if zOrderEpoch == Layer.zPositionEpoch { return zOrderIndices }
+        if let x = extras, x.zOrderEpoch == Layer.zPositionEpoch { return x.zOrderIndices }
         let n = sublayers.count
-        let z0 = n > 0 ? sublayers[0].zPosition : 0
+        guard n > 0 else { return [] }
+        let z0 = sublayers[0].zPosition
+        let order: [Int32]
         if sublayers.allSatisfy({ $0.zPosition == z0 }) {
-            zOrderIndices = []
+            order = []
         } else {
             let zs = sublayers.map { $0.zPosition.isNaN ? 0 : $0.zPosition }
-            zOrderIndices = (0..<Int32(n)).sorted { zs[Int($0)] != zs[Int($1)] ? zs[Int($0)] > zs[Int($1)] : $0 > $1 }
+            order = (0..<Int32(n)).sorted { zs[Int($0)] != zs[Int($1)] ? zs[Int($0)] > zs[Int($1)] : $0 > $1 }
         }
-        zOrderEpoch = Layer.zPositionEpoch
-        return zOrderIndices
+        let x = ensureExtras
+        x.zOrderIndices = order
+        x.zOrderEpoch = Layer.zPositionEpoch
+        return order
     }
 
     // MARK: - Sizes and scrolling

@@ -69,7 +69,7 @@ public final class Layer: QZObject, Handle {
     /// The sublayer objects (empty while a presentation copy keeps its
     /// sublayers as values: see `sublayers` and PresentationLeaves.swift).
     package var storedSublayers: [Layer] = [] {
-        didSet { zOrderEpoch = 0; flags.insert(.sideState) }
+        didSet { _extras?.zOrderEpoch = 0; flags.insert(.sideState) }
     }
     /// The sublayers. A presentation copy made for the host may keep them as
     /// values (the `lazySublayers` flag): reading or changing the array
@@ -145,31 +145,22 @@ public final class Layer: QZObject, Handle {
 
     public let layerClass: LayerClass
 
-    /// For a layer created through the API: the thread whose transaction
-    /// created it, until that transaction commits (no implicit animations
-    /// before), and that transaction's serial. nil: committed.
-    @usableFromInline package var creator: ThreadTransactions?
-    package var creatorSerial: UInt64 = 0
+    /// For a layer created through the API: the mark of the transaction
+    /// that created it (no implicit animations before it commits), until
+    /// the layer sees it committed. nil: committed.
+    @usableFromInline package var creator: CreationMark?
 
     /// Properties set explicitly (the style dictionary does not change them;
     /// shouldArchiveValueForKey: answers from them).
     @usableFromInline package var setBits: (UInt64, UInt64) = (0, 0)
 
-    /// The sublayers' front-to-back order (indices), computed by the first
-    /// walk that needs it (hit testing) so a walk does not sort on every
-    /// visit; empty when all share one zPosition (reverse index order).
-    package var zOrderIndices: [Int32] = []
-
-    /// zOrderIndices is up to date while this equals Layer.zPositionEpoch
-    /// (0: never; sublayer changes reset it, any zPosition change moves the epoch).
-    /// The object is 288 bytes (a 304-byte heap block) since the common
-    /// visuals moved in; it was 264 (272). Measured in bench_animation
-    /// earlier: 240-byte blocks made presentation copies of 100,000 layers
-    /// 1.6x slower, 256-byte blocks animated frames 5-15% slower than
-    /// 272-byte ones; the 304-byte block left animated frames as they were,
-    /// and copies of 100,000 plain leaves 0-20% slower depending on what
-    /// the heap held before (benchmarks/README.md, tenth session).
-    package var zOrderEpoch: UInt64 = 0
+    // The object is 264 bytes (a 272-byte heap block): the sublayers' z
+    // order cache lives in `extras`, and the creating transaction is one
+    // reference. (Measured in bench_animation earlier: 240-byte blocks made
+    // presentation copies of 100,000 layers 1.6x slower, 256-byte blocks
+    // animated frames 5-15% slower than 272-byte ones, and 304-byte blocks
+    // copies of 100,000 plain leaves 0-20% slower depending on what the
+    // heap held before: benchmarks/README.md.)
 
     package var text: TextLayerState? {
         get { extras?.text }
@@ -606,6 +597,14 @@ package final class LayerExtras {
     /// For a model root: the leaves of a lazy presentation copy the host
     /// released, for the next one to refill (as `presentationSpare`).
     package var presentationSpareLeaves: PresentationLeaves?
+    /// The sublayers' front-to-back order (indices), computed by the first
+    /// walk that needs it (hit testing) so a walk does not sort on every
+    /// visit; empty when all share one zPosition (reverse index order).
+    /// Not copied.
+    package var zOrderIndices: [Int32] = []
+    /// zOrderIndices is up to date while this equals Layer.zPositionEpoch
+    /// (0: never; sublayer changes reset it, any zPosition change moves the epoch).
+    package var zOrderEpoch: UInt64 = 0
 }
 
 /// Appearance and contents properties, with the spec's defaults (the

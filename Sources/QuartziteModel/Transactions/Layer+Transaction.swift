@@ -189,7 +189,7 @@ extension Layer {
     /// committed (always for layers the engine made).
     @inline(__always) @usableFromInline package var isCommitted: Bool {
         guard creator != nil else { return true }
-        if creator!.committedSerial >= creatorSerial {
+        if creator!.committed {
             creator = nil
             return true
         }

@@ -120,17 +120,34 @@ package final class LayerTransactionState {
     package var slot = 0
 }
 
+/// Shared by the layers one thread creates through the API between two
+/// commits (Layer.creator): they have no implicit animations until the
+/// commit, which sets `committed` (model lock held).
+@usableFromInline package final class CreationMark {
+    @usableFromInline package var committed = false
+    package init() {}
+}
+
 /// A thread's transaction stack and the completions owed to it.
 @usableFromInline package final class ThreadTransactions {
     /// The kernel id of the thread (whose run loop delivers its completions).
     package let threadID = qz_internal_thread_id()
     package var scopes: [TransactionScope] = [] { didSet { refresh() } }
-    package var record: TransactionRecord? {
-        didSet { if record != nil && oldValue == nil { serial &+= 1 } }
+    package var record: TransactionRecord?
+    /// What the layers created since the last commit hold (Layer.creator),
+    /// made by the first of them.
+    private var openCreationMark: CreationMark?
+    package var creationMark: CreationMark {
+        if let m = openCreationMark { return m }
+        let m = CreationMark()
+        openCreationMark = m
+        return m
     }
-    /// The serial of the open (or last) record, and of the last committed one.
-    package private(set) var serial: UInt64 = 0
-    package var committedSerial: UInt64 = 0
+    /// The commit: the layers created since the last one see it committed.
+    package func commitCreationMark() {
+        openCreationMark?.committed = true
+        openCreationMark = nil
+    }
     /// The values in effect (innermost set, else the defaults), kept up to
     /// date as scopes open, close and change: setters read them on every change.
     package private(set) var animationDuration = 0.25
@@ -325,7 +342,7 @@ package enum Transactions {
     package static func commitRecord(_ t: ThreadTransactions) {
         guard let record = t.record else { return }
         displayMarkedLayers(record)
-        t.committedSerial = t.serial
+        t.commitCreationMark()
         t.record = nil
         t.flushWhenClosed = false
         let now = MediaClock.now()
@@ -454,8 +471,7 @@ package enum Transactions {
     package static func layerCreated(_ layer: Layer) {
         ThreadTransactions.withCurrent { t in
             if t.record == nil { _ = t.top }   // opens the implicit transaction (as openRecord, without returning it)
-            layer.creator = t
-            layer.creatorSerial = t.serial
+            layer.creator = t.creationMark
         }
     }
 
