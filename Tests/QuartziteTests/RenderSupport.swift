@@ -124,3 +124,26 @@ func checkGolden(_ name: String, _ pb: QZCVPixelBufferRef, sourceLocation: Sourc
     #expect(bad == 0, "\(name): \(bad) pixels differ by more than \(goldenTolerance) (worst \(worst))", sourceLocation: sourceLocation)
     return worst
 }
+
+/// A renderer showing `root` in a new w x h target; `frame(t)` draws one
+/// frame and returns its update bounds (null for an idle frame).
+final class FrameDriver {
+    let target: QZCVPixelBufferRef
+    let renderer: CARendererRef
+    init(_ root: TL, _ w: Int, _ h: Int) {
+        target = makeBuffer(w, h)
+        renderer = CARendererCreate(target, nil)!
+        CARendererSetLayer(renderer, root.ref)
+    }
+    deinit {
+        CARelease(UnsafeRawPointer(renderer))
+        CVPixelBufferRelease(target)
+    }
+    func frame(_ t: Double) -> CGRect {
+        CARendererBeginFrameAtTime(renderer, t, nil)
+        let u = CARendererUpdateBounds(renderer)
+        CARendererRender(renderer)
+        CARendererEndFrame(renderer)
+        return u
+    }
+}

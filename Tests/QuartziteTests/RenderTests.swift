@@ -143,18 +143,10 @@ struct RenderTests {
         root.add(pic)
         let other = TL(40, 40, 10, 10, color: (0, 0, 1, 1))
         root.add(other)
-        let pb = makeBuffer(64, 64)
-        defer { CVPixelBufferRelease(pb); CVPixelBufferRelease(img) }
-        let r = CARendererCreate(pb, nil)!
-        defer { CARelease(UnsafeRawPointer(r)) }
-        CARendererSetLayer(r, root.ref)
-        func frame(_ t: Double) -> CGRect {
-            CARendererBeginFrameAtTime(r, t, nil)
-            let u = CARendererUpdateBounds(r)
-            CARendererRender(r)
-            CARendererEndFrame(r)
-            return u
-        }
+        defer { CVPixelBufferRelease(img) }
+        let driver = FrameDriver(root, 64, 64)
+        defer { withExtendedLifetime(driver) {} }   // (pb is the driver's)
+        let pb = driver.target, frame = driver.frame
         _ = frame(0)
         #expect(frame(1).isNull)
         // New pixels in the contents (written under a lock, which bumps the seed).
@@ -189,18 +181,9 @@ struct RenderTests {
         let dot = TL(0, 0, 8, 8, color: (1, 0, 0, 1))
         card.add(dot)
         root.add(card)
-        let pb = makeBuffer(64, 64)
-        defer { CVPixelBufferRelease(pb) }
-        let r = CARendererCreate(pb, nil)!
-        defer { CARelease(UnsafeRawPointer(r)) }
-        CARendererSetLayer(r, root.ref)
-        func frame(_ t: Double) -> CGRect {
-            CARendererBeginFrameAtTime(r, t, nil)
-            let u = CARendererUpdateBounds(r)
-            CARendererRender(r)
-            CARendererEndFrame(r)
-            return u
-        }
+        let driver = FrameDriver(root, 64, 64)
+        defer { withExtendedLifetime(driver) {} }   // (pb is the driver's)
+        let pb = driver.target, frame = driver.frame
         // Half size (a transform box with m11 = m22 = 0.5): the card covers
         // (24, 24)-(40, 40), the dot a 4x4 square in one of its corners.
         CALayerSetTransform(card.ref, CATransform3DMakeScale(0.5, 0.5, 1))
