@@ -211,6 +211,53 @@ struct RenderTests {
         #expect(pixel(pb, 32, 32) == (255, 255, 255, 255))
     }
 
+    /// Every kind of state the fingerprint reads, changed alone after an
+    /// idle frame, redraws (inline values, the common and the rarer visuals,
+    /// contents, a transform box, a sublayer transform, a mask and a
+    /// change inside the mask), and the frame after it is idle again.
+    @Test func eachKindOfChangeEndsAnIdleRun() {
+        let root = TL(0, 0, 64, 64, color: (1, 1, 1, 1))
+        let parent = TL(0, 0, 64, 64)
+        let card = TL(16, 16, 24, 24, color: (0, 0, 1, 1))
+        parent.add(card)
+        root.add(parent)
+        let img = makeBuffer(4, 4)
+        defer { CVPixelBufferRelease(img) }
+        let mask = TL(0, 0, 20, 20, color: (0, 0, 0, 1))
+        let red = CGColorCreateSRGB(1, 0, 0, 1)!
+        defer { CGColorRelease(red) }
+        let driver = FrameDriver(root, 64, 64)
+        defer { withExtendedLifetime(driver) {} }
+        _ = driver.frame(0)
+        #expect(driver.frame(1).isNull)
+        let changes: [(String, () -> Void)] = [
+            ("opacity", { CALayerSetOpacity(card.ref, 0.5) }),
+            ("anchor point", { CALayerSetAnchorPoint(card.ref, CGPoint(x: 0, y: 0)) }),
+            ("corner radius", { CALayerSetCornerRadius(card.ref, 4) }),
+            ("border width", { CALayerSetBorderWidth(card.ref, 2) }),
+            ("border colour", { CALayerSetBorderColor(card.ref, red) }),
+            ("shadow opacity", { CALayerSetShadowOpacity(card.ref, 1) }),
+            ("shadow radius", { CALayerSetShadowRadius(card.ref, 1) }),
+            ("shadow offset", { CALayerSetShadowOffset(card.ref, CGSize(width: 2, height: 2)) }),
+            ("contents", { CALayerSetContents(card.ref, UnsafeRawPointer(img)) }),
+            ("contents rect", { CALayerSetContentsRect(card.ref, CGRect(x: 0, y: 0, width: 0.5, height: 0.5)) }),
+            ("contents gravity", { CALayerSetContentsGravity(card.ref, "center") }),
+            ("transform", { CALayerSetTransform(card.ref, CATransform3DMakeRotation(0.3, 0, 0, 1)) }),
+            ("sublayer transform", { CALayerSetSublayerTransform(parent.ref, CATransform3DMakeTranslation(3, 0, 0)) }),
+            ("masks to bounds", { CALayerSetMasksToBounds(card.ref, true) }),
+            ("mask", { CALayerSetMask(card.ref, mask.ref) }),
+            ("the mask's bounds", { CALayerSetBounds(mask.ref, CGRect(x: 0, y: 0, width: 10, height: 10)) }),
+        ]
+        for (k, (what, change)) in changes.enumerated() {
+            CATransactionBegin(); CATransactionSetDisableActions(true)
+            change()
+            CATransactionCommit()
+            let t = Double(2 + 2 * k)
+            #expect(!driver.frame(t).isNull, "\(what): taken for an idle frame")
+            #expect(driver.frame(t + 1).isNull, "\(what): the frame after it redrew")
+        }
+    }
+
     @Test func nextFrameTimeFollowsAnimations() {
         let clock = RenderClock(10)
         defer { withExtendedLifetime(clock) {} }
