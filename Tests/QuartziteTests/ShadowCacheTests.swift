@@ -85,4 +85,94 @@ struct ShadowCacheTests {
         #expect(bytes(fresh) == bytes(pb))
         #expect(takeError() == QZErrorNone)
     }
+
+    /// Writes a 4x4 pattern into `pb`: opaque red where (x + y + phase) is
+    /// even, transparent elsewhere (a silhouette with holes).
+    private func paint(_ pb: QZCVPixelBufferRef, phase: Int) {
+        #expect(CVPixelBufferLockBaseAddress(pb, 0) == 0)
+        let base = CVPixelBufferGetBaseAddress(pb)!
+        let bpr = CVPixelBufferGetBytesPerRow(pb)
+        for y in 0..<4 {
+            for x in 0..<4 {
+                base.storeBytes(of: (x + y + phase) % 2 == 0 ? UInt32(0xFFFF_0000) : 0, toByteOffset: y * bpr + 4 * x, as: UInt32.self)
+            }
+        }
+        #expect(CVPixelBufferUnlockBaseAddress(pb, 0) == 0)
+    }
+
+    /// A shadow whose silhouette is drawn offscreen (an image with holes),
+    /// on a frame split among threads: a full redraw of the same frame takes
+    /// the silhouette's blurred mask from the last frame without drawing it;
+    /// new pixels in the image, or a move, draw it again. Each frame's bytes
+    /// equal a one-thread renderer's drawing the same tree afresh.
+    @Test func aFrameSplitAmongThreadsReusesAnUnchangedSilhouette() {
+        let root = TL(0, 0, 256, 256, color: (1, 1, 1, 1))
+        let photo = TL(60, 50, 120, 96)
+        let img = makeBuffer(4, 4)
+        defer { CVPixelBufferRelease(img) }
+        paint(img, phase: 0)
+        CALayerSetContents(photo.ref, UnsafeRawPointer(img))
+        CALayerSetMagnificationFilter(photo.ref, "nearest")
+        CALayerSetShadowOpacity(photo.ref, 0.7)
+        CALayerSetShadowRadius(photo.ref, 6)
+        CALayerSetShadowOffset(photo.ref, CGSize(width: 0, height: 5))
+        root.add(photo)
+        CATransactionFlush()
+        let pb = makeBuffer(256, 256)
+        let r = CARendererCreate(pb, nil)!
+        defer { CARelease(UnsafeRawPointer(r)); CVPixelBufferRelease(pb) }
+        CARendererSetLayer(r, root.ref)
+        QZRendererSetThreadCount(r, 2)
+        let cache = object(r, as: Renderer.self)!.textures.shadows
+        func full(_ t: Double) {
+            CARendererBeginFrameAtTime(r, t, nil)
+            CARendererAddUpdateRect(r, CGRect(x: 0, y: 0, width: 256, height: 256))
+            CARendererRender(r)
+            CARendererEndFrame(r)
+        }
+        func matchesAFreshRenderer() -> Bool {
+            let fresh = renderScene(root, 256, 256)
+            defer { CVPixelBufferRelease(fresh) }
+            return bytes(fresh) == bytes(pb)
+        }
+        full(1000)
+        #expect(cache.silhouetteReuses == 0 && cache.preparedSilhouetteCount == 1)
+        let first = bytes(pb)
+        // The shadow is there, through the image's holes' pattern.
+        #expect(pixel(pb, 120, 150).0 < 250)
+        #expect(matchesAFreshRenderer())
+        full(1001)
+        #expect(cache.silhouetteReuses == 1)
+        #expect(bytes(pb) == first)
+        // New pixels (the seed moves): the silhouette is drawn again.
+        paint(img, phase: 1)
+        full(1002)
+        #expect(cache.silhouetteReuses == 1)
+        #expect(bytes(pb) != first)
+        #expect(matchesAFreshRenderer())
+        // A move by whole pixels: drawn again, then reused.
+        CALayerSetPosition(photo.ref, CGPoint(x: 123, y: 101))
+        CATransactionFlush()
+        full(1003)
+        #expect(cache.silhouetteReuses == 1)
+        #expect(matchesAFreshRenderer())
+        full(1004)
+        #expect(cache.silhouetteReuses == 2)
+        #expect(matchesAFreshRenderer())
+        // A frame of another region (which decides the silhouette's
+        // rectangle) draws it again; its rows still match.
+        CARendererBeginFrameAtTime(r, 1004.5, nil)
+        CARendererAddUpdateRect(r, CGRect(x: 40, y: 60, width: 160, height: 160))
+        CARendererRender(r)
+        CARendererEndFrame(r)
+        #expect(cache.silhouetteReuses == 2)
+        #expect(matchesAFreshRenderer())
+        // A frame without the shadow drops what was kept for it.
+        CALayerSetShadowOpacity(photo.ref, 0)
+        CATransactionFlush()
+        full(1005)
+        #expect(cache.preparedSilhouetteCount == 0)
+        #expect(takeError() == QZErrorNone)
+    }
 }
+

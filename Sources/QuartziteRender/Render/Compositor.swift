@@ -259,7 +259,8 @@ package struct Compositor {
     /// whole). `root` is the frame's whole canvas (it is not written).
     package static func prepareShadows(_ ops: [DrawOp], root: Canvas, textures: TextureCache,
                                        threads: Int) -> [Int: PreparedShadow] {
-        var found: [(begin: Int, end: Int)] = []
+        var found: [(begin: Int, end: Int, key: ShadowMaskCache.SilhouetteKey)] = []
+        var shadowsOfLayer: [UInt: Int] = [:]
         var nesting = 0, clipCount = 0, open = -1
         for (i, op) in ops.enumerated() {
             switch op.kind {
@@ -277,14 +278,26 @@ package struct Compositor {
                 nesting += 1
             case .endShadow:
                 nesting = max(nesting - 1, 0)
-                if nesting == 0, open >= 0 { found.append((open, i)); open = -1 }
+                if nesting == 0, open >= 0 {
+                    let layer = ops[open].layerID
+                    let ordinal = shadowsOfLayer[layer, default: 0]
+                    shadowsOfLayer[layer] = ordinal + 1
+                    found.append((open, i, ShadowMaskCache.SilhouetteKey(layer: layer, ordinal: ordinal)))
+                    open = -1
+                }
             default: break
             }
         }
         guard !found.isEmpty else { return [:] }
         let results = PreparedResults(count: found.count)
         TileStore.shared.parallel(found.count, threads: threads) { k in
-            let (begin, end) = found[k]
+            let (begin, end, key) = found[k]
+            // The same operations over the same region as the last frame's
+            // draw the same silhouette: its blurred mask again, undrawn.
+            if let (rect, mask) = textures.shadows.preparedSilhouette(key, ops: ops[begin...end], root: root) {
+                results.set(k, PreparedShadow(end: end, rect: rect, mask: mask))
+                return
+            }
             var c = Compositor(root: root, textures: textures)
             // (Its own BEGIN_SHADOW directly: the template shortcut was ruled
             // out above with the frame's clips, which this compositor lacks.)
@@ -301,7 +314,9 @@ package struct Compositor {
                     part.run(ops, from: begin + 1, to: end)
                 }
             }
-            results.set(k, PreparedShadow(end: end, rect: s.canvas.rect, mask: c.blurredSilhouette(s.op, s.canvas)))
+            let mask = c.blurredSilhouette(s.op, s.canvas)
+            textures.shadows.keepPreparedSilhouette(key, ops: ops[begin...end], root: root, rect: s.canvas.rect, mask: mask)
+            results.set(k, PreparedShadow(end: end, rect: s.canvas.rect, mask: mask))
         }
         var out: [Int: PreparedShadow] = [:]
         for (k, f) in found.enumerated() {

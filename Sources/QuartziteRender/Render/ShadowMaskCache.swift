@@ -45,6 +45,30 @@ package final class ShadowMaskCache {
         init(_ mask: MaskBitmap) { self.mask = mask }
     }
     private var templates: [TemplateKey: Template] = [:]
+
+    /// A shadow prepared for a frame's bands (Compositor.prepareShadows) by
+    /// the layer casting it (its `layerID` and, should one layer cast more
+    /// than one, which of its shadows): the operations its silhouette was
+    /// drawn from (the BEGIN_SHADOW through the END_SHADOW), the frame's
+    /// region, which decides the silhouette's rectangle, and the result.
+    package struct SilhouetteKey: Hashable {
+        package let layer: UInt
+        package let ordinal: Int
+        package init(layer: UInt, ordinal: Int) { self.layer = layer; self.ordinal = ordinal }
+    }
+    private final class PreparedSilhouette {
+        let ops: [DrawOp]
+        let root: (rect: PixelBox, frame: PixelBox)
+        let rect: PixelBox
+        let mask: MaskBitmap?
+        var used = true
+        init(ops: [DrawOp], root: Canvas, rect: PixelBox, mask: MaskBitmap?) {
+            self.ops = ops; self.root = (root.rect, root.frame); self.rect = rect; self.mask = mask
+        }
+    }
+    private var silhouettes: [SilhouetteKey: PreparedSilhouette] = [:]
+    /// Shadows prepared from the last frame's silhouette without drawing it.
+    package private(set) var silhouetteReuses = 0
     private var bytes = 0
     /// Memory for masks kept between frames; past it, new blurs are not kept.
     package var budgetBytes = 64 << 20
@@ -118,6 +142,33 @@ package final class ShadowMaskCache {
         return mask
     }
 
+    /// The rectangle and blurred mask of the shadow `key` prepared from the
+    /// same operations (`sameContent`: textures by identity and seed) over a
+    /// root canvas of the same rectangle and frame (which decide the
+    /// silhouette's rectangle): they draw the same silhouette. nil otherwise.
+    package func preparedSilhouette(_ key: SilhouetteKey, ops: ArraySlice<DrawOp>,
+                                    root: Canvas) -> (rect: PixelBox, mask: MaskBitmap?)? {
+        guard let e = lock.withLock({ silhouettes[key] }), e.root.rect == root.rect, e.root.frame == root.frame,
+              e.ops.count == ops.count else { return nil }
+        var i = ops.startIndex
+        for op in e.ops {
+            guard op.sameContent(as: ops[i]) else { return nil }
+            i += 1
+        }
+        lock.withLock {
+            e.used = true
+            silhouetteReuses += 1
+        }
+        return (e.rect, e.mask)
+    }
+
+    /// Keeps what `preparedSilhouette` answers for the next frames.
+    package func keepPreparedSilhouette(_ key: SilhouetteKey, ops: ArraySlice<DrawOp>, root: Canvas,
+                                        rect: PixelBox, mask: MaskBitmap?) {
+        let e = PreparedSilhouette(ops: Array(ops), root: root, rect: rect, mask: mask)
+        lock.withLock { silhouettes[key] = e }
+    }
+
     /// Drops the masks no frame used since the last sweep (end of each frame).
     package func sweep() {
         lock.withLock { sweepLocked() }
@@ -134,9 +185,12 @@ package final class ShadowMaskCache {
             entries[k] = nil
         }
         for e in entries.values { e.used = false }
+        for (k, e) in silhouettes where !e.used { silhouettes[k] = nil }
+        for e in silhouettes.values { e.used = false }
     }
 
     package var count: Int { lock.withLock { entries.count + templates.count } }
+    package var preparedSilhouetteCount: Int { lock.withLock { silhouettes.count } }
 
     /// 64-bit FNV-1a over 8-byte words of each row, then the row's tail.
     private static func hash(_ m: AlphaMask) -> UInt64 {
