@@ -172,6 +172,14 @@ struct ShadowCacheTests {
         CATransactionFlush()
         full(1005)
         #expect(cache.preparedSilhouetteCount == 0)
+        // What is kept counts against the masks' budget: with none, nothing.
+        CALayerSetShadowOpacity(photo.ref, 0.7)
+        CATransactionFlush()
+        cache.budgetBytes = 0
+        full(1006)
+        full(1007)
+        #expect(cache.preparedSilhouetteCount == 0 && cache.silhouetteReuses == 2)
+        #expect(matchesAFreshRenderer())
         #expect(takeError() == QZErrorNone)
     }
 }

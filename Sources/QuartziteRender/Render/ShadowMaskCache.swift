@@ -65,6 +65,8 @@ package final class ShadowMaskCache {
         init(ops: [DrawOp], root: Canvas, rect: PixelBox, mask: MaskBitmap?) {
             self.ops = ops; self.root = (root.rect, root.frame); self.rect = rect; self.mask = mask
         }
+        /// (Counted against the budget even when `entries` holds the same mask.)
+        var bytes: Int { mask.map { $0.width * $0.height } ?? 0 }
     }
     private var silhouettes: [SilhouetteKey: PreparedSilhouette] = [:]
     /// Shadows prepared from the last frame's silhouette without drawing it.
@@ -166,7 +168,13 @@ package final class ShadowMaskCache {
     package func keepPreparedSilhouette(_ key: SilhouetteKey, ops: ArraySlice<DrawOp>, root: Canvas,
                                         rect: PixelBox, mask: MaskBitmap?) {
         let e = PreparedSilhouette(ops: Array(ops), root: root, rect: rect, mask: mask)
-        lock.withLock { silhouettes[key] = e }
+        lock.withLock {
+            let old = silhouettes.removeValue(forKey: key)
+            if let old { bytes -= old.bytes }
+            guard bytes + e.bytes <= budgetBytes else { return }
+            silhouettes[key] = e
+            bytes += e.bytes
+        }
     }
 
     /// Drops the masks no frame used since the last sweep (end of each frame).
@@ -185,7 +193,10 @@ package final class ShadowMaskCache {
             entries[k] = nil
         }
         for e in entries.values { e.used = false }
-        for (k, e) in silhouettes where !e.used { silhouettes[k] = nil }
+        for (k, e) in silhouettes where !e.used {
+            bytes -= e.bytes
+            silhouettes[k] = nil
+        }
         for e in silhouettes.values { e.used = false }
     }
 
