@@ -99,16 +99,18 @@ extension Layer {
                                 _ uncommitted: inout Bool) -> Bool {
         if animationList != nil || _implicitList != nil { return true }
         var shape: UInt64 = 0
-        let extras = unretained(&_extras)
-        if let extras {
+        // (A tiled layer's state, read once: few layers have any extras.)
+        var tiled: TiledLayerState?
+        if let extras = unretained(&_extras) {
             let animates = extras._withUnsafeGuaranteedRef { x -> Bool in
                 // An emitter's particles move with time (and its cells change
                 // outside transactions): every frame is built.
                 if let e = x.emitter, !e.emitterCells.isEmpty { return true }
-                if x.tiled != nil { shape |= 16 }
+                tiled = x.tiled
                 return false
             }
             if animates { return true }
+            if tiled != nil { shape |= 16 }
         }
         // Frames show committed state: a layer's log of it exists while it
         // has uncommitted changes, and goes at the commit, which must not
@@ -142,7 +144,7 @@ extension Layer {
         h.mix(shape | UInt64(sublayerCount) << 8, contents, seed, 0)
         transform?._withUnsafeGuaranteedRef { h.mix($0.value) }
         sublayerTransform?._withUnsafeGuaranteedRef { h.mix($0.value) }
-        if shape & 16 != 0, let t = extras?._withUnsafeGuaranteedRef({ $0.tiled }) {
+        if let t = tiled {
             h.mix(t.changeCount, t.tileSize.width.bitPattern, t.tileSize.height.bitPattern,
                   UInt64(truncatingIfNeeded: t.levelsOfDetail) &* 31 &+ UInt64(truncatingIfNeeded: t.levelsOfDetailBias))
         }

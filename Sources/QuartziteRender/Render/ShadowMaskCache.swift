@@ -151,12 +151,7 @@ package final class ShadowMaskCache {
     package func preparedSilhouette(_ key: SilhouetteKey, ops: ArraySlice<DrawOp>,
                                     root: Canvas) -> (rect: PixelBox, mask: MaskBitmap?)? {
         guard let e = lock.withLock({ silhouettes[key] }), e.root.rect == root.rect, e.root.frame == root.frame,
-              e.ops.count == ops.count else { return nil }
-        var i = ops.startIndex
-        for op in e.ops {
-            guard op.sameContent(as: ops[i]) else { return nil }
-            i += 1
-        }
+              e.ops.count == ops.count, zip(e.ops, ops).allSatisfy({ $0.sameContent(as: $1) }) else { return nil }
         lock.withLock {
             e.used = true
             silhouetteReuses += 1
