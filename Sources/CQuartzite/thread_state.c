@@ -68,6 +68,7 @@ unsigned qz_internal_model_depth;             /* only touched by the owner */
 /* Its address identifies the thread. initial-exec: one byte of static TLS
  * spares every lock a call to __tls_get_addr. */
 _Thread_local char qz_internal_thread_token __attribute__((tls_model("initial-exec")));
+_Thread_local void *qz_internal_thread_transactions __attribute__((tls_model("initial-exec")));
 
 void qz_internal_model_lock_contended(void) {
     uintptr_t self = (uintptr_t)&qz_internal_thread_token;

@@ -74,6 +74,18 @@ extern unsigned qz_internal_model_depth;
 extern _Thread_local char qz_internal_thread_token __attribute__((tls_model("initial-exec")));
 void qz_internal_model_lock_contended(void);
 
+/* The calling thread's transaction state (the model's ThreadTransactions),
+ * unretained: the owning reference is the value of the model's pthread key,
+ * released when the thread ends. Every property change reads it, so it is a
+ * thread-local load rather than a call to pthread_getspecific. */
+extern _Thread_local void *qz_internal_thread_transactions __attribute__((tls_model("initial-exec")));
+static inline __attribute__((always_inline)) void *qz_internal_current_transactions(void) {
+    return qz_internal_thread_transactions;
+}
+static inline __attribute__((always_inline)) void qz_internal_set_current_transactions(void *t) {
+    qz_internal_thread_transactions = t;
+}
+
 static inline __attribute__((always_inline)) void qz_internal_model_lock(void) {
     uintptr_t self = (uintptr_t)&qz_internal_thread_token;
     if (atomic_load_explicit(&qz_internal_model_owner, memory_order_relaxed) == self) {

@@ -110,7 +110,7 @@ extension Layer {
     package func implicitRecord(_ key: LayerKey, thread t: ThreadTransactions) -> ImplicitAnimation {
         var from = presentationEndpoint(key)
         if case .none = from, let v = presentationValue(key) { from = .value(v) }
-        return ImplicitAnimation(from: from, key: key, timingFunction: t.timingFunction ?? .systemDefault,
+        return ImplicitAnimation(from: from, key: key, timingFunction: t.implicitTimingFunction,
                                  duration: t.animationDuration, begin: .nan)
     }
 
@@ -127,7 +127,7 @@ extension Layer {
             }
         }
         state.pendingKeys |= mask
-        if state.pendingImplicit.isEmpty { state.pendingImplicit.reserveCapacity(16) }
+        if state.pendingImplicit.isEmpty { state.pendingImplicit.reserveCapacity(15) }
         state.pendingImplicit.append(consume record)
     }
 

@@ -268,7 +268,7 @@ extension Layer {
         let boxed: Value?
         if case .none = lazy { boxed = presentationValue(key) } else { boxed = nil }
         return Animation(implicitFor: key, keyPathC: LayerKey.sharedCNames[key.rawValue], lazyFrom: lazy, from: boxed,
-                         duration: t.animationDuration, timingFunction: t.timingFunction ?? .systemDefault)
+                         duration: t.animationDuration, timingFunction: t.implicitTimingFunction)
     }
 
     /// presentationValue(key) unboxed, for the common case (no running
@@ -466,7 +466,7 @@ extension Layer {
     @inline(__always)
     private func implicitChangeInOpenTransaction(_ key: LayerKey, _ body: () -> Void) -> Bool {
         guard let raw = rawTransactionState, key.isAnimatable, key != .sublayers, key != .mask,
-              let tRaw = pthread_getspecific(transactionKey) else { return false }
+              let tRaw = qz_internal_current_transactions() else { return false }
         return Unmanaged<ThreadTransactions>.fromOpaque(tRaw)._withUnsafeGuaranteedRef { t in
             guard !t.disableActions, !t.hasCompletions, t.animationDuration > 0, t.animationDuration.isFinite else { return false }
             return Unmanaged<LayerTransactionState>.fromOpaque(raw)._withUnsafeGuaranteedRef { state in

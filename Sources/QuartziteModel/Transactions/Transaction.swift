@@ -152,6 +152,9 @@ package final class LayerTransactionState {
     /// date as scopes open, close and change: setters read them on every change.
     package private(set) var animationDuration = 0.25
     package private(set) var timingFunction: TimingFunction?
+    /// timingFunction, or the default one when none is set: what an
+    /// implicit animation gets.
+    package private(set) var implicitTimingFunction = TimingFunction.systemDefault
     package private(set) var disableActions = false
     /// True when an open scope has a completion.
     package private(set) var hasCompletions = false
@@ -172,7 +175,7 @@ package final class LayerTransactionState {
     /// The calling thread's state when it has one.
     package static var existing: ThreadTransactions? {
         @inline(__always) get {
-            guard let p = pthread_getspecific(transactionKey) else { return nil }
+            guard let p = qz_internal_current_transactions() else { return nil }
             return Unmanaged<ThreadTransactions>.fromOpaque(p).takeUnretainedValue()
         }
     }
@@ -180,24 +183,33 @@ package final class LayerTransactionState {
     /// The calling thread's state, created on first use.
     package static var current: ThreadTransactions {
         @inline(__always) get {
-            if let p = pthread_getspecific(transactionKey) {
+            if let p = qz_internal_current_transactions() {
                 return Unmanaged<ThreadTransactions>.fromOpaque(p).takeUnretainedValue()
             }
-            let t = ThreadTransactions()
-            // (The key-name table is made here, on a thread's first call, so that
-            // threads started later find it made: ThreadSanitizer does not see
-            // the runtime's once-initialisation as synchronisation.)
-            _ = LayerKey.byName
-            pthread_setspecific(transactionKey, Unmanaged.passRetained(t).toOpaque())
-            return t
+            return makeCurrent()
         }
+    }
+
+    /// A thread's first use: its state, owned by the thread's key (which
+    /// releases it when the thread ends) and mirrored in a thread-local.
+    @inline(never)
+    private static func makeCurrent() -> ThreadTransactions {
+        let t = ThreadTransactions()
+        // (The key-name table is made here, on a thread's first call, so that
+        // threads started later find it made: ThreadSanitizer does not see
+        // the runtime's once-initialisation as synchronisation.)
+        _ = LayerKey.byName
+        let p = Unmanaged.passRetained(t).toOpaque()
+        pthread_setspecific(transactionKey, p)
+        qz_internal_set_current_transactions(p)
+        return t
     }
 
     /// Runs `body` on the calling thread's state, borrowed (the thread's
     /// key holds it): no retain and release around a short use.
     @inline(__always)
     package static func withCurrent<R>(_ body: (ThreadTransactions) -> R) -> R {
-        if let p = pthread_getspecific(transactionKey) {
+        if let p = qz_internal_current_transactions() {
             return Unmanaged<ThreadTransactions>.fromOpaque(p)._withUnsafeGuaranteedRef(body)
         }
         return body(current)
@@ -230,6 +242,7 @@ package final class LayerTransactionState {
         }
         animationDuration = duration ?? 0.25
         timingFunction = timing ?? nil
+        implicitTimingFunction = timingFunction ?? .systemDefault
         disableActions = disable ?? false
         hasCompletions = completions
     }
@@ -245,6 +258,7 @@ package let transactionKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key) { p in
         guard let p else { return }
+        qz_internal_set_current_transactions(nil)
         let t = Unmanaged<ThreadTransactions>.fromOpaque(p)
         Transactions.threadEnded(t.takeUnretainedValue())
         t.release()
