@@ -377,6 +377,7 @@ static void thread_scaling(char scene, const char *what, int reps, int frames, i
      * the busiest thread's CPU time (this one, or the rest of the process:
      * the pool's workers) estimates the frame on free cores. */
     double best1 = INFINITY, bestn = INFINITY, cpu1 = INFINITY, crit = INFINITY, total_n = INFINITY;
+    double worst1 = 0, worstn = 0;
     for (int k = 0; k < reps; k++) {
         QZRendererSetThreadCount(r, 1);
         double c0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
@@ -385,6 +386,7 @@ static void thread_scaling(char scene, const char *what, int reps, int frames, i
         double a = (now_ns() - t) / frames;
         double ca = (cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - c0) / frames;
         if (a < best1) best1 = a;
+        if (a > worst1) worst1 = a;
         if (ca < cpu1) cpu1 = ca;
         QZRendererSetThreadCount(r, (size_t)threads);
         c0 = cpu_ns(CLOCK_PROCESS_CPUTIME_ID);
@@ -400,6 +402,7 @@ static void thread_scaling(char scene, const char *what, int reps, int frames, i
         double all = (cpu_ns(CLOCK_PROCESS_CPUTIME_ID) - c0) / frames;
         double busiest = mine > all - mine ? mine : all - mine;
         if (b < bestn) bestn = b;
+        if (b > worstn) worstn = b;
         if (busiest < crit) crit = busiest;
         if (all < total_n) total_n = all;
     }
@@ -414,6 +417,10 @@ static void thread_scaling(char scene, const char *what, int reps, int frames, i
            scene, threads, what, best1 / bestn, bestn / 1e6, best1 / 1e6, best1 / bestn >= 1.7 ? "met" : "NOT met");
     printf("  %c CPU time: one thread %.3f ms; %d threads %.3f ms in all, %.3f ms on the busiest thread: %.2fx on free cores "
            "(%.0f%% more CPU in all)\n", scene, cpu1 / 1e6, threads, total_n / 1e6, crit / 1e6, cpu1 / crit, 100 * (total_n / cpu1 - 1));
+    /* (On a shared machine a core's speed varies from round to round: the
+     * spread shows how far, for each side.) */
+    printf("  %c rounds: one thread %.3f-%.3f ms, %d threads %.3f-%.3f ms a frame\n", scene, best1 / 1e6, worst1 / 1e6, threads,
+           bestn / 1e6, worstn / 1e6);
 }
 #endif
 
