@@ -720,6 +720,68 @@ func dictionary(_ entries: [(String, CAValueRef)]) -> CAValueRef {
         CARelease(UnsafeRawPointer(l))
     }
 
+    /// Moves the layer in the thread's implicit transaction and commits it.
+    static let moveWithThreadDefaults: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { p in
+        let box = Unmanaged<Box>.fromOpaque(p!).takeUnretainedValue()
+        CALayerSetPosition(box.layer, CGPoint(x: Double(box.torn), y: 0))
+        CATransactionFlush()
+        return nil
+    }
+
+    /// Ends with a slow easeIn scope open (the thread's end commits it).
+    static let endInsideSlowScope: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { _ in
+        CATransactionBegin()
+        CATransactionSetAnimationDuration(7)
+        let easeIn = CAMediaTimingFunctionCreateWithName("easeIn")
+        CATransactionSetAnimationTimingFunction(easeIn)
+        CARelease(UnsafeRawPointer(easeIn))
+        return nil
+    }
+
+    /// The running position animation's duration and first control point.
+    func positionTiming(_ l: CALayerRef) -> (Double, Float) {
+        guard let a = CALayerGetAnimation(l, "position") else { return (-1, -1) }
+        var point: [Float] = [0, 0]
+        CAMediaTimingFunctionGetControlPointAtIndex(CAAnimationGetTimingFunction(a), 1, &point)
+        return (CAAnimationGetDuration(a), point[0])
+    }
+
+    // Each thread has its own transaction values (kept per thread, read on
+    // every change): another thread's open scope is not seen, and a thread
+    // that ended inside a scope leaves nothing to the threads after it.
+    @Test func eachThreadChangesWithItsOwnTransactionValues() {
+        let l = CALayerCreate()!
+        CATransactionFlush()
+        let box = Box(l)
+        func onAnotherThread(_ fn: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?, x: Int) {
+            box.torn = x
+            var t = pthread_t()
+            pthread_create(&t, nil, fn, Unmanaged.passUnretained(box).toOpaque())
+            pthread_join(t, nil)
+        }
+        // (The default function's first control point is 0.25; easeIn's 0.42.)
+        CATransactionBegin()
+        CATransactionSetAnimationDuration(3)
+        let easeIn = CAMediaTimingFunctionCreateWithName("easeIn")
+        CATransactionSetAnimationTimingFunction(easeIn)
+        CARelease(UnsafeRawPointer(easeIn))
+        onAnotherThread(TransactionThreadTests.moveWithThreadDefaults, x: 5)
+        #expect(positionTiming(l) == (0.25, 0.25))
+        CALayerSetPosition(l, CGPoint(x: 9, y: 0))
+        CATransactionCommit()
+        #expect(positionTiming(l) == (3, 0.42))
+
+        onAnotherThread(TransactionThreadTests.endInsideSlowScope, x: 0)
+        onAnotherThread(TransactionThreadTests.moveWithThreadDefaults, x: 11)
+        #expect(positionTiming(l) == (0.25, 0.25))
+        CALayerSetPosition(l, CGPoint(x: 13, y: 0))
+        CATransactionFlush()
+        #expect(positionTiming(l) == (0.25, 0.25))
+        #expect(CALayerGetPosition(l).x == 13)
+        QZAnimationProcessEvents()
+        CARelease(UnsafeRawPointer(l))
+    }
+
     @Test func commitsAreAtomicForPresentationReaders() {
         let root = CALayerCreate()!
         var boxes: [Box] = []
