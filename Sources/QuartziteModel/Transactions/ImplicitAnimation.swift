@@ -127,6 +127,8 @@ extension Layer {
             }
         }
         state.pendingKeys |= mask
+        // (15 records of 64 bytes and the header make a 992-byte block, which
+        // glibc serves from a small bin; 16 made a large-bin block.)
         if state.pendingImplicit.isEmpty { state.pendingImplicit.reserveCapacity(15) }
         state.pendingImplicit.append(consume record)
     }

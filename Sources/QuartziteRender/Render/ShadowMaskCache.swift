@@ -15,6 +15,12 @@ import Glibc
 // whose bands may run on several threads: a lock guards the tables, and
 // blurs run outside it.
 
+/// A mask kept between frames: dropped at a sweep unless a frame used it.
+private protocol KeptMask: AnyObject {
+    var used: Bool { get set }
+    var bytes: Int { get }
+}
+
 package final class ShadowMaskCache {
     private struct Key: Hashable {
         let width: Int, height: Int
@@ -22,7 +28,7 @@ package final class ShadowMaskCache {
         let hash: UInt64
     }
 
-    private final class Entry {
+    private final class Entry: KeptMask {
         /// The silhouette's alpha, rows packed (compared on a hit: a hash is not proof).
         let alpha: UnsafeMutablePointer<UInt8>
         let blurred: MaskBitmap
@@ -39,10 +45,11 @@ package final class ShadowMaskCache {
         let width: Int, height: Int
         let x: UInt64, y: UInt64, w: UInt64, h: UInt64, radius: UInt64, sigma: UInt64
     }
-    private final class Template {
+    private final class Template: KeptMask {
         let mask: MaskBitmap
         var used = true
         init(_ mask: MaskBitmap) { self.mask = mask }
+        var bytes: Int { mask.width * mask.height }
     }
     private var templates: [TemplateKey: Template] = [:]
 
@@ -56,7 +63,7 @@ package final class ShadowMaskCache {
         package let ordinal: Int
         package init(layer: UInt, ordinal: Int) { self.layer = layer; self.ordinal = ordinal }
     }
-    private final class PreparedSilhouette {
+    private final class PreparedSilhouette: KeptMask {
         let ops: [DrawOp]
         let root: (rect: PixelBox, frame: PixelBox)
         let rect: PixelBox
@@ -178,21 +185,18 @@ package final class ShadowMaskCache {
     }
 
     private func sweepLocked() {
-        for (k, t) in templates where !t.used {
-            bytes -= t.mask.width * t.mask.height
-            templates[k] = nil
-        }
-        for t in templates.values { t.used = false }
-        for (k, e) in entries where !e.used {
+        sweepUnused(&templates)
+        sweepUnused(&entries)
+        sweepUnused(&silhouettes)
+    }
+
+    /// Drops the masks of `kept` that no frame used, and marks the rest unused.
+    private func sweepUnused<K, V: KeptMask>(_ kept: inout [K: V]) {
+        for (k, e) in kept where !e.used {
             bytes -= e.bytes
-            entries[k] = nil
+            kept[k] = nil
         }
-        for e in entries.values { e.used = false }
-        for (k, e) in silhouettes where !e.used {
-            bytes -= e.bytes
-            silhouettes[k] = nil
-        }
-        for e in silhouettes.values { e.used = false }
+        for e in kept.values { e.used = false }
     }
 
     package var count: Int { lock.withLock { entries.count + templates.count } }
